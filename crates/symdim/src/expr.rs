@@ -1,0 +1,842 @@
+//! Canonical symbolic integer expressions.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::DimError;
+
+/// Maximum number of terms an expression may have.
+pub(crate) const MAX_TERMS: usize = 4096;
+/// Maximum number of term pairs a single product may expand.
+const MAX_PRODUCT_WORK: usize = 1 << 18;
+/// Maximum number of steps of polynomial long division.
+const MAX_DIVISION_STEPS: usize = 1024;
+
+/// Identifies a symbol of a [`SymbolTable`](crate::SymbolTable); the number is
+/// the symbol's index in the table (unnamed symbols display as `?<index>`).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct SymbolId(pub u32);
+
+impl SymbolId {
+    /// The index of the symbol in its table.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// An indivisible factor of a [`Monomial`]. Read-only view: expressions are
+/// only built through [`Expr`]'s operations, which keep them canonical.
+///
+/// Atoms are ordered by variant (symbols first, by id), then by their
+/// arguments.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Atom {
+    /// A symbol.
+    Sym(SymbolId),
+    /// `floor(e / k)`, `k >= 2`; `e` has a positive leading coefficient and is
+    /// not reducible by the simplification rules.
+    FloorDiv(Box<Expr>, i64),
+    /// `ceil(e / k)`, `k >= 2`; same invariants as `FloorDiv`.
+    CeilDiv(Box<Expr>, i64),
+    /// `e / k` where the division is assumed exact, `k >= 2`.
+    ExactDiv(Box<Expr>, i64),
+    /// `min(a, b)`; arguments sorted (non-constant before constant).
+    Min(Box<Expr>, Box<Expr>),
+    /// `max(a, b)`; arguments sorted (non-constant before constant).
+    Max(Box<Expr>, Box<Expr>),
+}
+
+/// A product of atoms with positive exponents, kept sorted by atom. The empty
+/// monomial is `1` (the monomial of the constant term).
+///
+/// Monomials are ordered graded-lexicographically, in *display order*: higher
+/// total degree first; at equal degree, compare exponents atom by atom in
+/// ascending atom order and the monomial with the larger exponent of the first
+/// differing atom comes first (so `N*N` < `N*S` < `S*S`, and `N` < `S` when
+/// `N`'s id is smaller). The constant monomial is last. This is a monomial
+/// order, which makes polynomial long division well defined.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Monomial {
+    factors: Vec<(Atom, u32)>,
+}
+
+impl Monomial {
+    /// The factors `(atom, exponent)`, sorted by atom, exponents `>= 1`.
+    pub fn factors(&self) -> &[(Atom, u32)] {
+        &self.factors
+    }
+
+    /// Whether this is the constant monomial `1`.
+    pub fn is_one(&self) -> bool {
+        self.factors.is_empty()
+    }
+
+    /// Total degree (sum of exponents).
+    pub fn degree(&self) -> u64 {
+        self.factors.iter().map(|(_, e)| u64::from(*e)).sum()
+    }
+
+    fn atom(a: Atom) -> Monomial {
+        Monomial {
+            factors: vec![(a, 1)],
+        }
+    }
+
+    fn mul(&self, o: &Monomial) -> Result<Monomial, DimError> {
+        let mut out = Vec::with_capacity(self.factors.len() + o.factors.len());
+        let (mut i, mut j) = (0, 0);
+        while i < self.factors.len() && j < o.factors.len() {
+            let (a, ea) = &self.factors[i];
+            let (b, eb) = &o.factors[j];
+            match a.cmp(b) {
+                Ordering::Less => {
+                    out.push((a.clone(), *ea));
+                    i += 1;
+                }
+                Ordering::Greater => {
+                    out.push((b.clone(), *eb));
+                    j += 1;
+                }
+                Ordering::Equal => {
+                    out.push((a.clone(), ea.checked_add(*eb).ok_or(DimError::Overflow)?));
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        out.extend_from_slice(&self.factors[i..]);
+        out.extend_from_slice(&o.factors[j..]);
+        Ok(Monomial { factors: out })
+    }
+
+    /// `self / o` if `o` divides `self`.
+    fn divide(&self, o: &Monomial) -> Option<Monomial> {
+        let mut out = Vec::with_capacity(self.factors.len());
+        let mut j = 0;
+        for (a, ea) in &self.factors {
+            if j < o.factors.len() && o.factors[j].0 == *a {
+                let eb = o.factors[j].1;
+                j += 1;
+                match ea.cmp(&eb) {
+                    Ordering::Less => return None,
+                    Ordering::Equal => {}
+                    Ordering::Greater => out.push((a.clone(), ea - eb)),
+                }
+            } else {
+                if j < o.factors.len() && o.factors[j].0 < *a {
+                    return None;
+                }
+                out.push((a.clone(), *ea));
+            }
+        }
+        if j < o.factors.len() {
+            return None;
+        }
+        Some(Monomial { factors: out })
+    }
+
+    /// The monomial with the exponent of factor `idx` lowered by one.
+    fn decrement(&self, idx: usize) -> Monomial {
+        let mut m = self.clone();
+        if m.factors[idx].1 == 1 {
+            m.factors.remove(idx);
+        } else {
+            m.factors[idx].1 -= 1;
+        }
+        m
+    }
+}
+
+impl Ord for Monomial {
+    fn cmp(&self, o: &Self) -> Ordering {
+        match o.degree().cmp(&self.degree()) {
+            Ordering::Equal => {}
+            ord => return ord,
+        }
+        for ((a, ea), (b, eb)) in self.factors.iter().zip(o.factors.iter()) {
+            match a.cmp(b) {
+                Ordering::Equal => match eb.cmp(ea) {
+                    Ordering::Equal => {}
+                    ord => return ord,
+                },
+                // `self` has atom `a` which `o` lacks (o's next atom is larger).
+                ord => return ord,
+            }
+        }
+        // Equal degree and equal common prefix: the factor lists are equal.
+        self.factors.len().cmp(&o.factors.len())
+    }
+}
+
+impl PartialOrd for Monomial {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+/// A symbolic integer expression in canonical form.
+///
+/// An `Expr` is a sum of terms `coefficient × monomial` with nonzero `i64`
+/// coefficients, sorted by [`Monomial`] order (display order: highest degree
+/// first, constant last). Two expressions that the simplification rules
+/// reduce to the same form compare equal with `==`, so `3*N == N*3`,
+/// `(D+1)-1 == D` and `N*S == S*N`.
+///
+/// All arithmetic is checked and returns [`DimError::Overflow`] instead of
+/// wrapping.
+///
+/// Note: `Expr` implements [`Ord`] (a canonical total order, not numeric), so
+/// on an *owned* receiver `a.min(&b)` resolves to [`Ord::min`] and fails to
+/// compile; write `Expr::min(&a, &b)`, `(&a).min(&b)` or
+/// [`a.min_with(&b)`](Expr::min_with).
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct Expr {
+    terms: Vec<(Monomial, i64)>,
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a
+}
+
+/// `Some((index, g))` if the term `c * m` contains an exact-division atom
+/// `e/k` with `g = gcd(c, k) > 1`, which can be simplified.
+fn exact_reducible(m: &Monomial, c: i64) -> Option<(usize, i64)> {
+    for (i, (a, _)) in m.factors.iter().enumerate() {
+        if let Atom::ExactDiv(_, k) = a {
+            let g = gcd(c.unsigned_abs(), k.unsigned_abs());
+            if g > 1 {
+                return Some((i, g as i64));
+            }
+        }
+    }
+    None
+}
+
+impl Expr {
+    /// Builds an expression from a map of terms: drops zero terms and
+    /// simplifies `c * (e/k) * rest` when `gcd(c, k) > 1`.
+    fn from_map(map: BTreeMap<Monomial, i64>) -> Result<Expr, DimError> {
+        let mut terms = Vec::with_capacity(map.len());
+        let mut pending = Vec::new();
+        for (m, c) in map {
+            if c == 0 {
+                continue;
+            }
+            match exact_reducible(&m, c) {
+                Some((idx, g)) => pending.push((m, c, idx, g)),
+                None => terms.push((m, c)),
+            }
+        }
+        if terms.len() > MAX_TERMS {
+            return Err(DimError::TooComplex);
+        }
+        let mut e = Expr { terms };
+        for (m, c, idx, g) in pending {
+            let Atom::ExactDiv(inner, k) = &m.factors[idx].0 else {
+                unreachable!("exact_reducible returns an ExactDiv factor")
+            };
+            // c * (inner/k) = (c/g) * (inner/(k/g))
+            let rest = Expr::term(m.decrement(idx), c / g)?;
+            let part = rest.mul(&inner.assumed_exact_div(k / g)?)?;
+            e = e.add(&part)?;
+        }
+        Ok(e)
+    }
+
+    fn term(m: Monomial, c: i64) -> Result<Expr, DimError> {
+        let mut map = BTreeMap::new();
+        map.insert(m, c);
+        Expr::from_map(map)
+    }
+
+    fn from_atom(a: Atom) -> Expr {
+        Expr {
+            terms: vec![(Monomial::atom(a), 1)],
+        }
+    }
+
+    /// The constant `v`.
+    pub fn constant(v: i64) -> Expr {
+        if v == 0 {
+            Expr { terms: Vec::new() }
+        } else {
+            Expr {
+                terms: vec![(Monomial::default(), v)],
+            }
+        }
+    }
+
+    /// The constant 0.
+    pub fn zero() -> Expr {
+        Expr::constant(0)
+    }
+
+    /// The constant 1.
+    pub fn one() -> Expr {
+        Expr::constant(1)
+    }
+
+    /// The symbol `s`.
+    pub fn symbol(s: SymbolId) -> Expr {
+        Expr::from_atom(Atom::Sym(s))
+    }
+
+    /// The terms `(coefficient, monomial)` in canonical (display) order.
+    pub fn terms(&self) -> impl Iterator<Item = (i64, &Monomial)> + '_ {
+        self.terms.iter().map(|(m, c)| (*c, m))
+    }
+
+    /// Number of terms (the constant counts as one term if nonzero).
+    pub fn num_terms(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// `Some(v)` if the expression is the constant `v`.
+    pub fn as_constant(&self) -> Option<i64> {
+        match self.terms.as_slice() {
+            [] => Some(0),
+            [(m, c)] if m.is_one() => Some(*c),
+            _ => None,
+        }
+    }
+
+    /// `Some(s)` if the expression is exactly the symbol `s`.
+    pub fn as_symbol(&self) -> Option<SymbolId> {
+        match self.as_atom() {
+            Some(Atom::Sym(s)) => Some(*s),
+            _ => None,
+        }
+    }
+
+    /// `Some(atom)` if the expression is exactly one atom (coefficient 1,
+    /// exponent 1).
+    pub fn as_atom(&self) -> Option<&Atom> {
+        match self.terms.as_slice() {
+            [(m, 1)] if m.factors.len() == 1 && m.factors[0].1 == 1 => Some(&m.factors[0].0),
+            _ => None,
+        }
+    }
+
+    /// Whether the expression is a constant.
+    pub fn is_constant(&self) -> bool {
+        self.as_constant().is_some()
+    }
+
+    /// Whether the expression is the constant 0.
+    pub fn is_zero(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// The constant term (0 if there is none).
+    pub fn constant_term(&self) -> i64 {
+        match self.terms.last() {
+            Some((m, c)) if m.is_one() => *c,
+            _ => 0,
+        }
+    }
+
+    /// Coefficient of the first term in canonical order (0 for the zero
+    /// expression).
+    fn leading_coef(&self) -> i64 {
+        self.terms.first().map_or(0, |(_, c)| *c)
+    }
+
+    /// gcd of the absolute values of all coefficients (0 for zero).
+    fn content(&self) -> u64 {
+        self.terms
+            .iter()
+            .fold(0, |g, (_, c)| gcd(g, c.unsigned_abs()))
+    }
+
+    fn combine(&self, o: &Expr, negate: bool) -> Result<Expr, DimError> {
+        if o.is_zero() {
+            return Ok(self.clone());
+        }
+        if self.is_zero() && !negate {
+            return Ok(o.clone());
+        }
+        let mut map: BTreeMap<Monomial, i64> = self.terms.iter().cloned().collect();
+        for (m, c) in &o.terms {
+            let slot = map.entry(m.clone()).or_insert(0);
+            *slot = if negate {
+                slot.checked_sub(*c)
+            } else {
+                slot.checked_add(*c)
+            }
+            .ok_or(DimError::Overflow)?;
+        }
+        Expr::from_map(map)
+    }
+
+    /// `self + o`.
+    pub fn add(&self, o: &Expr) -> Result<Expr, DimError> {
+        self.combine(o, false)
+    }
+
+    /// `self - o`.
+    pub fn sub(&self, o: &Expr) -> Result<Expr, DimError> {
+        self.combine(o, true)
+    }
+
+    /// `-self`.
+    pub fn neg(&self) -> Result<Expr, DimError> {
+        let terms = self
+            .terms
+            .iter()
+            .map(|(m, c)| Ok((m.clone(), c.checked_neg().ok_or(DimError::Overflow)?)))
+            .collect::<Result<Vec<_>, DimError>>()?;
+        Ok(Expr { terms })
+    }
+
+    /// `self * o` (fully expanded).
+    pub fn mul(&self, o: &Expr) -> Result<Expr, DimError> {
+        if let Some(c) = o.as_constant() {
+            return self.mul_const(c);
+        }
+        if let Some(c) = self.as_constant() {
+            return o.mul_const(c);
+        }
+        if self.terms.len() < o.terms.len() {
+            return o.mul(self);
+        }
+        if let [(m2, c2)] = o.terms.as_slice() {
+            // Multiplying by one term preserves the (monomial) order, so no
+            // merging is needed.
+            let mut terms = Vec::with_capacity(self.terms.len());
+            let mut reducible = false;
+            for (m1, c1) in &self.terms {
+                let m = m1.mul(m2)?;
+                let c = c1.checked_mul(*c2).ok_or(DimError::Overflow)?;
+                reducible |= exact_reducible(&m, c).is_some();
+                terms.push((m, c));
+            }
+            return if reducible {
+                Expr::from_map(terms.into_iter().collect())
+            } else {
+                Ok(Expr { terms })
+            };
+        }
+        if self.terms.len().saturating_mul(o.terms.len()) > MAX_PRODUCT_WORK {
+            return Err(DimError::TooComplex);
+        }
+        let mut map: BTreeMap<Monomial, i64> = BTreeMap::new();
+        for (m1, c1) in &self.terms {
+            for (m2, c2) in &o.terms {
+                let m = m1.mul(m2)?;
+                let c = c1.checked_mul(*c2).ok_or(DimError::Overflow)?;
+                let slot = map.entry(m).or_insert(0);
+                *slot = slot.checked_add(c).ok_or(DimError::Overflow)?;
+            }
+            // Cancellation cannot shrink the final result below the number
+            // of distinct monomials seen by much; bail out early.
+            if map.len() > 4 * MAX_TERMS {
+                return Err(DimError::TooComplex);
+            }
+        }
+        Expr::from_map(map)
+    }
+
+    /// `self + c`.
+    pub fn add_const(&self, c: i64) -> Result<Expr, DimError> {
+        self.add(&Expr::constant(c))
+    }
+
+    /// `self * c`.
+    pub fn mul_const(&self, c: i64) -> Result<Expr, DimError> {
+        match c {
+            0 => return Ok(Expr::zero()),
+            1 => return Ok(self.clone()),
+            -1 => return self.neg(),
+            _ => {}
+        }
+        let mut map = BTreeMap::new();
+        for (m, k) in &self.terms {
+            map.insert(m.clone(), k.checked_mul(c).ok_or(DimError::Overflow)?);
+        }
+        Expr::from_map(map)
+    }
+
+    /// `self^n` by repeated squaring.
+    pub fn pow(&self, mut n: u32) -> Result<Expr, DimError> {
+        let mut base = self.clone();
+        let mut acc = Expr::one();
+        while n > 0 {
+            if n & 1 == 1 {
+                acc = acc.mul(&base)?;
+            }
+            n >>= 1;
+            if n > 0 {
+                base = base.mul(&base)?;
+            }
+        }
+        Ok(acc)
+    }
+
+    /// Splits into `(q, r)` with `self = k*q + r`, where `q` collects the
+    /// terms whose coefficient is divisible by `k` (divided by `k`) and `r`
+    /// the others.
+    fn split_divisible(&self, k: i64) -> Result<(Expr, Expr), DimError> {
+        let mut q = BTreeMap::new();
+        let mut r = Vec::new();
+        for (m, c) in &self.terms {
+            if c % k == 0 {
+                q.insert(m.clone(), c / k);
+            } else {
+                r.push((m.clone(), *c));
+            }
+        }
+        Ok((Expr::from_map(q)?, Expr { terms: r }))
+    }
+
+    /// Divides every coefficient by `g` (which must divide them all).
+    fn div_coefs(&self, g: i64) -> Result<Expr, DimError> {
+        let map = self.terms.iter().map(|(m, c)| (m.clone(), c / g)).collect();
+        Expr::from_map(map)
+    }
+
+    /// Shared prologue of the three divisions: returns `Ok(Err(result))` when
+    /// the division is fully resolved, else `Ok(Ok((q, r, k)))` with
+    /// `self = k_orig*q + (k_orig/k)*r` and `r` non-constant, content-reduced,
+    /// `k >= 2`.
+    #[allow(clippy::type_complexity)]
+    fn div_prologue(
+        &self,
+        k: i64,
+        constant: impl Fn(i64) -> Result<i64, DimError>,
+    ) -> Result<Result<(Expr, Expr, i64), Expr>, DimError> {
+        if k <= 0 {
+            return Err(DimError::DivisionByNonPositive(k));
+        }
+        if k == 1 {
+            return Ok(Err(self.clone()));
+        }
+        let (q, r) = self.split_divisible(k)?;
+        if r.is_zero() {
+            return Ok(Err(q));
+        }
+        if let Some(c) = r.as_constant() {
+            return Ok(Err(q.add_const(constant(c)?)?));
+        }
+        let g = gcd(r.content(), k as u64) as i64;
+        let (r, k) = if g > 1 {
+            (r.div_coefs(g)?, k / g)
+        } else {
+            (r, k)
+        };
+        if k == 1 {
+            return Ok(Err(q.add(&r)?));
+        }
+        Ok(Ok((q, r, k)))
+    }
+
+    /// `floor(self / k)` for `k > 0`.
+    ///
+    /// Simplifications: `k = 1` is the identity; terms whose coefficient is
+    /// divisible by `k` are pulled out (`floor((k*q + r)/k) = q +
+    /// floor(r/k)`); a constant remainder folds (rounding toward −∞); the
+    /// remainder is reduced by `gcd(content, k)`; a negative leading
+    /// coefficient becomes `-ceil(-r/k)`; `floor(floor(e/a)/b) =
+    /// floor(e/(a*b))`.
+    pub fn floor_div(&self, k: i64) -> Result<Expr, DimError> {
+        let (q, r, k) = match self.div_prologue(k, |c| Ok(c.div_euclid(k)))? {
+            Ok(x) => x,
+            Err(done) => return Ok(done),
+        };
+        if r.leading_coef() < 0 {
+            return q.sub(&r.neg()?.ceil_div(k)?);
+        }
+        if let Some(Atom::FloorDiv(inner, a)) = r.as_atom() {
+            if let Some(ak) = a.checked_mul(k) {
+                return q.add(&inner.floor_div(ak)?);
+            }
+        }
+        q.add(&Expr::from_atom(Atom::FloorDiv(Box::new(r), k)))
+    }
+
+    /// `ceil(self / k)` for `k > 0`; the mirror image of
+    /// [`floor_div`](Expr::floor_div) (`ceil((k*q + r)/k) = q + ceil(r/k)`,
+    /// `ceil(ceil(e/a)/b) = ceil(e/(a*b))`, negative leading coefficient
+    /// becomes `-floor(-r/k)`).
+    pub fn ceil_div(&self, k: i64) -> Result<Expr, DimError> {
+        let (q, r, k) = match self.div_prologue(k, |c| Ok(ceil_div_i64(c, k)))? {
+            Ok(x) => x,
+            Err(done) => return Ok(done),
+        };
+        if r.leading_coef() < 0 {
+            return q.sub(&r.neg()?.floor_div(k)?);
+        }
+        if let Some(Atom::CeilDiv(inner, a)) = r.as_atom() {
+            if let Some(ak) = a.checked_mul(k) {
+                return q.add(&inner.ceil_div(ak)?);
+            }
+        }
+        q.add(&Expr::from_atom(Atom::CeilDiv(Box::new(r), k)))
+    }
+
+    /// `self / k` where the caller asserts the division is exact (`k > 0`).
+    ///
+    /// Returns the quotient itself when every coefficient is divisible by
+    /// `k`; otherwise pulls out the divisible terms, reduces by
+    /// `gcd(content, k)` and builds an exact-division atom displayed `e/k`
+    /// (`(e/a)/b = e/(a*b)`; a negative leading coefficient is moved outside).
+    /// A constant dividend that is not a multiple of `k` is
+    /// [`DimError::NotDivisible`].
+    pub fn assumed_exact_div(&self, k: i64) -> Result<Expr, DimError> {
+        let (q, r, k) = match self.div_prologue(k, |c| {
+            Err(DimError::NotDivisible {
+                dividend: c,
+                divisor: k,
+            })
+        })? {
+            Ok(x) => x,
+            Err(done) => return Ok(done),
+        };
+        if r.leading_coef() < 0 {
+            return q.sub(&r.neg()?.assumed_exact_div(k)?);
+        }
+        if let Some(Atom::ExactDiv(inner, a)) = r.as_atom() {
+            if let Some(ak) = a.checked_mul(k) {
+                return q.add(&inner.assumed_exact_div(ak)?);
+            }
+        }
+        q.add(&Expr::from_atom(Atom::ExactDiv(Box::new(r), k)))
+    }
+
+    /// Exact polynomial division `self / divisor`, or `None` when the
+    /// quotient is not a polynomial with integer coefficients (or cannot be
+    /// found). Atoms are treated as independent variables.
+    ///
+    /// `(N*15*D)/N = 15*D`, `(6*N + 3)/3 = 2*N + 1`, `e/1 = e`, `e/e = 1`,
+    /// `(N*N - 1)/(N + 1) = N - 1`. Division by zero is `None`.
+    pub fn exact_div(&self, divisor: &Expr) -> Option<Expr> {
+        if divisor.is_zero() {
+            return None;
+        }
+        if self.is_zero() {
+            return Some(Expr::zero());
+        }
+        if self == divisor {
+            return Some(Expr::one());
+        }
+        if let Some(k) = divisor.as_constant() {
+            let mut map = BTreeMap::new();
+            for (m, c) in &self.terms {
+                if c.checked_rem(k)? != 0 {
+                    return None;
+                }
+                map.insert(m.clone(), c.checked_div(k)?);
+            }
+            return Expr::from_map(map).ok();
+        }
+        let (lm, lc) = &divisor.terms[0];
+        let mut r = self.clone();
+        let mut q = Expr::zero();
+        for _ in 0..MAX_DIVISION_STEPS {
+            let Some((rm, rc)) = r.terms.first() else {
+                return Some(q);
+            };
+            let m = rm.divide(lm)?;
+            if rc.checked_rem(*lc)? != 0 {
+                return None;
+            }
+            let t = Expr::term(m, rc.checked_div(*lc)?).ok()?;
+            let rm = rm.clone();
+            q = q.add(&t).ok()?;
+            r = r.sub(&t.mul(divisor).ok()?).ok()?;
+            // Guarantee progress: the leading monomial must strictly decrease.
+            if let Some((nm, _)) = r.terms.first() {
+                if *nm <= rm {
+                    return None;
+                }
+            }
+        }
+        None
+    }
+
+    fn min_max(a: &Expr, b: &Expr, is_min: bool) -> Result<Expr, DimError> {
+        if a == b {
+            return Ok(a.clone());
+        }
+        if let Ok(d) = a.sub(b) {
+            if let Some(d) = d.as_constant() {
+                return Ok(if (d < 0) == is_min {
+                    a.clone()
+                } else {
+                    b.clone()
+                });
+            }
+        }
+        // Absorption: min(a, min(a, y)) = min(a, y); min(a, max(a, y)) = a.
+        for (x, y) in [(a, b), (b, a)] {
+            match (y.as_atom(), is_min) {
+                (Some(Atom::Min(p, q)), true) | (Some(Atom::Max(p, q)), false)
+                    if **p == *x || **q == *x =>
+                {
+                    return Ok(y.clone());
+                }
+                (Some(Atom::Max(p, q)), true) | (Some(Atom::Min(p, q)), false)
+                    if **p == *x || **q == *x =>
+                {
+                    return Ok(x.clone());
+                }
+                _ => {}
+            }
+        }
+        let (ca, cb) = (a.constant_term(), b.constant_term());
+        if ca == cb && ca != 0 {
+            let inner = Expr::min_max(&a.add_const(-ca)?, &b.add_const(-ca)?, is_min)?;
+            return inner.add_const(ca);
+        }
+        let key = |e: &Expr| e.is_constant();
+        let (x, y) = if (key(a), a) <= (key(b), b) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let (x, y) = (Box::new(x.clone()), Box::new(y.clone()));
+        Ok(Expr::from_atom(if is_min {
+            Atom::Min(x, y)
+        } else {
+            Atom::Max(x, y)
+        }))
+    }
+
+    /// `min(self, o)` with structural simplification only: equal arguments
+    /// give `self`; a constant difference picks the smaller; absorption
+    /// (`min(a, min(a, b)) = min(a, b)`, `min(a, max(a, b)) = a`); a common
+    /// constant offset is pulled out (`min(a + c, b + c) = min(a, b) + c`);
+    /// otherwise a `Min` atom with sorted arguments. See
+    /// [`SymbolTable::min`](crate::SymbolTable::min) for range-aware
+    /// simplification.
+    pub fn min(&self, o: &Expr) -> Result<Expr, DimError> {
+        Expr::min_max(self, o, true)
+    }
+
+    /// `max(self, o)`; mirror image of [`Expr::min`].
+    pub fn max(&self, o: &Expr) -> Result<Expr, DimError> {
+        Expr::min_max(self, o, false)
+    }
+
+    /// Alias of [`Expr::min`] that cannot be confused with [`Ord::min`]
+    /// (which method-call syntax picks for an owned receiver).
+    pub fn min_with(&self, o: &Expr) -> Result<Expr, DimError> {
+        Expr::min_max(self, o, true)
+    }
+
+    /// Alias of [`Expr::max`] that cannot be confused with [`Ord::max`].
+    pub fn max_with(&self, o: &Expr) -> Result<Expr, DimError> {
+        Expr::min_max(self, o, false)
+    }
+
+    /// All symbols occurring in the expression (including inside atoms).
+    pub fn symbols(&self) -> BTreeSet<SymbolId> {
+        let mut out = BTreeSet::new();
+        self.collect_symbols(&mut out);
+        out
+    }
+
+    fn collect_symbols(&self, out: &mut BTreeSet<SymbolId>) {
+        for (m, _) in &self.terms {
+            for (a, _) in &m.factors {
+                match a {
+                    Atom::Sym(s) => {
+                        out.insert(*s);
+                    }
+                    Atom::FloorDiv(e, _) | Atom::CeilDiv(e, _) | Atom::ExactDiv(e, _) => {
+                        e.collect_symbols(out)
+                    }
+                    Atom::Min(x, y) | Atom::Max(x, y) => {
+                        x.collect_symbols(out);
+                        y.collect_symbols(out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Evaluates under `binding`. Errors: [`DimError::Unbound`] for a symbol
+    /// without a value, [`DimError::NotDivisible`] for an exact division that
+    /// does not divide, [`DimError::Overflow`].
+    pub fn eval(&self, binding: &dyn Fn(SymbolId) -> Option<i64>) -> Result<i64, DimError> {
+        let mut acc: i64 = 0;
+        for (m, c) in &self.terms {
+            let mut t = *c;
+            for (a, e) in &m.factors {
+                let v = eval_atom(a, binding)?;
+                let p = v.checked_pow(*e).ok_or(DimError::Overflow)?;
+                t = t.checked_mul(p).ok_or(DimError::Overflow)?;
+            }
+            acc = acc.checked_add(t).ok_or(DimError::Overflow)?;
+        }
+        Ok(acc)
+    }
+
+    /// Replaces every symbol `s` for which `f(s)` is `Some(e)` by `e` and
+    /// re-canonicalizes (symbols mapped to `None` are kept).
+    pub fn substitute(&self, f: &dyn Fn(SymbolId) -> Option<Expr>) -> Result<Expr, DimError> {
+        let mut acc = Expr::zero();
+        for (m, c) in &self.terms {
+            let mut t = Expr::constant(*c);
+            for (a, e) in &m.factors {
+                let v = match a {
+                    Atom::Sym(s) => f(*s).unwrap_or_else(|| Expr::symbol(*s)),
+                    Atom::FloorDiv(x, k) => x.substitute(f)?.floor_div(*k)?,
+                    Atom::CeilDiv(x, k) => x.substitute(f)?.ceil_div(*k)?,
+                    Atom::ExactDiv(x, k) => x.substitute(f)?.assumed_exact_div(*k)?,
+                    Atom::Min(x, y) => Expr::min(&x.substitute(f)?, &y.substitute(f)?)?,
+                    Atom::Max(x, y) => Expr::max(&x.substitute(f)?, &y.substitute(f)?)?,
+                };
+                t = t.mul(&v.pow(*e)?)?;
+            }
+            acc = acc.add(&t)?;
+        }
+        Ok(acc)
+    }
+}
+
+impl From<i64> for Expr {
+    fn from(v: i64) -> Expr {
+        Expr::constant(v)
+    }
+}
+
+impl From<SymbolId> for Expr {
+    fn from(s: SymbolId) -> Expr {
+        Expr::symbol(s)
+    }
+}
+
+/// `ceil(c / k)` for `k > 0` (cannot overflow for `k >= 1`).
+pub(crate) fn ceil_div_i64(c: i64, k: i64) -> i64 {
+    let q = c.div_euclid(k);
+    if c.rem_euclid(k) != 0 {
+        q + 1
+    } else {
+        q
+    }
+}
+
+fn eval_atom(a: &Atom, binding: &dyn Fn(SymbolId) -> Option<i64>) -> Result<i64, DimError> {
+    Ok(match a {
+        Atom::Sym(s) => binding(*s).ok_or(DimError::Unbound(*s))?,
+        Atom::FloorDiv(e, k) => e.eval(binding)?.div_euclid(*k),
+        Atom::CeilDiv(e, k) => ceil_div_i64(e.eval(binding)?, *k),
+        Atom::ExactDiv(e, k) => {
+            let v = e.eval(binding)?;
+            if v % k != 0 {
+                return Err(DimError::NotDivisible {
+                    dividend: v,
+                    divisor: *k,
+                });
+            }
+            v / k
+        }
+        Atom::Min(x, y) => x.eval(binding)?.min(y.eval(binding)?),
+        Atom::Max(x, y) => x.eval(binding)?.max(y.eval(binding)?),
+    })
+}

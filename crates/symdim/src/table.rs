@@ -1,0 +1,444 @@
+//! The symbol table: names, ranges and provenance of symbols, and the
+//! range-aware operations (bounds, min/max, comparison).
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use crate::expr::{Atom, Monomial};
+use crate::{DimError, Expr, Interval, SymbolId};
+
+/// Who created a symbol: the layer and source line of the IR element, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Provenance {
+    /// Layer name (or id) that introduced the symbol.
+    pub layer: String,
+    /// 1-based line in the source file (0 if unknown).
+    pub line: u32,
+    /// Human-readable reason, e.g. `"dynamic input dimension"`.
+    pub reason: String,
+}
+
+/// What the table knows about one symbol.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymbolInfo {
+    /// The name (`N`, `batch`), or `None` for invented symbols (shown `?<index>`).
+    pub name: Option<String>,
+    /// The range of values the symbol may take.
+    pub range: Interval,
+    /// Who created the symbol, if recorded.
+    pub provenance: Option<Provenance>,
+}
+
+/// The symbols of one graph: ids are indices into the table.
+///
+/// Names are unique: [`SymbolTable::named`] returns the existing symbol of a
+/// name. A symbol's display name is its name if it is a valid, non-reserved
+/// identifier owned by that symbol, else `?<index>`.
+#[derive(Clone, Debug, Default)]
+pub struct SymbolTable {
+    symbols: Vec<SymbolInfo>,
+    by_name: BTreeMap<String, SymbolId>,
+}
+
+impl SymbolTable {
+    /// An empty table.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn push(&mut self, info: SymbolInfo) -> SymbolId {
+        let id = SymbolId(u32::try_from(self.symbols.len()).expect("too many symbols"));
+        self.symbols.push(info);
+        id
+    }
+
+    /// Creates a fresh, unnamed ("invented") symbol, displayed `?<index>`.
+    pub fn fresh(&mut self, range: Interval, provenance: Option<Provenance>) -> SymbolId {
+        self.push(SymbolInfo {
+            name: None,
+            range,
+            provenance,
+        })
+    }
+
+    /// Gets or creates the symbol called `name`. If it exists its range is
+    /// intersected with `range` (left unchanged if the intersection is empty;
+    /// [`restrict`](SymbolTable::restrict) reports that case).
+    pub fn named(&mut self, name: &str, range: Interval) -> SymbolId {
+        if let Some(&s) = self.by_name.get(name) {
+            let info = &mut self.symbols[s.index()];
+            if let Some(r) = info.range.intersect(&range) {
+                info.range = r;
+            }
+            return s;
+        }
+        let s = self.push(SymbolInfo {
+            name: Some(name.to_string()),
+            range,
+            provenance: None,
+        });
+        self.by_name.insert(name.to_string(), s);
+        s
+    }
+
+    /// Intersects the range of `s` with `range`; [`DimError::EmptyRange`] (and
+    /// no change) if the result is empty.
+    pub fn restrict(&mut self, s: SymbolId, range: Interval) -> Result<(), DimError> {
+        let info = self
+            .symbols
+            .get_mut(s.index())
+            .ok_or(DimError::Unbound(s))?;
+        match info.range.intersect(&range) {
+            Some(r) => {
+                info.range = r;
+                Ok(())
+            }
+            None => Err(DimError::EmptyRange(s)),
+        }
+    }
+
+    /// The symbol called `name`, if any.
+    pub fn lookup(&self, name: &str) -> Option<SymbolId> {
+        self.by_name.get(name).copied()
+    }
+
+    /// Information about `s`. Panics if `s` is not from this table.
+    pub fn info(&self, s: SymbolId) -> &SymbolInfo {
+        &self.symbols[s.index()]
+    }
+
+    /// Information about `s`, or `None` if `s` is not from this table.
+    pub fn get(&self, s: SymbolId) -> Option<&SymbolInfo> {
+        self.symbols.get(s.index())
+    }
+
+    /// Number of symbols.
+    pub fn len(&self) -> usize {
+        self.symbols.len()
+    }
+
+    /// Whether the table has no symbols.
+    pub fn is_empty(&self) -> bool {
+        self.symbols.is_empty()
+    }
+
+    /// All symbols in id order.
+    pub fn iter(&self) -> impl Iterator<Item = (SymbolId, &SymbolInfo)> {
+        self.symbols
+            .iter()
+            .enumerate()
+            .map(|(i, info)| (SymbolId(i as u32), info))
+    }
+
+    /// Names (or renames) `s`. If another symbol already owns `name`, that
+    /// symbol keeps it for [`lookup`](SymbolTable::lookup) and `s` still
+    /// displays as `?<index>`. Panics if `s` is not from this table.
+    pub fn set_name(&mut self, s: SymbolId, name: &str) {
+        let info = &mut self.symbols[s.index()];
+        if let Some(old) = info.name.take() {
+            if self.by_name.get(&old) == Some(&s) {
+                self.by_name.remove(&old);
+            }
+        }
+        info.name = Some(name.to_string());
+        self.by_name.entry(name.to_string()).or_insert(s);
+    }
+
+    /// The name under which `s` is displayed (and parsed back), or `None`
+    /// when it displays as `?<index>`.
+    pub fn display_name(&self, s: SymbolId) -> Option<&str> {
+        let name = self.get(s)?.name.as_deref()?;
+        (crate::parse::is_plain_identifier(name) && self.lookup(name) == Some(s)).then_some(name)
+    }
+
+    /// The range of `s` (unbounded for ids not in the table).
+    pub fn range(&self, s: SymbolId) -> Interval {
+        self.get(s).map_or(Interval::unbounded(), |i| i.range)
+    }
+
+    /// An interval containing every value `e` takes when each symbol ranges
+    /// over its range (interval arithmetic, computed in `i128` with infinite
+    /// ends). [`DimError::Overflow`] if a finite bound does not fit in `i64`.
+    pub fn bounds(&self, e: &Expr) -> Result<Interval, DimError> {
+        let x = self.xbounds(e)?;
+        let conv = |v: Ext| -> Result<Option<i64>, DimError> {
+            match v {
+                Ext::Fin(v) => i64::try_from(v).map(Some).map_err(|_| DimError::Overflow),
+                _ => Ok(None),
+            }
+        };
+        Ok(Interval::new(conv(x.lo)?, conv(x.hi)?))
+    }
+
+    fn xbounds(&self, e: &Expr) -> Result<XI, DimError> {
+        let mut acc = XI::point(0);
+        for (c, m) in e.terms() {
+            let t = XI::point(i128::from(c)).mul(&self.mono_bounds(m)?)?;
+            acc = acc.add(&t)?;
+        }
+        Ok(acc)
+    }
+
+    fn mono_bounds(&self, m: &Monomial) -> Result<XI, DimError> {
+        let mut acc = XI::point(1);
+        for (a, e) in m.factors() {
+            acc = acc.mul(&self.atom_bounds(a)?.pow(*e)?)?;
+        }
+        Ok(acc)
+    }
+
+    fn atom_bounds(&self, a: &Atom) -> Result<XI, DimError> {
+        Ok(match a {
+            Atom::Sym(s) => {
+                let r = self.range(*s);
+                XI {
+                    lo: r.lo.map_or(Ext::NegInf, |v| Ext::Fin(v.into())),
+                    hi: r.hi.map_or(Ext::PosInf, |v| Ext::Fin(v.into())),
+                }
+            }
+            Atom::FloorDiv(e, k) => {
+                let x = self.xbounds(e)?;
+                let k = i128::from(*k);
+                XI {
+                    lo: x.lo.map(|v| Ok(v.div_euclid(k)))?,
+                    hi: x.hi.map(|v| Ok(v.div_euclid(k)))?,
+                }
+            }
+            Atom::CeilDiv(e, k) => {
+                let x = self.xbounds(e)?;
+                let k = i128::from(*k);
+                XI {
+                    lo: x.lo.map(|v| ceil_i128(v, k))?,
+                    hi: x.hi.map(|v| ceil_i128(v, k))?,
+                }
+            }
+            Atom::ExactDiv(e, k) => {
+                // The quotient is an integer: [ceil(lo/k), floor(hi/k)].
+                let x = self.xbounds(e)?;
+                let k = i128::from(*k);
+                XI {
+                    lo: x.lo.map(|v| ceil_i128(v, k))?,
+                    hi: x.hi.map(|v| Ok(v.div_euclid(k)))?,
+                }
+            }
+            Atom::Min(x, y) => {
+                let (x, y) = (self.xbounds(x)?, self.xbounds(y)?);
+                XI {
+                    lo: x.lo.min(y.lo),
+                    hi: x.hi.min(y.hi),
+                }
+            }
+            Atom::Max(x, y) => {
+                let (x, y) = (self.xbounds(x)?, self.xbounds(y)?);
+                XI {
+                    lo: x.lo.max(y.lo),
+                    hi: x.hi.max(y.hi),
+                }
+            }
+        })
+    }
+
+    /// Bounds of `a - b`, or `None` if they cannot be computed.
+    fn diff_bounds(&self, a: &Expr, b: &Expr) -> Option<Interval> {
+        self.bounds(&a.sub(b).ok()?).ok()
+    }
+
+    /// `min(a, b)` using ranges: `a` if `a - b <= 0` for all values, `b` if
+    /// `a - b >= 0`, else [`Expr::min`]. If `a - b` is always 0 the result is
+    /// the constant one, else the smaller in `Expr` order, so the result does
+    /// not depend on the argument order.
+    pub fn min(&self, a: &Expr, b: &Expr) -> Result<Expr, DimError> {
+        if let Some(d) = self.diff_bounds(a, b) {
+            if d.as_point() == Some(0) {
+                return Ok(equal_valued(a, b));
+            }
+            if d.hi.is_some_and(|h| h <= 0) {
+                return Ok(a.clone());
+            }
+            if d.lo.is_some_and(|l| l >= 0) {
+                return Ok(b.clone());
+            }
+        }
+        a.min(b)
+    }
+
+    /// `max(a, b)` using ranges: `a` if `a - b >= 0` for all values, `b` if
+    /// `a - b <= 0`, else [`Expr::max`]. With `S ∈ [2, ∞)`,
+    /// `max(S - 2, 0) = S - 2`.
+    pub fn max(&self, a: &Expr, b: &Expr) -> Result<Expr, DimError> {
+        if let Some(d) = self.diff_bounds(a, b) {
+            if d.as_point() == Some(0) {
+                return Ok(equal_valued(a, b));
+            }
+            if d.lo.is_some_and(|l| l >= 0) {
+                return Ok(a.clone());
+            }
+            if d.hi.is_some_and(|h| h <= 0) {
+                return Ok(b.clone());
+            }
+        }
+        a.max(b)
+    }
+
+    /// Compares `a` and `b` when provable: `Equal` if structurally equal or
+    /// `a - b` is bounded to `[0, 0]`; `Less` if `a - b < 0` everywhere;
+    /// `Greater` if `a - b > 0` everywhere; else `None`.
+    pub fn compare(&self, a: &Expr, b: &Expr) -> Option<Ordering> {
+        if a == b {
+            return Some(Ordering::Equal);
+        }
+        let d = self.diff_bounds(a, b)?;
+        if d.as_point() == Some(0) {
+            Some(Ordering::Equal)
+        } else if d.hi.is_some_and(|h| h < 0) {
+            Some(Ordering::Less)
+        } else if d.lo.is_some_and(|l| l > 0) {
+            Some(Ordering::Greater)
+        } else {
+            None
+        }
+    }
+
+    /// Displays `e` in the stable text format (see the crate docs), e.g.
+    /// `15*D`, `D - 2`, `4*N*S/3`, `ceil(S/2)`, `max(S - 2, 0)`.
+    pub fn display<'a>(&'a self, e: &'a Expr) -> impl std::fmt::Display + 'a {
+        crate::display::ExprDisplay {
+            table: self,
+            expr: e,
+        }
+    }
+}
+
+/// Of two expressions known to take equal values, the canonical choice
+/// (independent of argument order): a constant if there is one, else the
+/// smaller in `Expr` order.
+fn equal_valued(a: &Expr, b: &Expr) -> Expr {
+    let key = |e: &Expr| (!e.is_constant(), e.clone());
+    if key(a) <= key(b) {
+        a.clone()
+    } else {
+        b.clone()
+    }
+}
+
+fn ceil_i128(v: i128, k: i128) -> Result<i128, DimError> {
+    let q = v.div_euclid(k);
+    if v.rem_euclid(k) != 0 {
+        q.checked_add(1).ok_or(DimError::Overflow)
+    } else {
+        Ok(q)
+    }
+}
+
+/// An extended integer: −∞, a finite `i128`, or +∞.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Ext {
+    NegInf,
+    Fin(i128),
+    PosInf,
+}
+
+impl Ext {
+    fn map(self, f: impl Fn(i128) -> Result<i128, DimError>) -> Result<Ext, DimError> {
+        Ok(match self {
+            Ext::Fin(v) => Ext::Fin(f(v)?),
+            other => other,
+        })
+    }
+
+    fn signum(self) -> i32 {
+        match self {
+            Ext::NegInf => -1,
+            Ext::PosInf => 1,
+            Ext::Fin(v) => v.signum() as i32,
+        }
+    }
+
+    /// Product of interval end points; `0 * ∞ = 0` (values are finite).
+    fn mul(self, o: Ext) -> Result<Ext, DimError> {
+        match (self, o) {
+            (Ext::Fin(a), Ext::Fin(b)) => a.checked_mul(b).map(Ext::Fin).ok_or(DimError::Overflow),
+            (Ext::Fin(0), _) | (_, Ext::Fin(0)) => Ok(Ext::Fin(0)),
+            (a, b) => Ok(if a.signum() * b.signum() > 0 {
+                Ext::PosInf
+            } else {
+                Ext::NegInf
+            }),
+        }
+    }
+
+    fn pow(self, n: u32) -> Result<Ext, DimError> {
+        Ok(match self {
+            Ext::Fin(v) => Ext::Fin(v.checked_pow(n).ok_or(DimError::Overflow)?),
+            _ if n == 0 => Ext::Fin(1),
+            Ext::PosInf => Ext::PosInf,
+            Ext::NegInf if n & 1 == 0 => Ext::PosInf,
+            Ext::NegInf => Ext::NegInf,
+        })
+    }
+}
+
+/// An interval of extended integers.
+#[derive(Clone, Copy, Debug)]
+struct XI {
+    lo: Ext,
+    hi: Ext,
+}
+
+impl XI {
+    fn point(v: i128) -> XI {
+        XI {
+            lo: Ext::Fin(v),
+            hi: Ext::Fin(v),
+        }
+    }
+
+    fn add(&self, o: &XI) -> Result<XI, DimError> {
+        let add = |a: Ext, b: Ext, toward: Ext| -> Result<Ext, DimError> {
+            match (a, b) {
+                (Ext::Fin(x), Ext::Fin(y)) => {
+                    x.checked_add(y).map(Ext::Fin).ok_or(DimError::Overflow)
+                }
+                (x, y) if x == toward || y == toward => Ok(toward),
+                (Ext::Fin(_), inf) | (inf, _) => Ok(inf),
+            }
+        };
+        Ok(XI {
+            lo: add(self.lo, o.lo, Ext::NegInf)?,
+            hi: add(self.hi, o.hi, Ext::PosInf)?,
+        })
+    }
+
+    fn mul(&self, o: &XI) -> Result<XI, DimError> {
+        let ps = [
+            self.lo.mul(o.lo)?,
+            self.lo.mul(o.hi)?,
+            self.hi.mul(o.lo)?,
+            self.hi.mul(o.hi)?,
+        ];
+        Ok(XI {
+            lo: *ps.iter().min().expect("nonempty"),
+            hi: *ps.iter().max().expect("nonempty"),
+        })
+    }
+
+    fn pow(&self, n: u32) -> Result<XI, DimError> {
+        if n == 1 {
+            return Ok(*self);
+        }
+        if n == 0 {
+            return Ok(XI::point(1));
+        }
+        let (lo, hi) = (self.lo.pow(n)?, self.hi.pow(n)?);
+        if n & 1 == 1 || self.lo >= Ext::Fin(0) {
+            Ok(XI { lo, hi })
+        } else if self.hi <= Ext::Fin(0) {
+            Ok(XI { lo: hi, hi: lo })
+        } else {
+            Ok(XI {
+                lo: Ext::Fin(0),
+                hi: lo.max(hi),
+            })
+        }
+    }
+}

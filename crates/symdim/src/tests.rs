@@ -1,0 +1,699 @@
+//! Unit tests of the simplification rules, display, parsing and bounds.
+
+use std::cmp::Ordering;
+
+use crate::*;
+
+fn c(v: i64) -> Expr {
+    Expr::constant(v)
+}
+
+struct Ctx {
+    t: SymbolTable,
+}
+
+impl Ctx {
+    fn new() -> Self {
+        Ctx {
+            t: SymbolTable::new(),
+        }
+    }
+    fn sym(&mut self, name: &str, lo: i64, hi: Option<i64>) -> Expr {
+        Expr::symbol(self.t.named(name, Interval::new(Some(lo), hi)))
+    }
+    fn show(&self, e: &Expr) -> String {
+        self.t.display(e).to_string()
+    }
+    fn p(&mut self, s: &str) -> Expr {
+        self.t
+            .parse_expr(s)
+            .unwrap_or_else(|e| panic!("parse {s:?}: {e}"))
+    }
+    /// Display, and check the round trip.
+    fn rt(&mut self, e: &Expr) -> String {
+        let s = self.show(e);
+        let back = self.p(&s);
+        assert_eq!(&back, e, "round trip of {s}");
+        s
+    }
+}
+
+#[test]
+fn constants_fold() {
+    assert_eq!(c(2).add(&c(3)).unwrap(), c(5));
+    assert_eq!(c(2).mul(&c(-3)).unwrap(), c(-6));
+    assert_eq!(c(2).sub(&c(2)).unwrap(), Expr::zero());
+    assert_eq!(c(7).as_constant(), Some(7));
+    assert_eq!(Expr::zero().as_constant(), Some(0));
+    assert!(c(0).is_zero());
+}
+
+#[test]
+fn commutativity_and_cancellation() {
+    let mut x = Ctx::new();
+    let n = x.sym("N", 0, None);
+    let s = x.sym("S", 0, None);
+    let d = x.sym("D", 0, None);
+    assert_eq!(c(3).mul(&n).unwrap(), n.mul(&c(3)).unwrap());
+    assert_eq!(n.mul(&s).unwrap(), s.mul(&n).unwrap());
+    assert_eq!(d.add_const(1).unwrap().add_const(-1).unwrap(), d);
+    assert_eq!(n.sub(&n).unwrap(), Expr::zero());
+    // (N+1)*(N-1) = N*N - 1
+    let l = n
+        .add_const(1)
+        .unwrap()
+        .mul(&n.add_const(-1).unwrap())
+        .unwrap();
+    assert_eq!(l, n.mul(&n).unwrap().add_const(-1).unwrap());
+    assert_eq!(x.rt(&l), "N*N - 1");
+    assert_eq!(n.as_symbol(), x.t.lookup("N"));
+    assert_eq!(n.mul_const(2).unwrap().as_symbol(), None);
+}
+
+#[test]
+fn display_examples() {
+    let mut x = Ctx::new();
+    let n = x.sym("N", 0, None);
+    let s = x.sym("S", 0, None);
+    let d = x.sym("D", 2, Some(10));
+    assert_eq!(x.rt(&d.mul_const(15).unwrap()), "15*D");
+    assert_eq!(x.rt(&c(15).mul(&d).unwrap()), "15*D");
+    assert_eq!(x.rt(&d.add_const(-2).unwrap()), "D - 2");
+    assert_eq!(x.rt(&n.add_const(1).unwrap()), "N + 1");
+    assert_eq!(x.rt(&n.mul(&s).unwrap().mul_const(3).unwrap()), "3*N*S");
+    assert_eq!(x.rt(&c(5).sub(&n).unwrap()), "-N + 5");
+    assert_eq!(x.rt(&n.mul_const(2).unwrap().sub(&s).unwrap()), "2*N - S");
+    assert_eq!(x.rt(&n.mul(&n).unwrap()), "N*N");
+    let nsx4 = n.mul(&s).unwrap().mul_const(4).unwrap();
+    assert_eq!(x.rt(&nsx4.assumed_exact_div(3).unwrap()), "4*N*S/3");
+    assert_eq!(x.rt(&s.ceil_div(2).unwrap()), "ceil(S/2)");
+    assert_eq!(
+        x.rt(&n.add_const(1).unwrap().assumed_exact_div(2).unwrap()),
+        "(N + 1)/2"
+    );
+    assert_eq!(
+        x.rt(&n.add_const(1).unwrap().floor_div(2).unwrap()),
+        "floor((N + 1)/2)"
+    );
+    assert_eq!(x.rt(&c(0)), "0");
+    assert_eq!(x.rt(&c(-7)), "-7");
+    // Higher degree first, constant last.
+    let e = x.p("3 + N + N*S + 2*S*S*N");
+    assert_eq!(x.rt(&e), "2*N*S*S + N*S + N + 3");
+}
+
+#[test]
+fn max_with_ranges() {
+    let mut x = Ctx::new();
+    let s = x.sym("S", 2, None);
+    let r = x.t.max(&s.add_const(-2).unwrap(), &c(0)).unwrap();
+    assert_eq!(x.rt(&r), "S - 2");
+
+    let mut y = Ctx::new();
+    let s = y.sym("S", 0, None);
+    let r = y.t.max(&s.add_const(-2).unwrap(), &c(0)).unwrap();
+    assert_eq!(y.rt(&r), "max(S - 2, 0)");
+    // argument order does not matter
+    assert_eq!(r, y.t.max(&c(0), &s.add_const(-2).unwrap()).unwrap());
+    let m = y.t.min(&s, &c(4)).unwrap();
+    assert_eq!(y.rt(&m), "min(S, 4)");
+    assert_eq!(y.t.min(&s, &c(0)).unwrap(), c(0));
+    assert_eq!(y.t.max(&s, &c(0)).unwrap(), s);
+}
+
+#[test]
+fn floor_ceil_rules() {
+    let mut x = Ctx::new();
+    let n = x.sym("N", 0, None);
+    let _s = x.sym("S", 0, None);
+    // constant folding with negative numbers
+    assert_eq!(c(-3).floor_div(2).unwrap(), c(-2));
+    assert_eq!(c(-3).ceil_div(2).unwrap(), c(-1));
+    assert_eq!(c(7).floor_div(2).unwrap(), c(3));
+    assert_eq!(c(7).ceil_div(2).unwrap(), c(4));
+    assert_eq!(c(i64::MIN).floor_div(2).unwrap(), c(i64::MIN / 2));
+    assert_eq!(c(i64::MAX).ceil_div(2).unwrap(), c(i64::MAX / 2 + 1));
+    // identity
+    assert_eq!(n.floor_div(1).unwrap(), n);
+    assert_eq!(n.ceil_div(1).unwrap(), n);
+    assert_eq!(n.assumed_exact_div(1).unwrap(), n);
+    // bad divisors
+    assert_eq!(n.floor_div(0), Err(DimError::DivisionByNonPositive(0)));
+    assert_eq!(n.ceil_div(-2), Err(DimError::DivisionByNonPositive(-2)));
+    assert_eq!(
+        n.assumed_exact_div(-1),
+        Err(DimError::DivisionByNonPositive(-1))
+    );
+    // pull out divisible terms
+    let e = x.p("floor((4*N + S + 2)/2)");
+    assert_eq!(x.rt(&e), "2*N + floor(S/2) + 1");
+    let e = x.p("ceil((4*N + S + 1)/2)");
+    assert_eq!(x.rt(&e), "2*N + ceil((S + 1)/2)");
+    // gcd reduction
+    assert_eq!(x.p("floor((2*N + 2)/4)"), x.p("floor((N + 1)/2)"));
+    // nesting
+    assert_eq!(x.p("floor(floor(N/2)/3)"), n.floor_div(6).unwrap());
+    assert_eq!(x.p("ceil(ceil(N/2)/3)"), n.ceil_div(6).unwrap());
+    // sign normalization
+    let e = n.neg().unwrap().floor_div(2).unwrap();
+    assert_eq!(e, n.ceil_div(2).unwrap().neg().unwrap());
+    assert_eq!(x.rt(&e), "-ceil(N/2)");
+    let e = x.p("floor((S - N)/2)");
+    assert_eq!(x.rt(&e), "-ceil((N - S)/2)");
+    // all multiples
+    assert_eq!(x.p("floor(6*N/3)"), n.mul_const(2).unwrap());
+}
+
+#[test]
+fn exact_div_rules() {
+    let mut x = Ctx::new();
+    let n = x.sym("N", 0, None);
+    let d = x.sym("D", 0, None);
+    let s = x.sym("S", 0, None);
+    // structural quotient
+    assert_eq!(x.p("(6*N + 3)/3"), x.p("2*N + 1"));
+    assert_eq!(
+        c(7).assumed_exact_div(2),
+        Err(DimError::NotDivisible {
+            dividend: 7,
+            divisor: 2
+        })
+    );
+    assert_eq!(c(8).assumed_exact_div(2).unwrap(), c(4));
+    // pull out and gcd
+    let e = x.p("(3*N + S)/3");
+    assert_eq!(x.rt(&e), "N + S/3");
+    assert_eq!(x.p("2*N/4"), x.p("N/2"));
+    // coefficient times exact atom
+    let h = n.assumed_exact_div(3).unwrap();
+    assert_eq!(h.mul_const(3).unwrap(), n);
+    assert_eq!(h.mul_const(6).unwrap(), n.mul_const(2).unwrap());
+    let q = n.assumed_exact_div(4).unwrap().mul_const(2).unwrap();
+    assert_eq!(q, n.assumed_exact_div(2).unwrap());
+    assert_eq!(h.add(&h).unwrap().add(&h).unwrap(), n);
+    // nested
+    assert_eq!(x.p("N/3/5"), n.assumed_exact_div(15).unwrap());
+    // in a product
+    let m = d
+        .mul(&n.assumed_exact_div(3).unwrap())
+        .unwrap()
+        .mul_const(2)
+        .unwrap();
+    assert_eq!(x.rt(&m), "2*D*(N/3)");
+    let m = n
+        .mul_const(4)
+        .unwrap()
+        .mul(&s)
+        .unwrap()
+        .assumed_exact_div(3)
+        .unwrap()
+        .neg()
+        .unwrap();
+    assert_eq!(x.rt(&m), "-4*N*S/3");
+
+    // polynomial exact division
+    let nd15 = x.p("N*15*D");
+    assert_eq!(nd15.exact_div(&n), Some(x.p("15*D")));
+    assert_eq!(x.p("6*N + 3").exact_div(&c(3)), Some(x.p("2*N + 1")));
+    assert_eq!(nd15.exact_div(&c(1)), Some(nd15.clone()));
+    assert_eq!(nd15.exact_div(&nd15), Some(c(1)));
+    assert_eq!(nd15.exact_div(&s), None);
+    assert_eq!(n.exact_div(&c(2)), None);
+    assert_eq!(n.exact_div(&c(0)), None);
+    let f = x.p("N*N - 1");
+    assert_eq!(f.exact_div(&x.p("N + 1")), Some(x.p("N - 1")));
+    assert_eq!(f.exact_div(&x.p("N + 2")), None);
+    // divisor == c * common factor
+    let e = x.p("6*N*D + 3*N*S");
+    assert_eq!(e.exact_div(&x.p("3*N")), Some(x.p("2*D + S")));
+    assert_eq!(e.exact_div(&x.p("2*D + S")), Some(x.p("3*N")));
+    // parse: symbolic divisor must divide
+    assert_eq!(x.p("N*D/N"), d);
+    assert!(x.t.parse_expr("N/D").is_err());
+    assert!(x.t.parse_expr("7/2").is_err());
+    assert!(x.t.parse_expr("N/0").is_err());
+    assert_eq!(x.p("6/-3"), c(-2));
+    assert_eq!(x.p("N/-1"), n.neg().unwrap());
+}
+
+#[test]
+fn min_max_rules() {
+    let mut x = Ctx::new();
+    let n = x.sym("N", 0, None);
+    let s = x.sym("S", 0, None);
+    assert_eq!(Expr::min(&n, &n).unwrap(), n);
+    assert_eq!(Expr::min(&c(3), &c(5)).unwrap(), c(3));
+    assert_eq!(Expr::max(&c(3), &c(5)).unwrap(), c(5));
+    let a = n.add_const(1).unwrap();
+    let b = n.add_const(3).unwrap();
+    assert_eq!(Expr::min(&a, &b).unwrap(), a);
+    assert_eq!(Expr::max(&a, &b).unwrap(), b);
+    assert_eq!(Expr::min(&b, &a).unwrap(), a);
+    // sorted args
+    assert_eq!(Expr::min(&n, &s).unwrap(), Expr::min(&s, &n).unwrap());
+    assert_eq!(x.rt(&Expr::min(&n, &s).unwrap()), "min(N, S)");
+    assert_eq!(x.rt(&Expr::max(&c(1), &n).unwrap()), "max(N, 1)");
+    // common offset
+    let e = Expr::min(&n.add_const(2).unwrap(), &s.add_const(2).unwrap()).unwrap();
+    assert_eq!(x.rt(&e), "min(N, S) + 2");
+    // absorption
+    let m = Expr::min(&n, &s).unwrap();
+    assert_eq!(Expr::min(&m, &n).unwrap(), m);
+    assert_eq!(Expr::max(&n, &m).unwrap(), n);
+    // no range knowledge in Expr::min
+    assert_eq!(x.rt(&Expr::min(&n, &c(0)).unwrap()), "min(N, 0)");
+}
+
+#[test]
+fn bounds_examples() {
+    let mut x = Ctx::new();
+    let d = x.sym("D", 2, Some(10));
+    let n = x.sym("N", 0, None);
+    let z = Expr::symbol(x.t.fresh(Interval::new(Some(-3), Some(2)), None));
+    let b = |x: &Ctx, s: &str| {
+        let mut t = x.t.clone();
+        let e = t.parse_expr(s).unwrap();
+        x.t.bounds(&e).unwrap()
+    };
+    assert_eq!(
+        x.t.bounds(&d.add_const(-2).unwrap()).unwrap(),
+        Interval::new(Some(0), Some(8))
+    );
+    assert_eq!(b(&x, "15*D"), Interval::new(Some(30), Some(150)));
+    assert_eq!(b(&x, "-D + 5"), Interval::new(Some(-5), Some(3)));
+    assert_eq!(b(&x, "N - 1"), Interval::new(Some(-1), None));
+    assert_eq!(b(&x, "-N"), Interval::new(None, Some(0)));
+    assert_eq!(b(&x, "?2*?2"), Interval::new(Some(0), Some(9)));
+    assert_eq!(b(&x, "?2*?2*?2"), Interval::new(Some(-27), Some(8)));
+    assert_eq!(b(&x, "floor(D/3)"), Interval::new(Some(0), Some(3)));
+    assert_eq!(b(&x, "ceil(D/3)"), Interval::new(Some(1), Some(4)));
+    assert_eq!(b(&x, "D/3"), Interval::new(Some(1), Some(3)));
+    assert_eq!(b(&x, "min(D, 5)"), Interval::new(Some(2), Some(5)));
+    assert_eq!(b(&x, "max(N, 5)"), Interval::new(Some(5), None));
+    assert_eq!(b(&x, "N*0 + 4"), Interval::point(4));
+    assert_eq!(b(&x, "D*N"), Interval::new(Some(0), None));
+    let _ = (n, z);
+    // overflowing finite bound
+    let big = Expr::symbol(x.t.fresh(Interval::new(Some(0), Some(i64::MAX)), None));
+    let sq = big.mul(&big).unwrap();
+    assert_eq!(x.t.bounds(&sq), Err(DimError::Overflow));
+}
+
+#[test]
+fn compare_and_decide() {
+    let mut x = Ctx::new();
+    let d = x.sym("D", 2, Some(10));
+    let n = x.sym("N", 0, None);
+    assert_eq!(x.t.compare(&d, &d), Some(Ordering::Equal));
+    assert_eq!(x.t.compare(&d, &c(1)), Some(Ordering::Greater));
+    assert_eq!(x.t.compare(&d, &c(11)), Some(Ordering::Less));
+    assert_eq!(x.t.compare(&d, &c(5)), None);
+    assert_eq!(
+        x.t.compare(&n.add_const(1).unwrap(), &n),
+        Some(Ordering::Greater)
+    );
+
+    let le = Predicate::Le(d.clone(), c(10));
+    assert_eq!(x.t.decide(&le), Some(true));
+    assert_eq!(x.t.decide(&Predicate::Lt(d.clone(), c(10))), None);
+    assert_eq!(x.t.decide(&Predicate::Gt(d.clone(), c(1))), Some(true));
+    assert_eq!(x.t.decide(&Predicate::Ge(c(1), d.clone())), Some(false));
+    assert_eq!(x.t.decide(&Predicate::Eq(d.clone(), c(0))), Some(false));
+    assert_eq!(x.t.decide(&Predicate::Ne(d.clone(), c(0))), Some(true));
+    assert_eq!(x.t.decide(&Predicate::Eq(n.clone(), n.clone())), Some(true));
+    assert_eq!(x.t.decide(&Predicate::Eq(n.clone(), c(3))), None);
+    let div = Predicate::Divides {
+        divisor: 3,
+        expr: x.p("6*N + 3"),
+    };
+    assert_eq!(x.t.decide(&div), Some(true));
+    let div = Predicate::Divides {
+        divisor: 3,
+        expr: x.p("N + 1"),
+    };
+    assert_eq!(x.t.decide(&div), None);
+    let div = Predicate::Divides {
+        divisor: 3,
+        expr: c(7),
+    };
+    assert_eq!(x.t.decide(&div), Some(false));
+    let or = Predicate::Or(vec![Predicate::Eq(n.clone(), c(1)), le.clone()]);
+    assert_eq!(x.t.decide(&or), Some(true));
+    let and = Predicate::And(vec![Predicate::Eq(n.clone(), c(1)), le.clone()]);
+    assert_eq!(x.t.decide(&and), None);
+    assert_eq!(x.t.decide(&Predicate::And(vec![])), Some(true));
+    assert_eq!(x.t.decide(&Predicate::Or(vec![])), Some(false));
+}
+
+#[test]
+fn predicate_display_and_eval() {
+    let mut x = Ctx::new();
+    let n = x.sym("N", 0, None);
+    let s = x.sym("S", 0, None);
+    let or = Predicate::Or(vec![
+        Predicate::Eq(n.clone(), c(1)),
+        Predicate::Eq(n.clone(), c(5)),
+    ]);
+    assert_eq!(x.t.display_predicate(&or).to_string(), "N == 1 or N == 5");
+    let div = Predicate::Divides {
+        divisor: 3,
+        expr: x.p("4*N*S"),
+    };
+    assert_eq!(x.t.display_predicate(&div).to_string(), "(4*N*S) % 3 == 0");
+    let div1 = Predicate::Divides {
+        divisor: 3,
+        expr: n.clone(),
+    };
+    assert_eq!(x.t.display_predicate(&div1).to_string(), "N % 3 == 0");
+    let le = Predicate::Le(n.clone(), c(8));
+    assert_eq!(x.t.display_predicate(&le).to_string(), "N <= 8");
+    let all = Predicate::And(vec![le.clone(), or.clone(), Predicate::Ne(s.clone(), c(0))]);
+    assert_eq!(
+        x.t.display_predicate(&all).to_string(),
+        "N <= 8 and (N == 1 or N == 5) and S != 0"
+    );
+    let nid = n.as_symbol().unwrap();
+    let bind = |v: i64| move |q: SymbolId| (q == nid).then_some(v);
+    assert_eq!(or.eval(&bind(5)), Ok(true));
+    assert_eq!(or.eval(&bind(4)), Ok(false));
+    assert_eq!(div1.eval(&bind(6)), Ok(true));
+    assert!(matches!(all.eval(&bind(5)), Err(DimError::Unbound(_))));
+    assert_eq!(
+        Predicate::Divides {
+            divisor: 0,
+            expr: n.clone()
+        }
+        .eval(&bind(1)),
+        Err(DimError::DivisionByNonPositive(0))
+    );
+    assert_eq!(
+        Predicate::Gt(n.clone(), c(3)).negate(),
+        Some(Predicate::Le(n.clone(), c(3)))
+    );
+}
+
+#[test]
+fn eval_and_substitute() {
+    let mut x = Ctx::new();
+    let n = x.sym("N", 0, None);
+    let s = x.sym("S", 0, None);
+    let (nid, sid) = (n.as_symbol().unwrap(), s.as_symbol().unwrap());
+    let e = x.p("floor((N - 7)/2) + ceil(S/3)*N + min(N, S) - max(N, 2) + 4*N*S/3");
+    let bind = |q: SymbolId| {
+        if q == nid {
+            Some(3)
+        } else if q == sid {
+            Some(6)
+        } else {
+            None
+        }
+    };
+    // floor(-4/2) + 2*3 + 3 - 3 + 24 = -2 + 6 + 24 = 28
+    assert_eq!(e.eval(&bind), Ok(28));
+    assert_eq!(n.eval(&|_| None), Err(DimError::Unbound(nid)));
+    let ex = x.p("N/3");
+    assert_eq!(
+        ex.eval(&|_| Some(4)),
+        Err(DimError::NotDivisible {
+            dividend: 4,
+            divisor: 3
+        })
+    );
+    assert_eq!(
+        x.p("N*N").eval(&|_| Some(i64::MAX)),
+        Err(DimError::Overflow)
+    );
+    // substitute
+    let e = x.p("N*S + floor(N/2)");
+    let r = e.substitute(&|q| (q == nid).then(|| c(4))).unwrap();
+    assert_eq!(r, x.p("4*S + 2"));
+    let r = e
+        .substitute(&|q| (q == nid).then(|| x.t.clone().parse_expr("2*S").unwrap()))
+        .unwrap();
+    assert_eq!(r, x.p("2*S*S + S"));
+    assert_eq!(
+        x.p("N/3").substitute(&|_| Some(c(4))),
+        Err(DimError::NotDivisible {
+            dividend: 4,
+            divisor: 3
+        })
+    );
+    assert_eq!(e.symbols().into_iter().collect::<Vec<_>>(), vec![nid, sid]);
+}
+
+#[test]
+fn overflow_is_reported() {
+    let big = c(i64::MAX);
+    assert_eq!(big.add_const(1), Err(DimError::Overflow));
+    assert_eq!(big.mul_const(2), Err(DimError::Overflow));
+    assert_eq!(c(i64::MIN).neg(), Err(DimError::Overflow));
+    assert_eq!(c(i64::MIN).sub(&c(1)), Err(DimError::Overflow));
+    assert_eq!(c(-1).sub(&c(i64::MIN)).unwrap(), c(i64::MAX));
+    let mut t = SymbolTable::new();
+    let n = t.parse_expr("N").unwrap();
+    assert_eq!(
+        n.mul_const(i64::MAX).unwrap().add(&n.mul_const(1).unwrap()),
+        Err(DimError::Overflow)
+    );
+    // i64::MIN round trips
+    let e = n.mul_const(i64::MIN).unwrap().add_const(i64::MIN).unwrap();
+    let s = t.display(&e).to_string();
+    assert_eq!(t.parse_expr(&s).unwrap(), e, "{s}");
+    let e = n
+        .mul(&n)
+        .unwrap()
+        .add(&n.mul_const(i64::MIN).unwrap())
+        .unwrap();
+    let s = t.display(&e).to_string();
+    assert_eq!(t.parse_expr(&s).unwrap(), e, "{s}");
+}
+
+#[test]
+fn symbol_table() {
+    let mut t = SymbolTable::new();
+    let n = t.named("N", Interval::new(Some(0), Some(100)));
+    assert_eq!(t.named("N", Interval::new(Some(10), None)), n);
+    assert_eq!(t.info(n).range, Interval::new(Some(10), Some(100)));
+    // empty intersection keeps the range
+    assert_eq!(t.named("N", Interval::new(Some(200), None)), n);
+    assert_eq!(t.info(n).range, Interval::new(Some(10), Some(100)));
+    assert_eq!(
+        t.restrict(n, Interval::new(Some(200), None)),
+        Err(DimError::EmptyRange(n))
+    );
+    assert_eq!(t.restrict(n, Interval::new(None, Some(50))), Ok(()));
+    assert_eq!(t.info(n).range, Interval::new(Some(10), Some(50)));
+    let prov = Provenance {
+        layer: "conv1".into(),
+        line: 12,
+        reason: "dynamic".into(),
+    };
+    let f = t.fresh(Interval::nonnegative(), Some(prov.clone()));
+    assert_eq!(f, SymbolId(1));
+    assert_eq!(t.info(f).provenance, Some(prov));
+    assert_eq!(t.display(&Expr::symbol(f)).to_string(), "?1");
+    assert_eq!(t.len(), 2);
+    assert_eq!(t.iter().map(|(s, _)| s).collect::<Vec<_>>(), vec![n, f]);
+    assert_eq!(t.lookup("N"), Some(n));
+    assert_eq!(t.lookup("M"), None);
+    t.set_name(f, "batch");
+    assert_eq!(t.lookup("batch"), Some(f));
+    assert_eq!(t.display(&Expr::symbol(f)).to_string(), "batch");
+    // reserved / invalid names display by index
+    t.set_name(f, "min");
+    assert_eq!(t.lookup("batch"), None);
+    assert_eq!(t.display(&Expr::symbol(f)).to_string(), "?1");
+    t.set_name(f, "N");
+    assert_eq!(t.lookup("N"), Some(n));
+    assert_eq!(t.display(&Expr::symbol(f)).to_string(), "?1");
+    t.set_name(f, "a b");
+    assert_eq!(t.display(&Expr::symbol(f)).to_string(), "?1");
+}
+
+#[test]
+fn interval_basics() {
+    let i = Interval::new(Some(2), Some(10));
+    assert!(i.contains(2) && i.contains(10) && !i.contains(11));
+    assert!(Interval::nonnegative().contains(i64::MAX));
+    assert!(!Interval::nonnegative().contains(-1));
+    assert_eq!(
+        i.intersect(&Interval::new(Some(5), None)),
+        Some(Interval::new(Some(5), Some(10)))
+    );
+    assert_eq!(i.intersect(&Interval::point(11)), None);
+    assert_eq!(Interval::point(3).as_point(), Some(3));
+    assert_eq!(i.as_point(), None);
+    assert_eq!(Interval::nonnegative().to_string(), "[0, inf)");
+    assert_eq!(Interval::new(None, Some(5)).to_string(), "(-inf, 5]");
+}
+
+fn no_prov() -> Option<Provenance> {
+    None
+}
+
+#[test]
+fn parse_dims_examples() {
+    let mut t = SymbolTable::new();
+    let prov = || {
+        Some(Provenance {
+            layer: "in".into(),
+            line: 3,
+            reason: "dyn".into(),
+        })
+    };
+    let ParsedShape::Ranked(d) = t.parse_dims("?,3,2..10", &prov).unwrap() else {
+        panic!()
+    };
+    assert_eq!(d.len(), 3);
+    let s0 = d[0].as_symbol().unwrap();
+    assert_eq!(t.info(s0).range, Interval::nonnegative());
+    assert_eq!(t.info(s0).provenance.as_ref().unwrap().line, 3);
+    assert_eq!(d[1], Expr::constant(3));
+    let s2 = d[2].as_symbol().unwrap();
+    assert_eq!(t.info(s2).range, Interval::new(Some(2), Some(10)));
+
+    let r = t.parse_dims("[1,3,224,224]", &no_prov).unwrap();
+    assert_eq!(
+        r,
+        ParsedShape::Ranked([1, 3, 224, 224].map(Expr::constant).to_vec())
+    );
+    assert_eq!(
+        t.parse_dims("[]", &no_prov).unwrap(),
+        ParsedShape::Ranked(vec![])
+    );
+    assert_eq!(
+        t.parse_dims("  ", &no_prov).unwrap(),
+        ParsedShape::Ranked(vec![])
+    );
+    assert_eq!(
+        t.parse_dims("...", &no_prov).unwrap(),
+        ParsedShape::DynamicRank
+    );
+    assert_eq!(
+        t.parse_dims("[...]", &no_prov).unwrap(),
+        ParsedShape::DynamicRank
+    );
+    assert_eq!(
+        t.parse_dims(" [ ... ] ", &no_prov).unwrap(),
+        ParsedShape::DynamicRank
+    );
+    let ParsedShape::Ranked(d) = t.parse_dims("N,3,H,W", &no_prov).unwrap() else {
+        panic!()
+    };
+    assert_eq!(d[0].as_symbol(), t.lookup("N"));
+    assert_eq!(d[2].as_symbol(), t.lookup("H"));
+    assert_eq!(
+        t.info(t.lookup("W").unwrap()).range,
+        Interval::nonnegative()
+    );
+    let ParsedShape::Ranked(d) = t.parse_dims("1..", &no_prov).unwrap() else {
+        panic!()
+    };
+    assert_eq!(
+        t.info(d[0].as_symbol().unwrap()).range,
+        Interval::new(Some(1), None)
+    );
+    let ParsedShape::Ranked(d) = t.parse_dims("..8", &no_prov).unwrap() else {
+        panic!()
+    };
+    assert_eq!(
+        t.info(d[0].as_symbol().unwrap()).range,
+        Interval::new(Some(0), Some(8))
+    );
+    let ParsedShape::Ranked(d) = t
+        .parse_dims("[-1, 4..4, 2*N + 1, min(N, 3)]", &no_prov)
+        .unwrap()
+    else {
+        panic!()
+    };
+    assert_eq!(
+        t.info(d[0].as_symbol().unwrap()).range,
+        Interval::nonnegative()
+    );
+    assert_eq!(d[1], Expr::constant(4));
+    assert_eq!(t.display(&d[2]).to_string(), "2*N + 1");
+    assert_eq!(t.display(&d[3]).to_string(), "min(N, 3)");
+    let n_before = t.len();
+    let ParsedShape::Ranked(d) = t.parse_dims("?0, ?1", &no_prov).unwrap() else {
+        panic!()
+    };
+    assert_eq!(d[0].as_symbol(), Some(SymbolId(0)));
+    assert_eq!(t.len(), n_before);
+}
+
+#[test]
+fn parse_errors() {
+    let mut t = SymbolTable::new();
+    let bad = [
+        "[1,2",
+        "1,2]",
+        "[1,,2]",
+        "[1,2,]",
+        ",",
+        "-2",
+        "[-5]",
+        "5..2",
+        "1..2..3",
+        "..",
+        "..x",
+        "?99",
+        "[...,1]",
+        "1,...",
+        "foo(3)",
+        "floor",
+        "floor(N)",
+        "floor(N/M)",
+        "floor(N/2 + 1)",
+        "min(N)",
+        "min(N,)",
+        "(N",
+        "N)",
+        "N +",
+        "* N",
+        "N $ 2",
+        "1.5",
+        "99999999999999999999",
+        "9223372036854775808",
+        "N/0",
+        "7/2",
+        "??",
+        "[?",
+        "a b",
+        "N..3",
+        "2-3",
+        "é",
+    ];
+    for s in bad {
+        let r = t.parse_dims(s, &no_prov);
+        assert!(r.is_err(), "{s:?} should fail, got {r:?}");
+        let msg = r.unwrap_err().to_string();
+        assert!(msg.starts_with("at column "), "{msg}");
+    }
+    let e = t.parse_expr("N + $").unwrap_err();
+    assert_eq!(e.offset, 4);
+    assert_eq!(e.to_string(), "at column 5: unexpected character '$'");
+    assert!(t.parse_expr("").is_err());
+    assert!(t.parse_expr("?").is_err());
+    assert!(t.parse_expr("[1]").is_err());
+    // nesting limit
+    let deep = format!("{}N{}", "(".repeat(1000), ")".repeat(1000));
+    assert!(t.parse_expr(&deep).is_err());
+    let deep = format!("{}N", "-".repeat(10000));
+    assert!(t.parse_expr(&deep).is_err());
+    let ok = format!("{}N{}", "(".repeat(30), ")".repeat(30));
+    assert!(t.parse_expr(&ok).is_ok());
+    // long flat expression is fine
+    let long = vec!["N"; 5000].join(" + ");
+    assert_eq!(
+        t.parse_expr(&long).unwrap(),
+        t.parse_expr("5000*N").unwrap()
+    );
+    // too long input
+    assert!(t.parse_expr(&"1+".repeat(40000)).is_err());
+    // term explosion is reported, not hung
+    let many = (0..14)
+        .map(|i| format!("(a{i} + b{i})"))
+        .collect::<Vec<_>>()
+        .join("*");
+    assert!(t.parse_expr(&many).is_err());
+}
