@@ -1,0 +1,325 @@
+//! The graph: nodes, the edges between their ports, and the symbol table.
+
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
+use petgraph::Direction;
+use symdim::SymbolTable;
+
+use crate::attributes::Attributes;
+use crate::diagnostic::{LayerRef, SourceLocation};
+use crate::element::ElementType;
+use crate::shape::{DeclaredDim, Shape};
+use crate::tensor::TensorBytes;
+
+/// A node's handle in a [`Graph`].
+pub type NodeId = NodeIndex<u32>;
+
+/// An op's type name and the opset the file names (`Reshape`, `opset1`).
+///
+/// The `version` is the opset string of the file: OpenVINO writes any opset that
+/// contains the op, so `Reshape` with `opset13` is Reshape-1. The shape-inference
+/// registry resolves it to the op's own version.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct OpType {
+    pub name: String,
+    pub version: String,
+}
+
+/// What the IR itself needs to know of a node's op.
+///
+/// Parameters, Constants and Results define the graph's interface and data, so
+/// their payload is typed here. Every other op keeps its type name and raw
+/// attributes, and its rule in `shape-infer` reads typed values from them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    /// A graph input.
+    Parameter {
+        element_type: ElementType,
+        shape: Shape,
+    },
+    /// A constant tensor; `data` views the weights file.
+    Constant {
+        element_type: ElementType,
+        shape: Vec<u64>,
+        data: TensorBytes,
+    },
+    /// A graph output.
+    Result,
+    /// Any other op, known by its [`OpType`].
+    Other,
+}
+
+/// A declared port of a layer (`<port id precision names>` with `<dim>`s).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PortDecl {
+    /// The `id` attribute. Output ids continue the input numbering.
+    pub id: u32,
+    /// From the `precision` attribute.
+    pub element_type: Option<ElementType>,
+    /// Tensor names (the comma-separated `names` attribute).
+    pub names: Vec<String>,
+    /// The declared dims. OpenVINO writes no `<dim>` both for a scalar and for
+    /// an unknown rank, so an empty list is ambiguous: checks treat it as
+    /// "rank not declared".
+    pub dims: Vec<DeclaredDim>,
+    /// Any other attributes of the `<port>` element, in file order.
+    pub attributes: Attributes,
+    /// The port's `<rt_info>` element, kept verbatim.
+    pub rt_info: Option<String>,
+    /// Where the `<port>` element starts.
+    pub location: SourceLocation,
+}
+
+/// One layer of the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    /// The layer's `id` attribute, unique in the file.
+    pub id: String,
+    /// The layer's `name` (friendly name).
+    pub name: String,
+    pub op_type: OpType,
+    pub op: Op,
+    /// The attributes of the `<data>` element, in file order.
+    pub attributes: Attributes,
+    /// Attributes of the `<layer>` element other than id, name, type and version
+    /// (a Result's `output_names`), in file order.
+    pub layer_attributes: Attributes,
+    pub inputs: Vec<PortDecl>,
+    pub outputs: Vec<PortDecl>,
+    /// The layer's `<rt_info>` element, kept verbatim.
+    pub rt_info: Option<String>,
+    /// Where the `<layer>` element starts.
+    pub location: SourceLocation,
+}
+
+impl Node {
+    /// The layer's identity for diagnostics.
+    pub fn layer_ref(&self) -> LayerRef {
+        LayerRef {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            type_name: self.op_type.name.clone(),
+            version: self.op_type.version.clone(),
+        }
+    }
+}
+
+/// An edge from output `from_output` (an index into the source's
+/// [`Node::outputs`]) to input `to_input` (an index into the destination's
+/// [`Node::inputs`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Edge {
+    pub from_output: usize,
+    pub to_input: usize,
+}
+
+/// An output port of a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct OutputRef {
+    pub node: NodeId,
+    pub output: usize,
+}
+
+/// An input port of a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct InputRef {
+    pub node: NodeId,
+    pub input: usize,
+}
+
+/// A model: its layers, edges and the symbols its shapes use.
+#[derive(Debug, Clone, Default)]
+pub struct Graph {
+    /// The `<net name>`.
+    pub name: String,
+    /// The `<net version>` (10 or 11).
+    pub ir_version: u32,
+    /// Layers and edges; node weights in file order.
+    pub graph: DiGraph<Node, Edge>,
+    /// The symbols of every symbolic dim in the graph.
+    pub symbols: SymbolTable,
+    /// The model's `<rt_info>` element, kept verbatim.
+    pub rt_info: Option<String>,
+}
+
+impl Graph {
+    /// Adds a node.
+    pub fn add_node(&mut self, node: Node) -> NodeId {
+        self.graph.add_node(node)
+    }
+
+    /// Connects `from` to `to`.
+    pub fn connect(&mut self, from: OutputRef, to: InputRef) {
+        self.graph.add_edge(
+            from.node,
+            to.node,
+            Edge {
+                from_output: from.output,
+                to_input: to.input,
+            },
+        );
+    }
+
+    /// The node behind `id`.
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.graph[id]
+    }
+
+    /// The node behind `id`, mutably.
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.graph[id]
+    }
+
+    /// All nodes in file order.
+    pub fn nodes(&self) -> impl Iterator<Item = (NodeId, &Node)> {
+        self.graph
+            .node_indices()
+            .map(move |id| (id, &self.graph[id]))
+    }
+
+    /// Number of nodes.
+    pub fn node_count(&self) -> usize {
+        self.graph.node_count()
+    }
+
+    /// The producers of each input of `node`: entry `i` lists every output
+    /// feeding input `i` (a valid graph has exactly one).
+    pub fn input_sources(&self, node: NodeId) -> Vec<Vec<OutputRef>> {
+        let mut sources = vec![Vec::new(); self.graph[node].inputs.len()];
+        for edge in self.graph.edges_directed(node, Direction::Incoming) {
+            let e = edge.weight();
+            if let Some(slot) = sources.get_mut(e.to_input) {
+                slot.push(OutputRef {
+                    node: edge.source(),
+                    output: e.from_output,
+                });
+            }
+        }
+        for slot in &mut sources {
+            slot.sort();
+        }
+        sources
+    }
+
+    /// The consumers of each output of `node`.
+    pub fn output_consumers(&self, node: NodeId) -> Vec<Vec<InputRef>> {
+        let mut consumers = vec![Vec::new(); self.graph[node].outputs.len()];
+        for edge in self.graph.edges_directed(node, Direction::Outgoing) {
+            let e = edge.weight();
+            if let Some(slot) = consumers.get_mut(e.from_output) {
+                slot.push(InputRef {
+                    node: edge.target(),
+                    input: e.to_input,
+                });
+            }
+        }
+        for slot in &mut consumers {
+            slot.sort();
+        }
+        consumers
+    }
+
+    /// The nodes in a topological order (ties broken by file order), or a node
+    /// on a cycle. Iterative: deep graphs cannot overflow the stack.
+    pub fn topological_order(&self) -> Result<Vec<NodeId>, NodeId> {
+        // Kahn's algorithm with a min-heap so the order is deterministic and
+        // follows the file where the graph allows.
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let mut in_degree: Vec<usize> = self
+            .graph
+            .node_indices()
+            .map(|n| self.graph.edges_directed(n, Direction::Incoming).count())
+            .collect();
+        let mut ready: BinaryHeap<Reverse<NodeId>> = self
+            .graph
+            .node_indices()
+            .filter(|n| in_degree[n.index()] == 0)
+            .map(Reverse)
+            .collect();
+        let mut order = Vec::with_capacity(self.graph.node_count());
+        while let Some(Reverse(n)) = ready.pop() {
+            order.push(n);
+            for edge in self.graph.edges_directed(n, Direction::Outgoing) {
+                let t = edge.target();
+                in_degree[t.index()] -= 1;
+                if in_degree[t.index()] == 0 {
+                    ready.push(Reverse(t));
+                }
+            }
+        }
+        if order.len() == self.graph.node_count() {
+            return Ok(order);
+        }
+        // Every node left has a predecessor left; walking predecessors from
+        // any of them must revisit a node, and that node lies on a cycle.
+        let Some(start) = self.graph.node_indices().find(|n| in_degree[n.index()] > 0) else {
+            return Ok(order);
+        };
+        let mut seen = vec![false; self.graph.node_count()];
+        let mut current = start;
+        while !seen[current.index()] {
+            seen[current.index()] = true;
+            let Some(prev) = self
+                .graph
+                .edges_directed(current, Direction::Incoming)
+                .map(|e| e.source())
+                .find(|s| in_degree[s.index()] > 0)
+            else {
+                break;
+            };
+            current = prev;
+        }
+        Err(current)
+    }
+
+    /// The nodes of a shortest cycle through `on_cycle` (as found by
+    /// [`Graph::topological_order`]), starting with it, in edge order.
+    pub fn cycle_through(&self, on_cycle: NodeId) -> Vec<NodeId> {
+        // Breadth-first search from the node's successors back to it.
+        use std::collections::VecDeque;
+        let mut parent: Vec<Option<NodeId>> = vec![None; self.graph.node_count()];
+        let mut queue = VecDeque::new();
+        for s in self.graph.neighbors_directed(on_cycle, Direction::Outgoing) {
+            if parent[s.index()].is_none() {
+                parent[s.index()] = Some(on_cycle);
+                queue.push_back(s);
+            }
+        }
+        while let Some(n) = queue.pop_front() {
+            if n == on_cycle {
+                // Walk the parents back to the start, then read them forwards.
+                let mut cycle = Vec::new();
+                let mut at = parent[on_cycle.index()];
+                while let Some(p) = at {
+                    if p == on_cycle || cycle.len() > self.graph.node_count() {
+                        break;
+                    }
+                    cycle.push(p);
+                    at = parent[p.index()];
+                }
+                cycle.push(on_cycle);
+                cycle.reverse();
+                return cycle;
+            }
+            for s in self.graph.neighbors_directed(n, Direction::Outgoing) {
+                if parent[s.index()].is_none() {
+                    parent[s.index()] = Some(n);
+                    queue.push_back(s);
+                }
+            }
+        }
+        vec![on_cycle]
+    }
+
+    /// The Parameter nodes in file order.
+    pub fn parameters(&self) -> impl Iterator<Item = (NodeId, &Node)> {
+        self.nodes()
+            .filter(|(_, n)| matches!(n.op, Op::Parameter { .. }))
+    }
+
+    /// The Result nodes in file order.
+    pub fn results(&self) -> impl Iterator<Item = (NodeId, &Node)> {
+        self.nodes().filter(|(_, n)| matches!(n.op, Op::Result))
+    }
+}
