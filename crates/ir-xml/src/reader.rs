@@ -1,0 +1,969 @@
+//! The reader: OpenVINO IR text (and the `.bin` bytes) to an [`ir::Graph`].
+//!
+//! The document is streamed with quick-xml. The `<net>` element and the
+//! `<layers>` / `<edges>` lists are never held in memory as a tree; each
+//! `<layer>`, `<edge>` and `<rt_info>` is read as a small subtree
+//! ([`crate::xml::Element`]) and turned into IR right away. Edges are resolved
+//! once every layer is known. Only text that cannot be parsed as XML at all is a
+//! [`ReadError`]; every problem with the model itself becomes a [`Diagnostic`]
+//! and reading goes on.
+
+use std::collections::HashMap;
+
+use ir::dim::ParsedShape;
+use ir::{
+    Attributes, DeclaredDim, Diagnostic, Edge, ElementType, Graph, LayerRef, NodeId, Op, OpType,
+    PortDecl, Provenance, Shape, SourceLocation, SymbolTable, TensorBytes,
+};
+
+use crate::line_index::LineIndex;
+use crate::symbols;
+use crate::xml::{Element, Item, XmlStream};
+use crate::{rules, ReadError, ReadOutcome};
+
+/// Reads IR text. `weights` is the content of the `.bin`, `weights_name` how
+/// diagnostics name it.
+pub(crate) fn read(
+    xml: &str,
+    weights: Option<TensorBytes>,
+    weights_name: Option<String>,
+) -> Result<ReadOutcome, ReadError> {
+    let lines = LineIndex::new(xml);
+    let mut stream = XmlStream::new(xml, &lines);
+    let mut builder = Builder {
+        src: xml,
+        lines: &lines,
+        graph: Graph::default(),
+        diagnostics: Vec::new(),
+        ids: HashMap::new(),
+        weights,
+        weights_name,
+    };
+
+    // The root element.
+    let (tag, empty, at) = loop {
+        match stream.next()? {
+            Item::Start { tag, empty, at } => break (tag, empty, at),
+            Item::Text { blank: true, .. } => {}
+            Item::Text { blank: false, at } => {
+                return Err(stream.error_at(at, "text outside the root element"))
+            }
+            Item::End => return Err(stream.error_at(stream.position(), "unexpected end tag")),
+            Item::Eof => return Err(stream.error_at(stream.position(), "no root element")),
+        }
+    };
+    let (root_name, root_attrs) = stream.tag_parts(&tag, at)?;
+    if root_name != "net" {
+        let location = lines.location(at);
+        return Err(ReadError::NotNet {
+            found: root_name,
+            line: location.line,
+            column: location.column,
+        });
+    }
+    builder.net_attributes(&root_attrs, at);
+
+    let mut edges = Vec::new();
+    let mut model_rt_info: Option<Element> = None;
+    if !empty {
+        loop {
+            match stream.next()? {
+                Item::Start { tag, empty, at } => {
+                    let name = String::from_utf8_lossy(tag.name().as_ref()).into_owned();
+                    match name.as_str() {
+                        "layers" | "edges" if !empty => {
+                            builder.read_list(&mut stream, &name, &mut edges)?;
+                        }
+                        "layers" | "edges" => {}
+                        "rt_info" => {
+                            let element = stream.read_element(&tag, empty, at)?;
+                            if model_rt_info.is_some() {
+                                builder.ignored(&element, "a second model `<rt_info>`");
+                            } else {
+                                model_rt_info = Some(element);
+                            }
+                        }
+                        _ => {
+                            let element = stream.read_element(&tag, empty, at)?;
+                            builder.ignored(&element, "an unknown element of `<net>`");
+                        }
+                    }
+                }
+                Item::Text { .. } => {}
+                Item::End => break,
+                Item::Eof => {
+                    return Err(stream.error_at(xml.len(), "unexpected end of file inside `<net>`"))
+                }
+            }
+        }
+    }
+    // Nothing but whitespace may follow the root.
+    loop {
+        match stream.next()? {
+            Item::Eof => break,
+            Item::Text { blank: true, .. } => {}
+            Item::Start { at, .. } | Item::Text { at, .. } => {
+                return Err(stream.error_at(at, "content after the root element"))
+            }
+            Item::End => return Err(stream.error_at(stream.position(), "unexpected end tag")),
+        }
+    }
+
+    for edge in &edges {
+        builder.add_edge(edge);
+    }
+    if let Some(rt_info) = model_rt_info {
+        builder.model_rt_info(&rt_info);
+    }
+    Ok(ReadOutcome {
+        graph: builder.graph,
+        diagnostics: builder.diagnostics,
+    })
+}
+
+struct Builder<'a> {
+    src: &'a str,
+    lines: &'a LineIndex<'a>,
+    graph: Graph,
+    diagnostics: Vec<Diagnostic>,
+    /// Layer id → node (the first layer with that id).
+    ids: HashMap<String, NodeId>,
+    weights: Option<TensorBytes>,
+    weights_name: Option<String>,
+}
+
+/// The attributes of a `<layer>` element, for diagnostics before the node exists.
+struct LayerHead {
+    layer: LayerRef,
+    location: SourceLocation,
+}
+
+impl LayerHead {
+    fn error(&self, rule: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(rule, message).at_layer(self.layer.clone(), self.location)
+    }
+}
+
+impl Builder<'_> {
+    fn loc(&self, offset: usize) -> SourceLocation {
+        self.lines.location(offset)
+    }
+
+    fn verbatim(&self, element: &Element) -> String {
+        self.src
+            .get(element.start..element.end)
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    /// Warns that `element` was skipped.
+    fn ignored(&mut self, element: &Element, what: &str) {
+        let location = self.loc(element.start);
+        self.diagnostics.push(
+            Diagnostic::warning(
+                rules::ELEMENT_IGNORED,
+                format!(
+                    "`<{}>` is {what}; it is skipped and not written back",
+                    element.name
+                ),
+            )
+            .at(location),
+        );
+    }
+
+    fn net_attributes(&mut self, attrs: &[(String, String)], at: usize) {
+        let location = self.loc(at);
+        for (key, value) in attrs {
+            match key.as_str() {
+                "name" => self.graph.name = value.clone(),
+                "version" => match value.trim().parse::<u32>() {
+                    Ok(version @ (10 | 11)) => self.graph.ir_version = version,
+                    Ok(version) => {
+                        self.graph.ir_version = version;
+                        self.diagnostics.push(
+                            Diagnostic::error(
+                                rules::NET_VERSION_UNSUPPORTED,
+                                format!("IR version {version} is not supported (only 10 and 11)"),
+                            )
+                            .at(location),
+                        );
+                    }
+                    Err(_) => self.diagnostics.push(
+                        Diagnostic::error(
+                            rules::NET_VERSION_UNSUPPORTED,
+                            format!("the `<net>` version \"{value}\" is not an integer"),
+                        )
+                        .at(location),
+                    ),
+                },
+                _ => {}
+            }
+        }
+        if !attrs.iter().any(|(k, _)| k == "version") {
+            self.diagnostics.push(
+                Diagnostic::error(rules::NET_VERSION_UNSUPPORTED, "`<net>` has no `version`")
+                    .at(location),
+            );
+        }
+    }
+
+    /// Reads the children of `<layers>` or `<edges>` up to its end tag.
+    fn read_list(
+        &mut self,
+        stream: &mut XmlStream<'_>,
+        list: &str,
+        edges: &mut Vec<Element>,
+    ) -> Result<(), ReadError> {
+        let item_name = if list == "layers" { "layer" } else { "edge" };
+        loop {
+            match stream.next()? {
+                Item::Start { tag, empty, at } => {
+                    let element = stream.read_element(&tag, empty, at)?;
+                    if element.name != item_name {
+                        self.ignored(&element, &format!("not a `<{item_name}>` in `<{list}>`"));
+                    } else if list == "layers" {
+                        self.add_layer(&element);
+                    } else {
+                        edges.push(element);
+                    }
+                }
+                Item::Text { .. } => {}
+                Item::End => return Ok(()),
+                Item::Eof => {
+                    return Err(stream.error_at(
+                        self.src.len(),
+                        format!("unexpected end of file inside `<{list}>`"),
+                    ))
+                }
+            }
+        }
+    }
+
+    fn add_layer(&mut self, element: &Element) {
+        let location = self.loc(element.start);
+        let mut id = None;
+        let mut name = None;
+        let mut type_name = None;
+        let mut version = None;
+        let mut layer_attributes = Vec::new();
+        for (key, value) in &element.attrs {
+            match key.as_str() {
+                "id" => id = Some(value.clone()),
+                "name" => name = Some(value.clone()),
+                "type" => type_name = Some(value.clone()),
+                "version" => version = Some(value.clone()),
+                _ => layer_attributes.push((key.clone(), value.clone())),
+            }
+        }
+        let head = LayerHead {
+            layer: LayerRef {
+                id: id.clone().unwrap_or_default(),
+                name: name.clone().unwrap_or_default(),
+                type_name: type_name.clone().unwrap_or_default(),
+                version: version.clone().unwrap_or_default(),
+            },
+            location,
+        };
+        for (key, value) in [
+            ("id", &id),
+            ("name", &name),
+            ("type", &type_name),
+            ("version", &version),
+        ] {
+            if value.is_none() {
+                self.diagnostics.push(head.error(
+                    rules::LAYER_ATTRIBUTE_MISSING,
+                    format!("the `<layer>` has no `{key}` attribute"),
+                ));
+            }
+        }
+
+        let mut data: Option<&Element> = None;
+        let mut rt_info = None;
+        let mut inputs = Vec::new();
+        let mut outputs = Vec::new();
+        for child in &element.children {
+            match child.name.as_str() {
+                "data" if data.is_none() => data = Some(child),
+                "rt_info" if rt_info.is_none() => rt_info = Some(self.verbatim(child)),
+                "input" | "output" => {
+                    let is_input = child.name == "input";
+                    for port in &child.children {
+                        if port.name != "port" {
+                            self.ignored(port, &format!("not a `<port>` in `<{}>`", child.name));
+                            continue;
+                        }
+                        if let Some(decl) = self.port(port, &head) {
+                            if is_input {
+                                inputs.push(decl);
+                            } else {
+                                outputs.push(decl);
+                            }
+                        }
+                    }
+                }
+                _ => self.ignored(child, "not understood in a `<layer>`"),
+            }
+        }
+        // Port ids must be unique within the layer, or edges are ambiguous.
+        let mut seen = HashMap::new();
+        for port in inputs.iter().chain(&outputs) {
+            if let Some(first) = seen.insert(port.id, port.location) {
+                self.diagnostics.push(
+                    head.error(
+                        rules::PORT_ID_INVALID,
+                        format!("port id {} is declared twice", port.id),
+                    )
+                    .at(port.location)
+                    .with_note(format!(
+                        "first declared at line {}, column {}",
+                        first.line, first.column
+                    )),
+                );
+            }
+        }
+
+        let attributes: Attributes = data
+            .map(|d| d.attrs.iter().cloned().collect())
+            .unwrap_or_default();
+        let data_location = data.map_or(location, |d| self.loc(d.start));
+        let type_str = type_name.as_deref().unwrap_or_default();
+        let op = match type_str {
+            "Parameter" => self.parameter(&attributes, &head, data_location),
+            "Const" | "Constant" => self.constant(&attributes, &head, data_location),
+            "Result" => Op::Result,
+            _ => Op::Other,
+        };
+
+        let node = ir::Node {
+            id: id.clone().unwrap_or_default(),
+            name: name.unwrap_or_default(),
+            op_type: OpType {
+                name: type_name.unwrap_or_default(),
+                version: version.unwrap_or_default(),
+            },
+            op,
+            attributes,
+            layer_attributes: layer_attributes.into_iter().collect(),
+            inputs,
+            outputs,
+            rt_info,
+            location,
+        };
+        let node_id = self.graph.add_node(node);
+        if let Some(id) = id {
+            if let Some(&first) = self.ids.get(&id) {
+                let first_location = self.graph.node(first).location;
+                self.diagnostics.push(
+                    head.error(
+                        rules::LAYER_ID_DUPLICATE,
+                        format!(
+                            "layer id {id} is already used; edges refer to the first layer with it"
+                        ),
+                    )
+                    .with_note(format!(
+                        "first used at line {}, column {}",
+                        first_location.line, first_location.column
+                    )),
+                );
+            } else {
+                self.ids.insert(id, node_id);
+            }
+        }
+    }
+
+    fn port(&mut self, port: &Element, head: &LayerHead) -> Option<PortDecl> {
+        let location = self.loc(port.start);
+        let mut id = None;
+        let mut element_type = None;
+        let mut names = Vec::new();
+        let mut attributes = Vec::new();
+        for (key, value) in &port.attrs {
+            match key.as_str() {
+                "id" => match value.trim().parse::<u32>() {
+                    Ok(v) => id = Some(v),
+                    Err(_) => {
+                        self.diagnostics.push(
+                            head.error(
+                                rules::PORT_ID_INVALID,
+                                format!("port id \"{value}\" is not a non-negative integer"),
+                            )
+                            .at(location),
+                        );
+                        return None;
+                    }
+                },
+                "precision" => match ElementType::parse(value) {
+                    Some(t) => element_type = Some(t),
+                    None => {
+                        self.diagnostics.push(
+                            head.error(
+                                rules::PORT_PRECISION_UNKNOWN,
+                                format!("port precision \"{value}\" names no element type"),
+                            )
+                            .at(location),
+                        );
+                        // Kept as a raw attribute so that it is written back.
+                        attributes.push((key.clone(), value.clone()));
+                    }
+                },
+                "names" => names = split_names(value),
+                _ => attributes.push((key.clone(), value.clone())),
+            }
+        }
+        let Some(id) = id else {
+            self.diagnostics.push(
+                head.error(rules::PORT_ID_INVALID, "the `<port>` has no `id`")
+                    .at(location),
+            );
+            return None;
+        };
+        let mut dims = Vec::new();
+        let mut rt_info = None;
+        for child in &port.children {
+            match child.name.as_str() {
+                "dim" => {
+                    let text = child.text.trim();
+                    dims.push(match text.parse::<i64>() {
+                        Ok(-1) => DeclaredDim::Dynamic,
+                        Ok(d) if d >= 0 => DeclaredDim::Static(d.unsigned_abs()),
+                        _ => {
+                            self.diagnostics.push(
+                                head.error(
+                                    rules::PORT_DIM_INVALID,
+                                    format!(
+                                        "`<dim>{text}</dim>` of port {id} is not an integer ≥ -1"
+                                    ),
+                                )
+                                .at(self.loc(child.start)),
+                            );
+                            // Keeps the rank; the dim is read as unknown.
+                            DeclaredDim::Dynamic
+                        }
+                    });
+                }
+                "rt_info" if rt_info.is_none() => rt_info = Some(self.verbatim(child)),
+                _ => self.ignored(child, "not understood in a `<port>`"),
+            }
+        }
+        Some(PortDecl {
+            id,
+            element_type,
+            names,
+            dims,
+            attributes: attributes.into_iter().collect(),
+            rt_info,
+            location,
+        })
+    }
+
+    fn parameter(
+        &mut self,
+        attributes: &Attributes,
+        head: &LayerHead,
+        location: SourceLocation,
+    ) -> Op {
+        let element_type = match attributes.get("element_type") {
+            None => {
+                self.diagnostics.push(
+                    head.error(
+                        rules::PARAMETER_ELEMENT_TYPE_INVALID,
+                        "the Parameter has no `element_type`; read as `dynamic`",
+                    )
+                    .at(location),
+                );
+                ElementType::Dynamic
+            }
+            Some(text) => ElementType::parse(text).unwrap_or_else(|| {
+                self.diagnostics.push(
+                    head.error(
+                        rules::ELEMENT_TYPE_UNKNOWN,
+                        format!("element type \"{text}\" is unknown; read as `dynamic`"),
+                    )
+                    .at(location),
+                );
+                ElementType::Dynamic
+            }),
+        };
+        let shape = match attributes.get("shape") {
+            None => {
+                self.diagnostics.push(
+                    head.error(
+                        rules::PARAMETER_SHAPE_INVALID,
+                        "the Parameter has no `shape`; read as dynamic rank",
+                    )
+                    .at(location),
+                );
+                Shape::DynamicRank
+            }
+            Some(text) => {
+                match parse_parameter_shape(
+                    &mut self.graph.symbols,
+                    text,
+                    &head.layer.name,
+                    head.location.line,
+                ) {
+                    Ok(shape) => shape,
+                    Err(error) => {
+                        self.diagnostics.push(
+                            head.error(
+                                rules::PARAMETER_SHAPE_INVALID,
+                                format!(
+                                    "the Parameter shape \"{text}\" is invalid: {error}; read as dynamic rank"
+                                ),
+                            )
+                            .at(location),
+                        );
+                        Shape::DynamicRank
+                    }
+                }
+            }
+        };
+        Op::Parameter {
+            element_type,
+            shape,
+        }
+    }
+
+    /// A Const with valid attributes and data in the weights, or `Op::Other`
+    /// (after diagnostics) so that every `Op::Constant` holds exactly the
+    /// bytes its type and shape need.
+    fn constant(
+        &mut self,
+        attributes: &Attributes,
+        head: &LayerHead,
+        location: SourceLocation,
+    ) -> Op {
+        let mut ok = true;
+        let bad_attribute = |this: &mut Self, message: String| {
+            this.diagnostics.push(
+                head.error(rules::CONST_ATTRIBUTE_INVALID, message)
+                    .at(location),
+            );
+        };
+        let element_type = match attributes.get("element_type") {
+            None => {
+                bad_attribute(self, "the Const has no `element_type`".into());
+                None
+            }
+            Some(text) => match ElementType::parse(text) {
+                None => {
+                    self.diagnostics.push(
+                        head.error(
+                            rules::ELEMENT_TYPE_UNKNOWN,
+                            format!("element type \"{text}\" is unknown"),
+                        )
+                        .at(location),
+                    );
+                    None
+                }
+                Some(t) if !t.is_static() => {
+                    bad_attribute(self, format!("a Const cannot have element type `{t}`"));
+                    None
+                }
+                Some(t) => Some(t),
+            },
+        };
+        let shape = match attributes.get("shape") {
+            None => {
+                bad_attribute(self, "the Const has no `shape`".into());
+                None
+            }
+            Some(text) => {
+                let parsed = parse_u64_list(text);
+                if parsed.is_none() {
+                    bad_attribute(
+                        self,
+                        format!("the Const shape \"{text}\" is not a comma-separated list of non-negative integers"),
+                    );
+                }
+                parsed
+            }
+        };
+        let number = |this: &mut Self, key: &str| match attributes.get(key) {
+            None => {
+                bad_attribute(this, format!("the Const has no `{key}`"));
+                None
+            }
+            Some(text) => {
+                let value = text.trim().parse::<u64>().ok();
+                if value.is_none() {
+                    bad_attribute(
+                        this,
+                        format!("the Const `{key}` \"{text}\" is not a non-negative integer"),
+                    );
+                }
+                value
+            }
+        };
+        let offset = number(self, "offset");
+        let size = number(self, "size");
+        let (Some(element_type), Some(shape), Some(offset), Some(size)) =
+            (element_type, shape, offset, size)
+        else {
+            return Op::Other;
+        };
+
+        // Strings are stored in a packed layout of their own: no fixed size.
+        if element_type != ElementType::String {
+            let count = shape
+                .iter()
+                .try_fold(1u64, |count, &d| count.checked_mul(d));
+            let expected = count.and_then(|c| element_type.byte_size(c));
+            if expected != Some(size) {
+                ok = false;
+                let shape_text = format_u64_list(&shape);
+                let message = match expected {
+                    Some(expected) => format!(
+                        "the Const `size` is {size} bytes but {element_type} [{shape_text}] needs {expected}"
+                    ),
+                    None => format!(
+                        "the Const `size` is {size} bytes but the byte size of {element_type} [{shape_text}] overflows 64 bits"
+                    ),
+                };
+                self.diagnostics
+                    .push(head.error(rules::CONST_SIZE_MISMATCH, message).at(location));
+            }
+        }
+
+        let data = if size == 0 {
+            Some(TensorBytes::from_vec(Vec::new()))
+        } else {
+            match &self.weights {
+                None => {
+                    let mut diagnostic = head
+                        .error(
+                            rules::CONST_NO_WEIGHTS,
+                            format!("the Const needs {size} bytes of weights but there is no weights file"),
+                        )
+                        .at(location);
+                    if let Some(name) = &self.weights_name {
+                        diagnostic = diagnostic.with_note(format!("looked for `{name}`"));
+                    }
+                    self.diagnostics.push(diagnostic);
+                    None
+                }
+                Some(weights) => {
+                    let data = weights.slice(offset, size);
+                    if data.is_none() {
+                        let end = offset
+                            .checked_add(size)
+                            .map_or_else(|| "beyond 2^64".to_owned(), |e| e.to_string());
+                        self.diagnostics.push(
+                            head.error(
+                                rules::CONST_OUT_OF_BOUNDS,
+                                format!(
+                                    "the Const data (offset {offset}, size {size}, ending at {end}) lies outside the {}-byte weights",
+                                    weights.len()
+                                ),
+                            )
+                            .at(location),
+                        );
+                    }
+                    data
+                }
+            }
+        };
+        match data {
+            Some(data) if ok => Op::Constant {
+                element_type,
+                shape,
+                data,
+            },
+            _ => Op::Other,
+        }
+    }
+
+    fn add_edge(&mut self, edge: &Element) {
+        let location = self.loc(edge.start);
+        let mut problems = Vec::new();
+        let layer_attr = |key: &str, problems: &mut Vec<String>| match edge.attr(key) {
+            Some(v) => Some(v.trim().to_owned()),
+            None => {
+                problems.push(format!("`{key}` is missing"));
+                None
+            }
+        };
+        let from_layer = layer_attr("from-layer", &mut problems);
+        let to_layer = layer_attr("to-layer", &mut problems);
+        let port_attr = |key: &str, problems: &mut Vec<String>| match edge.attr(key) {
+            None => {
+                problems.push(format!("`{key}` is missing"));
+                None
+            }
+            Some(v) => {
+                let port = v.trim().parse::<u32>().ok();
+                if port.is_none() {
+                    problems.push(format!("`{key}` = \"{v}\" is not a non-negative integer"));
+                }
+                port
+            }
+        };
+        let from_port = port_attr("from-port", &mut problems);
+        let to_port = port_attr("to-port", &mut problems);
+        let (Some(from_layer), Some(to_layer), Some(from_port), Some(to_port)) =
+            (from_layer, to_layer, from_port, to_port)
+        else {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    rules::EDGE_ATTRIBUTE_INVALID,
+                    format!(
+                        "the `<edge>` is invalid: {}; it is dropped",
+                        problems.join(", ")
+                    ),
+                )
+                .at(location),
+            );
+            return;
+        };
+
+        let from = self.ids.get(&from_layer).copied();
+        let to = self.ids.get(&to_layer).copied();
+        for (missing, end, other) in [(from, &from_layer, to), (to, &to_layer, from)] {
+            if missing.is_none() {
+                let mut diagnostic = Diagnostic::error(
+                    rules::EDGE_DANGLING_LAYER,
+                    format!("the edge {from_layer}:{from_port} -> {to_layer}:{to_port} refers to layer {end}, which does not exist; it is dropped"),
+                )
+                .at(location);
+                diagnostic.layer = other.map(|n| self.graph.node(n).layer_ref());
+                self.diagnostics.push(diagnostic);
+            }
+        }
+        let (Some(from), Some(to)) = (from, to) else {
+            return;
+        };
+
+        let edge_text = format!("{from_layer}:{from_port} -> {to_layer}:{to_port}");
+        let from_node = self.graph.node(from);
+        let from_output = from_node.outputs.iter().position(|p| p.id == from_port);
+        if from_output.is_none() {
+            let why = if from_node.inputs.iter().any(|p| p.id == from_port) {
+                format!("starts at port {from_port}, an input port of its source layer")
+            } else {
+                format!("starts at port {from_port}, which its source layer does not declare")
+            };
+            let diagnostic = Diagnostic::error(
+                rules::EDGE_DANGLING_PORT,
+                format!("the edge {edge_text} {why}; it is dropped"),
+            )
+            .at_layer(from_node.layer_ref(), location);
+            self.diagnostics.push(diagnostic);
+        }
+        let to_node = self.graph.node(to);
+        let to_input = to_node.inputs.iter().position(|p| p.id == to_port);
+        if to_input.is_none() {
+            let why = if to_node.outputs.iter().any(|p| p.id == to_port) {
+                format!("ends at port {to_port}, an output port of its destination layer")
+            } else {
+                format!("ends at port {to_port}, which its destination layer does not declare")
+            };
+            let diagnostic = Diagnostic::error(
+                rules::EDGE_DANGLING_PORT,
+                format!("the edge {edge_text} {why}; it is dropped"),
+            )
+            .at_layer(to_node.layer_ref(), location);
+            self.diagnostics.push(diagnostic);
+        }
+        if let (Some(from_output), Some(to_input)) = (from_output, to_input) {
+            self.graph.graph.add_edge(
+                from,
+                to,
+                Edge {
+                    from_output,
+                    to_input,
+                },
+            );
+        }
+    }
+
+    /// Keeps the model `<rt_info>` verbatim, except for our symbol-name
+    /// section, which is applied to the Parameter dims and removed.
+    fn model_rt_info(&mut self, element: &Element) {
+        let mut text = self.verbatim(element);
+        let mut sections = element
+            .children
+            .iter()
+            .filter(|c| c.name == symbols::SECTION)
+            .peekable();
+        if sections.peek().is_none() {
+            self.graph.rt_info = Some(text);
+            return;
+        }
+        let mut names: HashMap<&str, (&str, &Element)> = HashMap::new();
+        let mut ranges = Vec::new();
+        for section in sections {
+            ranges.push((section.start - element.start, section.end - element.start));
+            for info in &section.children {
+                if let (Some(name), Some(value)) = (info.attr("name"), info.attr("value")) {
+                    names.insert(name, (value, info));
+                }
+            }
+        }
+        let parameters: Vec<NodeId> = self.graph.parameters().map(|(id, _)| id).collect();
+        for id in parameters {
+            let node = self.graph.node(id);
+            let Some((value, info)) = names.get(node.name.as_str()) else {
+                continue;
+            };
+            let result = match &node.op {
+                Op::Parameter {
+                    shape: Shape::Ranked(dims),
+                    ..
+                } => {
+                    let dims = dims.to_vec();
+                    symbols::apply_names(&mut self.graph.symbols, &dims, value)
+                }
+                _ => Err("the Parameter has no ranked shape".to_owned()),
+            };
+            if let Err(why) = result {
+                let layer = self.graph.node(id).layer_ref();
+                let location = self.loc(info.start);
+                self.diagnostics.push(
+                    Diagnostic::warning(
+                        rules::SYMBOL_NAMES_INVALID,
+                        format!("symbol names \"{value}\" do not fit the Parameter: {why}"),
+                    )
+                    .at_layer(layer, location),
+                );
+            }
+        }
+        // Remove each section with the whitespace that leads up to it on its line.
+        for &(start, end) in ranges.iter().rev() {
+            symbols::remove_line(&mut text, start, end);
+        }
+        self.graph.rt_info = (text != symbols::EMPTY_RT_INFO).then_some(text);
+    }
+}
+
+/// Parses a Parameter `shape` in OpenVINO's syntax: `...` (dynamic rank), the
+/// empty text (a scalar), or comma-separated dims, each an integer `>= 0`,
+/// `-1` or `?` (unknown), or an interval `LO..HI`, `LO..`, `..HI`. Unknown and
+/// interval dims become fresh symbols with that range, whose provenance names
+/// the Parameter and the dim.
+pub(crate) fn parse_parameter_shape(
+    symbols: &mut SymbolTable,
+    text: &str,
+    layer: &str,
+    line: u32,
+) -> Result<Shape, String> {
+    let trimmed = text.trim();
+    if trimmed == "..." {
+        return Ok(Shape::DynamicRank);
+    }
+    if trimmed.is_empty() {
+        return Ok(Shape::scalar());
+    }
+    let pieces: Vec<&str> = text.split(',').collect();
+    for (index, piece) in pieces.iter().enumerate() {
+        if !is_openvino_dim(piece.trim()) {
+            return Err(format!(
+                "dim {index} \"{}\" is not an integer >= 0, `-1`, `?` or an interval `LO..HI`",
+                piece.trim()
+            ));
+        }
+    }
+    let mut dims = Vec::with_capacity(pieces.len());
+    for (index, piece) in pieces.iter().enumerate() {
+        let provenance = || {
+            Some(Provenance {
+                layer: layer.to_owned(),
+                line,
+                reason: format!("dim {index} of Parameter `{layer}`"),
+            })
+        };
+        match symbols.parse_dims(piece, &provenance) {
+            Ok(ParsedShape::Ranked(parsed)) if parsed.len() == 1 => dims.extend(parsed),
+            Ok(_) => return Err(format!("dim {index} \"{}\" is not one dim", piece.trim())),
+            Err(error) => return Err(format!("dim {index} \"{}\": {error}", piece.trim())),
+        }
+    }
+    Ok(Shape::ranked(dims))
+}
+
+/// Whether `dim` is one dim in OpenVINO's partial-shape syntax.
+fn is_openvino_dim(dim: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if dim == "?" || dim == "-1" || digits(dim) {
+        return true;
+    }
+    match dim.split_once("..") {
+        Some((lo, hi)) => {
+            (lo.is_empty() || digits(lo))
+                && (hi.is_empty() || digits(hi))
+                && !(lo.is_empty() && hi.is_empty())
+        }
+        None => false,
+    }
+}
+
+/// Splits a port's `names` attribute at commas; `\,` is a comma inside a name.
+pub(crate) fn split_names(text: &str) -> Vec<String> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let mut names = Vec::new();
+    let mut current = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&',') => {
+                current.push(',');
+                chars.next();
+            }
+            ',' => names.push(std::mem::take(&mut current)),
+            _ => current.push(c),
+        }
+    }
+    names.push(current);
+    names
+}
+
+/// `"1, 1, 3"` as numbers; the empty text is the empty list.
+fn parse_u64_list(text: &str) -> Option<Vec<u64>> {
+    if text.trim().is_empty() {
+        return Some(Vec::new());
+    }
+    text.split(',')
+        .map(|item| item.trim().parse::<u64>().ok())
+        .collect()
+}
+
+/// Numbers as OpenVINO writes a Const shape: `"1, 1, 3"`.
+pub(crate) fn format_u64_list(values: &[u64]) -> String {
+    values
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_split_at_unescaped_commas() {
+        assert_eq!(split_names("a\\,b,c"), ["a,b", "c"]);
+        assert_eq!(split_names("x"), ["x"]);
+        assert!(split_names("").is_empty());
+    }
+
+    #[test]
+    fn u64_lists() {
+        assert_eq!(parse_u64_list("1, 1, 3"), Some(vec![1, 1, 3]));
+        assert_eq!(parse_u64_list(""), Some(vec![]));
+        assert_eq!(parse_u64_list("1,-1"), None);
+        assert_eq!(format_u64_list(&[1, 1, 3]), "1, 1, 3");
+    }
+
+    #[test]
+    fn openvino_dims() {
+        for ok in ["0", "12", "-1", "?", "1..8", "1..", "..8"] {
+            assert!(is_openvino_dim(ok), "{ok}");
+        }
+        for bad in ["", "..", "-2", "N", "1.5", "8..1a", "?1"] {
+            assert!(!is_openvino_dim(bad), "{bad}");
+        }
+    }
+}
