@@ -1,0 +1,120 @@
+//! The shapes the file declares on ports, and their agreement with inference.
+
+use ir::{DeclaredDim, Diagnostic, Node, PortDecl, Provenance, Shape};
+use symdim::{Expr, Interval, SymbolTable};
+
+use crate::tensor::{ShapeOrigin, TensorInfo};
+
+/// The tensor a port declares, for ops whose rule is unknown or failed.
+///
+/// OpenVINO writes every non-static dim as `-1`, so each becomes a fresh
+/// symbol; a port without dims may be a scalar or an unknown rank, and is taken
+/// as an unknown rank.
+pub fn declared_tensor(symbols: &mut SymbolTable, node: &Node, port: &PortDecl) -> TensorInfo {
+    let shape = if port.dims.is_empty() {
+        Shape::DynamicRank
+    } else {
+        Shape::ranked(port.dims.iter().enumerate().map(|(axis, dim)| match dim {
+            DeclaredDim::Static(d) => Expr::constant(i64::try_from(*d).unwrap_or(i64::MAX)),
+            DeclaredDim::Dynamic => Expr::symbol(symbols.fresh(
+                Interval::nonnegative(),
+                Some(Provenance {
+                    layer: node.name.clone(),
+                    line: port.location.line,
+                    reason: format!("declared dim {axis} of port {} of `{}`", port.id, node.name),
+                }),
+            )),
+        }))
+    };
+    TensorInfo {
+        element_type: port.element_type.unwrap_or(ir::ElementType::Dynamic),
+        shape,
+        value: None,
+        origin: ShapeOrigin::Declared,
+    }
+}
+
+/// Compares an inferred tensor with its port declaration: a static declared dim
+/// that disagrees with a static inferred one, a rank that differs, or a
+/// different element type is an error. A declared `-1` agrees with anything.
+pub fn check_declared(
+    symbols: &SymbolTable,
+    node: &Node,
+    port: &PortDecl,
+    inferred: &TensorInfo,
+) -> Option<Diagnostic> {
+    let problem = shape_disagreement(symbols, port, &inferred.shape).or_else(|| {
+        let declared = port.element_type?;
+        (inferred.element_type.is_static()
+            && declared.is_static()
+            && declared != inferred.element_type)
+            .then(|| {
+                format!(
+                    "port {} declares element type {} but the tensor is {}",
+                    port.id, declared, inferred.element_type
+                )
+            })
+    })?;
+    Some(
+        Diagnostic::error("declared-shape-mismatch", problem)
+            .at_layer(node.layer_ref(), port.location)
+            .with_note(format!("declared: {}", render_declared(&port.dims)))
+            .with_note(format!(
+                "inferred: {} {}",
+                inferred.element_type,
+                inferred.shape.display(symbols)
+            )),
+    )
+}
+
+fn shape_disagreement(symbols: &SymbolTable, port: &PortDecl, inferred: &Shape) -> Option<String> {
+    let declared = &port.dims;
+    let id = port.id;
+    let dims = inferred.dims()?;
+    // No declared dims: a scalar or an unknown rank, which agrees with a scalar
+    // and with an unknown rank only.
+    if declared.is_empty() {
+        return (!dims.is_empty()).then(|| {
+            format!(
+                "port {id} declares no dims (a scalar) but the tensor has rank {}",
+                dims.len()
+            )
+        });
+    }
+    if declared.len() != dims.len() {
+        return Some(format!(
+            "port {id} declares rank {} but the tensor has rank {}",
+            declared.len(),
+            dims.len()
+        ));
+    }
+    declared
+        .iter()
+        .zip(dims)
+        .enumerate()
+        .find_map(|(axis, (decl, dim))| match decl {
+            DeclaredDim::Dynamic => None,
+            DeclaredDim::Static(d) => {
+                let d = i64::try_from(*d).ok();
+                let agrees = match (d, dim.as_constant()) {
+                    (Some(d), Some(v)) => d == v,
+                    // A symbolic dim agrees if its bounds allow the declared value.
+                    (Some(d), None) => symbols.bounds(dim).map_or(true, |b| b.contains(d)),
+                    (None, _) => false,
+                };
+                (!agrees).then(|| {
+                    format!(
+                        "port {id} declares dim {axis} as {} but it is inferred as {}",
+                        decl,
+                        symbols.display(dim)
+                    )
+                })
+            }
+        })
+}
+
+/// `[?, 3, 4]`: a declaration as text.
+pub fn render_declared(dims: &[DeclaredDim]) -> String {
+    let items: Vec<_> = dims.iter().map(ToString::to_string).collect();
+    format!("[{}]", items.join(", "))
+}

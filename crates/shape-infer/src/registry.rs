@@ -1,0 +1,150 @@
+//! The op registry: which ops exist, in which versions, and their rules.
+//!
+//! A layer's `version` attribute names an *opset* (`opset13`), and OpenVINO
+//! writes any opset that contains the op, so `Reshape` in `opset13` is
+//! Reshape-1. Each [`OpDef`] lists the op's versions with the first opset that
+//! carries each; the op version of a layer is the newest one whose opset is not
+//! newer than the layer's.
+
+use std::collections::HashMap;
+
+use ir::Node;
+
+use crate::context::InferContext;
+use crate::error::ShapeError;
+use crate::tensor::TensorInfo;
+
+/// What a rule is given: the node (attributes, op payload), the op version the
+/// layer resolved to, and the input tensors in port order.
+pub struct OpCall<'a> {
+    pub node: &'a Node,
+    pub version: u32,
+    pub inputs: &'a [TensorInfo],
+}
+
+impl OpCall<'_> {
+    /// Checks the number of inputs is within `min..=max`.
+    pub fn expect_inputs(&self, min: usize, max: usize) -> Result<(), ShapeError> {
+        let actual = self.inputs.len();
+        if (min..=max).contains(&actual) {
+            return Ok(());
+        }
+        let expected = if min == max {
+            min.to_string()
+        } else {
+            format!("{min} to {max}")
+        };
+        Err(ShapeError::InputCount { expected, actual })
+    }
+}
+
+/// An op's shape rule: the output tensors of one node.
+pub type InferFn = fn(&mut InferContext, &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError>;
+
+/// One version of an op and the first opset that contains it.
+#[derive(Debug, Clone, Copy)]
+pub struct OpVersion {
+    pub version: u32,
+    pub since_opset: u32,
+}
+
+/// An op the registry knows.
+pub struct OpDef {
+    /// The type name as the XML writes it (`Const`, `ReLU`).
+    pub type_name: &'static str,
+    /// The versions, oldest first.
+    pub versions: &'static [OpVersion],
+    pub infer: InferFn,
+}
+
+/// Why a layer's type and version do not resolve to a known op.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resolution<'r> {
+    Known(&'r OpDef, u32),
+    UnknownType,
+    UnknownVersion,
+}
+
+/// The ops known to shape inference.
+pub struct Registry {
+    ops: HashMap<&'static str, &'static OpDef>,
+}
+
+impl std::fmt::Debug for OpDef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "OpDef({})", self.type_name)
+    }
+}
+
+impl PartialEq for OpDef {
+    fn eq(&self, other: &Self) -> bool {
+        self.type_name == other.type_name
+    }
+}
+
+impl Eq for OpDef {}
+
+impl Registry {
+    /// The registry of every op this crate implements.
+    pub fn standard() -> Self {
+        Registry {
+            ops: crate::ops::ALL
+                .iter()
+                .map(|def| (def.type_name, *def))
+                .collect(),
+        }
+    }
+
+    /// Every op, sorted by type name.
+    pub fn ops(&self) -> Vec<&'static OpDef> {
+        let mut ops: Vec<_> = self.ops.values().copied().collect();
+        ops.sort_by_key(|def| def.type_name);
+        ops
+    }
+
+    /// Resolves a layer's `type` and `version` attributes.
+    pub fn resolve(&self, type_name: &str, version: &str) -> Resolution<'_> {
+        let Some(def) = self.ops.get(type_name) else {
+            return Resolution::UnknownType;
+        };
+        let Some(opset) = version
+            .strip_prefix("opset")
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            return Resolution::UnknownVersion;
+        };
+        def.versions
+            .iter()
+            .rev()
+            .find(|v| v.since_opset <= opset)
+            .map_or(Resolution::UnknownVersion, |v| {
+                Resolution::Known(def, v.version)
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opset_names_resolve_to_op_versions() {
+        let registry = Registry::standard();
+        assert!(matches!(
+            registry.resolve("Parameter", "opset13"),
+            Resolution::Known(def, 1) if def.type_name == "Parameter"
+        ));
+        assert_eq!(
+            registry.resolve("Parameter", "opset0"),
+            Resolution::UnknownVersion
+        );
+        assert_eq!(
+            registry.resolve("Parameter", "custom"),
+            Resolution::UnknownVersion
+        );
+        assert_eq!(
+            registry.resolve("FancyOp", "opset1"),
+            Resolution::UnknownType
+        );
+    }
+}

@@ -1,0 +1,43 @@
+//! What inference knows about one tensor.
+
+use ir::{Dim, ElementType, Shape};
+
+/// Where a tensor's shape came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShapeOrigin {
+    /// Computed by the op's rule.
+    Inferred,
+    /// Taken from the port declaration in the file, because the op is unknown
+    /// or its rule failed.
+    Declared,
+}
+
+/// The element type and shape of a tensor, and its element values when they are
+/// known as dim expressions (constants, and later the small integer tensors of
+/// shape subgraphs: `ShapeOf` of `[N, 3]` has the value `[N, 3]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TensorInfo {
+    pub element_type: ElementType,
+    pub shape: Shape,
+    /// The elements in row-major order, when known.
+    pub value: Option<Vec<Dim>>,
+    pub origin: ShapeOrigin,
+}
+
+impl TensorInfo {
+    /// An inferred tensor with no known value.
+    pub fn new(element_type: ElementType, shape: Shape) -> Self {
+        TensorInfo {
+            element_type,
+            shape,
+            value: None,
+            origin: ShapeOrigin::Inferred,
+        }
+    }
+
+    /// Attaches known element values.
+    pub fn with_value(mut self, value: Vec<Dim>) -> Self {
+        self.value = Some(value);
+        self
+    }
+}

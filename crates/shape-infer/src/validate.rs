@@ -1,0 +1,70 @@
+//! Structural checks that must hold before inference means anything.
+//!
+//! The reader already reports what it can see locally (duplicate ids, edges to
+//! missing layers or ports, unparsable dims). These checks need the whole
+//! graph: every input fed exactly once, no cycle, at least one Result.
+
+use ir::{Diagnostic, Graph, Op};
+
+/// The structural diagnostics of `graph`.
+pub fn validate(graph: &Graph) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    for (id, node) in graph.nodes() {
+        for (index, sources) in graph.input_sources(id).iter().enumerate() {
+            let port = node.inputs[index].id;
+            let located = |d: Diagnostic| d.at_layer(node.layer_ref(), node.inputs[index].location);
+            match sources.len() {
+                0 => diagnostics.push(located(Diagnostic::error(
+                    "input-unfed",
+                    format!("input port {port} is not connected to any output"),
+                ))),
+                1 => {}
+                n => {
+                    let producers: Vec<_> = sources
+                        .iter()
+                        .map(|s| {
+                            let p = graph.node(s.node);
+                            format!("`{}` port {}", p.name, p.outputs[s.output].id)
+                        })
+                        .collect();
+                    diagnostics.push(located(Diagnostic::error(
+                        "input-fed-twice",
+                        format!(
+                            "input port {port} is fed by {n} edges ({})",
+                            producers.join(", ")
+                        ),
+                    )));
+                }
+            }
+        }
+    }
+    if let Err(on_cycle) = graph.topological_order() {
+        let cycle = graph.cycle_through(on_cycle);
+        let names: Vec<_> = cycle
+            .iter()
+            .map(|&n| format!("`{}`", graph.node(n).name))
+            .collect();
+        let node = graph.node(on_cycle);
+        diagnostics.push(
+            Diagnostic::error(
+                "graph-cycle",
+                format!(
+                    "the graph has a cycle: {} -> `{}`",
+                    names.join(" -> "),
+                    node.name
+                ),
+            )
+            .at_layer(node.layer_ref(), node.location),
+        );
+    }
+    if !graph.nodes().any(|(_, n)| matches!(n.op, Op::Result)) {
+        diagnostics.push(Diagnostic::error(
+            "graph-no-result",
+            "the model has no Result layer, so it has no outputs",
+        ));
+    }
+    if graph.node_count() == 0 {
+        diagnostics.push(Diagnostic::error("graph-empty", "the model has no layers"));
+    }
+    diagnostics
+}
