@@ -1,0 +1,350 @@
+//! The report: one data structure, rendered as JSON (for tools) or as a table
+//! (for people and snapshot tests).
+//!
+//! The JSON layout is a public contract; see the README.
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+use ir::{Diagnostic, Graph, Shape, SymbolId};
+use serde::Serialize;
+use shape_infer::{Inference, NodeOutcome, ShapeOrigin};
+use symdim::{Expr, SymbolTable};
+
+/// The whole report.
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub model: String,
+    pub ir_version: u32,
+    pub valid: bool,
+    /// Every symbol the shapes and constraints use, by display name.
+    pub symbols: serde_json::Map<String, serde_json::Value>,
+    /// Every layer, in topological order.
+    pub nodes: Vec<NodeReport>,
+    pub constraints: Vec<ConstraintReport>,
+    pub diagnostics: Vec<DiagnosticReport>,
+}
+
+/// One layer.
+#[derive(Debug, Serialize)]
+pub struct NodeReport {
+    pub id: String,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub version: String,
+    pub outputs: Vec<OutputReport>,
+}
+
+/// One output tensor of a layer.
+#[derive(Debug, Serialize)]
+pub struct OutputReport {
+    /// The port id (for a Result, its input port).
+    pub port: String,
+    pub element_type: String,
+    /// One entry per dim: an integer when static, an expression otherwise;
+    /// `null` for an unknown rank.
+    pub shape: Option<Vec<serde_json::Value>>,
+    /// Each dim's interval `[lo, hi]` (`null` where unbounded).
+    pub bounds: Option<Vec<[Option<i64>; 2]>>,
+    /// Present (and true) when the shape is the file's declaration, not inferred.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub declared: bool,
+}
+
+/// One recorded assumption.
+#[derive(Debug, Serialize)]
+pub struct ConstraintReport {
+    pub expr: String,
+    pub node: String,
+    pub line: u32,
+}
+
+/// One diagnostic.
+#[derive(Debug, Serialize)]
+pub struct DiagnosticReport {
+    pub severity: ir::Severity,
+    pub rule: &'static str,
+    pub node: Option<String>,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    pub message: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+impl Report {
+    /// Gathers the report of `graph` after `inference`, with every diagnostic
+    /// (reading, validation and inference).
+    pub fn build(graph: &Graph, inference: &Inference, diagnostics: &[Diagnostic]) -> Report {
+        let symbols = &inference.symbols;
+        let mut used = BTreeSet::new();
+        let nodes = inference
+            .order
+            .iter()
+            .map(|&id| {
+                let node = graph.node(id);
+                let (tensors, declared) = match inference.outcome(id) {
+                    NodeOutcome::Inferred(t) => (t, false),
+                    NodeOutcome::Declared(t) => (t, true),
+                };
+                let ports = node.outputs.iter().chain(
+                    node.inputs
+                        .iter()
+                        .take(usize::from(matches!(node.op, ir::Op::Result))),
+                );
+                let outputs = tensors
+                    .iter()
+                    .zip(ports)
+                    .map(|(tensor, port)| {
+                        if let Some(dims) = tensor.shape.dims() {
+                            dims.iter().for_each(|d| used.extend(d.symbols()));
+                        }
+                        OutputReport {
+                            port: port.id.to_string(),
+                            element_type: tensor.element_type.to_string(),
+                            shape: shape_json(symbols, &tensor.shape),
+                            bounds: bounds_json(symbols, &tensor.shape),
+                            declared: declared || tensor.origin == ShapeOrigin::Declared,
+                        }
+                    })
+                    .collect();
+                NodeReport {
+                    id: node.id.clone(),
+                    name: node.name.clone(),
+                    type_name: node.op_type.name.clone(),
+                    version: node.op_type.version.clone(),
+                    outputs,
+                }
+            })
+            .collect();
+        let constraints = inference
+            .constraints
+            .iter()
+            .map(|c| {
+                used.extend(predicate_symbols(&c.predicate));
+                ConstraintReport {
+                    expr: symbols.display_predicate(&c.predicate).to_string(),
+                    node: c.layer.name.clone(),
+                    line: c.location.line,
+                }
+            })
+            .collect();
+        Report {
+            model: graph.name.clone(),
+            ir_version: graph.ir_version,
+            valid: !diagnostics.iter().any(Diagnostic::is_error),
+            symbols: symbols_json(symbols, &used),
+            nodes,
+            constraints,
+            diagnostics: diagnostics
+                .iter()
+                .map(|d| DiagnosticReport {
+                    severity: d.severity,
+                    rule: d.rule,
+                    node: d.layer.as_ref().map(|l| l.name.clone()),
+                    line: d.location.map(|l| l.line),
+                    column: d.location.map(|l| l.column),
+                    message: d.message.clone(),
+                    notes: d.notes.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The JSON report, one object and a newline.
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).unwrap_or_else(|e| {
+            format!("{{\"error\": \"the report could not be serialized: {e}\"}}")
+        });
+        text.push('\n');
+        text
+    }
+
+    /// The table for people.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "model `{}` (IR v{}): {} layers",
+            self.model,
+            self.ir_version,
+            self.nodes.len()
+        );
+        if !self.symbols.is_empty() {
+            let _ = writeln!(out, "\nsymbols");
+            let rows: Vec<[String; 3]> = self
+                .symbols
+                .iter()
+                .map(|(name, info)| {
+                    let range = match (&info["min"], &info["max"]) {
+                        (lo, serde_json::Value::Null) => format!("[{}, inf)", json_bound(lo)),
+                        (lo, hi) => format!("[{}, {}]", json_bound(lo), json_bound(hi)),
+                    };
+                    let origin = info
+                        .get("origin")
+                        .and_then(|o| o.as_str())
+                        .unwrap_or_default()
+                        .to_owned();
+                    [name.clone(), range, origin]
+                })
+                .collect();
+            write_table(&mut out, &rows);
+        }
+        let _ = writeln!(out, "\nlayers");
+        let mut rows = vec![[
+            "id".to_owned(),
+            "name".to_owned(),
+            "type".to_owned(),
+            "outputs".to_owned(),
+        ]];
+        for node in &self.nodes {
+            let outputs: Vec<String> = node
+                .outputs
+                .iter()
+                .map(|o| {
+                    let shape = match &o.shape {
+                        None => "[...]".to_owned(),
+                        Some(dims) => {
+                            let dims: Vec<String> = dims
+                                .iter()
+                                .map(|d| match d {
+                                    serde_json::Value::String(s) => s.clone(),
+                                    other => other.to_string(),
+                                })
+                                .collect();
+                            format!("[{}]", dims.join(", "))
+                        }
+                    };
+                    let mark = if o.declared { " (declared)" } else { "" };
+                    format!("{} {shape}{mark}", o.element_type)
+                })
+                .collect();
+            rows.push([
+                node.id.clone(),
+                node.name.clone(),
+                format!("{}-{}", node.type_name, node.version),
+                outputs.join("; "),
+            ]);
+        }
+        write_table(&mut out, &rows);
+        if !self.constraints.is_empty() {
+            let _ = writeln!(out, "\nconstraints");
+            let rows: Vec<[String; 2]> = self
+                .constraints
+                .iter()
+                .map(|c| [c.expr.clone(), format!("{} (line {})", c.node, c.line)])
+                .collect();
+            write_table(&mut out, &rows);
+        }
+        let errors = self
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == ir::Severity::Error)
+            .count();
+        let warnings = self
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == ir::Severity::Warning)
+            .count();
+        let _ = writeln!(
+            out,
+            "\n{}: {} layers, {} symbols, {} constraints, {} errors, {} warnings",
+            if self.valid { "valid" } else { "INVALID" },
+            self.nodes.len(),
+            self.symbols.len(),
+            self.constraints.len(),
+            errors,
+            warnings
+        );
+        out
+    }
+}
+
+fn json_bound(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Null => "-inf".to_owned(),
+        other => other.to_string(),
+    }
+}
+
+/// Left-aligned columns, two spaces apart, indented by two.
+fn write_table<const N: usize>(out: &mut String, rows: &[[String; N]]) {
+    let mut widths = [0usize; N];
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    for row in rows {
+        let mut line = String::from(" ");
+        for (i, cell) in row.iter().enumerate() {
+            line.push(' ');
+            line.push_str(cell);
+            if i + 1 < N {
+                let pad = widths[i] - cell.chars().count() + 1;
+                line.extend(std::iter::repeat_n(' ', pad));
+            }
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+}
+
+fn shape_json(symbols: &SymbolTable, shape: &Shape) -> Option<Vec<serde_json::Value>> {
+    shape.dims().map(|dims| {
+        dims.iter()
+            .map(|d| match d.as_constant() {
+                Some(v) => serde_json::Value::from(v),
+                None => serde_json::Value::from(symbols.display(d).to_string()),
+            })
+            .collect()
+    })
+}
+
+fn bounds_json(symbols: &SymbolTable, shape: &Shape) -> Option<Vec<[Option<i64>; 2]>> {
+    shape.dims().map(|dims| {
+        dims.iter()
+            .map(|d| match symbols.bounds(d) {
+                Ok(b) => [b.lo, b.hi],
+                Err(_) => [None, None],
+            })
+            .collect()
+    })
+}
+
+fn symbols_json(
+    symbols: &SymbolTable,
+    used: &BTreeSet<SymbolId>,
+) -> serde_json::Map<String, serde_json::Value> {
+    used.iter()
+        .map(|&s| {
+            let info = symbols.info(s);
+            let mut entry = serde_json::Map::new();
+            entry.insert("min".into(), info.range.lo.into());
+            entry.insert("max".into(), info.range.hi.into());
+            if let Some(p) = &info.provenance {
+                let origin = if p.line > 0 {
+                    format!("{}, line {}", p.reason, p.line)
+                } else {
+                    p.reason.clone()
+                };
+                entry.insert("origin".into(), origin.into());
+            }
+            (
+                symbols.display(&Expr::symbol(s)).to_string(),
+                serde_json::Value::Object(entry),
+            )
+        })
+        .collect()
+}
+
+fn predicate_symbols(p: &symdim::Predicate) -> BTreeSet<SymbolId> {
+    use symdim::Predicate::*;
+    match p {
+        Eq(a, b) | Ne(a, b) | Lt(a, b) | Le(a, b) | Gt(a, b) | Ge(a, b) => {
+            a.symbols().union(&b.symbols()).copied().collect()
+        }
+        Divides { expr, .. } => expr.symbols(),
+        Or(ps) | And(ps) => ps.iter().flat_map(predicate_symbols).collect(),
+    }
+}

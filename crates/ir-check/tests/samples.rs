@@ -1,0 +1,120 @@
+//! Runs the `ir-check` binary on every sample in `ir-samples/` (good and broken)
+//! and keeps its text and JSON reports as insta snapshots. Also checks the exit
+//! status contract: 0 valid, 1 invalid, 2 unreadable, never anything else.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn samples(dir: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(workspace_root().join(dir))
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .map(|entry| entry.expect("readable directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "xml"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Runs the binary from the workspace root on `relative` and returns
+/// (exit status, stdout, stderr).
+fn run(relative: &str, extra: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_ir-check"))
+        .current_dir(workspace_root())
+        .arg(relative)
+        .args(extra)
+        .output()
+        .expect("ir-check runs");
+    let status = output
+        .status
+        .code()
+        .expect("exited, not killed by a signal");
+    (
+        status,
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn snapshot_dir(dir: &str) {
+    let files = samples(dir);
+    assert!(!files.is_empty(), "no samples in {dir}");
+    for path in files {
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("utf-8 name");
+        let relative = format!("{dir}/{stem}.xml");
+        let (status, stdout, stderr) = run(&relative, &["--allow-unknown-ops"]);
+        assert!(
+            matches!(status, 0..=2),
+            "{relative}: exit status {status} is outside the contract"
+        );
+        let prefix = dir.replace('/', "_");
+        insta::assert_snapshot!(
+            format!("{prefix}__{stem}__text"),
+            format!("exit status: {status}\n--- stdout\n{stdout}--- stderr\n{stderr}")
+        );
+        let (json_status, json, _) = run(&relative, &["--format", "json", "--allow-unknown-ops"]);
+        assert_eq!(
+            status, json_status,
+            "{relative}: formats disagree on the status"
+        );
+        if status != 2 {
+            let value: serde_json::Value =
+                serde_json::from_str(&json).unwrap_or_else(|e| panic!("{relative}: {e}"));
+            assert_eq!(
+                value["valid"],
+                serde_json::Value::Bool(status == 0),
+                "{relative}"
+            );
+            insta::assert_snapshot!(format!("{prefix}__{stem}__json"), json);
+        }
+    }
+}
+
+#[test]
+fn good_samples() {
+    snapshot_dir("ir-samples");
+}
+
+#[test]
+fn broken_samples() {
+    snapshot_dir("ir-samples/broken");
+}
+
+#[test]
+fn broken_samples_are_invalid_or_unreadable() {
+    for path in samples("ir-samples/broken") {
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("utf-8 name");
+        let (status, _, stderr) = run(&format!("ir-samples/broken/{stem}.xml"), &[]);
+        assert!(
+            status == 1 || status == 2,
+            "{stem}: broken sample passed (status {status})"
+        );
+        assert!(!stderr.is_empty(), "{stem}: no diagnostic printed");
+    }
+}
+
+#[test]
+fn missing_file_is_a_usage_error() {
+    let (status, stdout, stderr) = run("ir-samples/no-such-model.xml", &[]);
+    assert_eq!(status, 2);
+    assert!(stdout.is_empty());
+    assert!(stderr.contains("cannot read"), "{stderr}");
+}
+
+#[test]
+fn bad_command_line_is_a_usage_error() {
+    let (status, _, _) = run("ir-samples/add_relu_static.xml", &["--format", "yaml"]);
+    assert_eq!(status, 2);
+    let (status, _, stderr) = run("ir-samples/add_relu_static.xml", &["--shape", "nope=1,2"]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("no Parameter is named `nope`"), "{stderr}");
+}
