@@ -48,6 +48,20 @@ pub struct OpVersion {
     pub since_opset: u32,
 }
 
+/// What `docs/ops.md` says of an op. It lives beside the rule so the two
+/// change together; a test regenerates the page and compares.
+#[derive(Debug, Clone, Copy)]
+pub struct OpDoc {
+    /// One sentence: what the op computes.
+    pub summary: &'static str,
+    /// The attributes the rule reads, with their meaning (`-` if none).
+    pub attributes: &'static str,
+    /// What stays symbolic, and how.
+    pub symbolic: &'static str,
+    /// What the rule reports as an error.
+    pub errors: &'static str,
+}
+
 /// An op the registry knows.
 pub struct OpDef {
     /// The type name as the XML writes it (`Const`, `ReLU`).
@@ -55,6 +69,7 @@ pub struct OpDef {
     /// The versions, oldest first.
     pub versions: &'static [OpVersion],
     pub infer: InferFn,
+    pub doc: OpDoc,
 }
 
 /// Why a layer's type and version do not resolve to a known op.

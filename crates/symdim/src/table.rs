@@ -27,6 +27,10 @@ pub struct SymbolInfo {
     pub range: Interval,
     /// Who created the symbol, if recorded.
     pub provenance: Option<Provenance>,
+    /// A symbolic upper bound, for sizes known only at run time: the count
+    /// kept by a Compress over `S` elements is `c ∈ [0, S]`. The numeric
+    /// [`range`](SymbolInfo::range) already includes the bound's own bounds.
+    pub upper: Option<Expr>,
 }
 
 /// The symbols of one graph: ids are indices into the table.
@@ -58,7 +62,23 @@ impl SymbolTable {
             name: None,
             range,
             provenance,
+            upper: None,
         })
+    }
+
+    /// Creates an invented symbol in `[0, upper]` for a size only known at run
+    /// time (`c ∈ [0, S]`). Its numeric range is `[0, hi]` with `hi` the upper
+    /// bound of `upper`; the expression itself is kept as
+    /// [`SymbolInfo::upper`] for reports and comparisons.
+    pub fn fresh_bounded(
+        &mut self,
+        upper: &Expr,
+        provenance: Option<Provenance>,
+    ) -> Result<SymbolId, DimError> {
+        let hi = self.bounds(upper)?.hi;
+        let s = self.fresh(Interval::new(Some(0), hi), provenance);
+        self.symbols[s.index()].upper = Some(upper.clone());
+        Ok(s)
     }
 
     /// Gets or creates the symbol called `name`. If it exists its range is
@@ -76,6 +96,7 @@ impl SymbolTable {
             name: Some(name.to_string()),
             range,
             provenance: None,
+            upper: None,
         });
         self.by_name.insert(name.to_string(), s);
         s

@@ -8,13 +8,19 @@ use symdim::Expr;
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
-use crate::registry::{OpCall, OpDef};
+use crate::registry::{OpCall, OpDef, OpDoc};
 use crate::tensor::TensorInfo;
 
 pub static DEF: OpDef = OpDef {
     type_name: "Const",
     versions: super::SINCE_OPSET1,
     infer,
+    doc: OpDoc {
+        summary: "A constant tensor stored in the weights file (`Const` in the XML).",
+        attributes: "`element_type`, `shape`, `offset`, `size`",
+        symbolic: "static; integer constants of at most 1024 elements carry their values for shape subgraphs",
+        errors: "data outside the `.bin`, `size` disagreeing with shape and type (reported by the reader)",
+    },
 };
 
 /// Integer constants with at most this many elements carry their values.

@@ -5,13 +5,19 @@ use ir::Op;
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
-use crate::registry::{OpCall, OpDef};
+use crate::registry::{OpCall, OpDef, OpDoc};
 use crate::tensor::TensorInfo;
 
 pub static DEF: OpDef = OpDef {
     type_name: "Parameter",
     versions: super::SINCE_OPSET1,
     infer,
+    doc: OpDoc {
+        summary: "A graph input.",
+        attributes: "`shape` (OpenVINO dim syntax: `?`, `-1`, `2..10`, `..8`, `1..`, `...` for unknown rank), `element_type`",
+        symbolic: "`?` and intervals become fresh symbols with that range; `--shape` may name them or bind them",
+        errors: "unreadable `shape` or `element_type` (reported by the reader)",
+    },
 };
 
 fn infer(_: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {

@@ -2,13 +2,19 @@
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
-use crate::registry::{OpCall, OpDef};
+use crate::registry::{OpCall, OpDef, OpDoc};
 use crate::tensor::TensorInfo;
 
 pub static DEF: OpDef = OpDef {
     type_name: "Result",
     versions: super::SINCE_OPSET1,
     infer,
+    doc: OpDoc {
+        summary: "A graph output; its tensor is its input.",
+        attributes: "-",
+        symbolic: "passes its input through, declared or inferred",
+        errors: "not exactly one input",
+    },
 };
 
 fn infer(_: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {

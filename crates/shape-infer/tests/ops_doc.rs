@@ -1,0 +1,56 @@
+//! `docs/ops.md` is generated from the op registry (each op's `OpDoc` lives
+//! beside its rule). This test fails when the page and the registry disagree;
+//! `UPDATE_OPS_DOC=1 cargo test -p shape-infer --test ops_doc` rewrites it.
+
+use std::path::Path;
+
+use shape_infer::Registry;
+
+fn render() -> String {
+    let mut out = String::from(
+        "# Ops\n\n\
+         Generated from the op registry by `crates/shape-infer/tests/ops_doc.rs`; do not edit by\n\
+         hand (`UPDATE_OPS_DOC=1 cargo test -p shape-infer --test ops_doc`).\n\n\
+         A layer's `version` names an opset; the op version used is the newest one whose\n\
+         first opset is not newer than the layer's (`Reshape` in `opset13` is Reshape-1).\n\n\
+         | op | versions (first opset) | summary |\n| --- | --- | --- |\n",
+    );
+    let ops = Registry::standard().ops();
+    for def in &ops {
+        let versions: Vec<String> = def
+            .versions
+            .iter()
+            .map(|v| format!("v{} (opset{})", v.version, v.since_opset))
+            .collect();
+        out.push_str(&format!(
+            "| [{}](#{}) | {} | {} |\n",
+            def.type_name,
+            def.type_name.to_lowercase(),
+            versions.join(", "),
+            def.doc.summary
+        ));
+    }
+    for def in &ops {
+        out.push_str(&format!(
+            "\n## {}\n\n{}\n\n- **Attributes:** {}\n- **Symbolic:** {}\n- **Errors:** {}\n",
+            def.type_name, def.doc.summary, def.doc.attributes, def.doc.symbolic, def.doc.errors
+        ));
+    }
+    out
+}
+
+#[test]
+fn ops_md_matches_the_registry() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/ops.md");
+    let expected = render();
+    if std::env::var_os("UPDATE_OPS_DOC").is_some() {
+        std::fs::write(&path, &expected).expect("docs/ops.md is writable");
+        return;
+    }
+    let actual = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        actual == expected,
+        "docs/ops.md is out of date with the op registry; run \
+         `UPDATE_OPS_DOC=1 cargo test -p shape-infer --test ops_doc` and commit it"
+    );
+}
