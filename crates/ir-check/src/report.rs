@@ -130,6 +130,13 @@ impl Report {
                 }
             })
             .collect();
+        // A symbol's symbolic upper bound (`c ∈ [0, S]`) names symbols too.
+        let bound_symbols: Vec<SymbolId> = used
+            .iter()
+            .filter_map(|&s| symbols.info(s).upper.as_ref())
+            .flat_map(|upper| upper.symbols())
+            .collect();
+        used.extend(bound_symbols);
         Report {
             model: graph.name.clone(),
             ir_version: graph.ir_version,
@@ -178,6 +185,13 @@ impl Report {
                 .iter()
                 .map(|(name, info)| {
                     let range = match (&info["min"], &info["max"]) {
+                        (lo, _) if info.get("upper").is_some() => {
+                            format!(
+                                "[{}, {}]",
+                                json_bound(lo),
+                                info["upper"].as_str().unwrap_or("?")
+                            )
+                        }
                         (lo, serde_json::Value::Null) => format!("[{}, inf)", json_bound(lo)),
                         (lo, hi) => format!("[{}, {}]", json_bound(lo), json_bound(hi)),
                     };
@@ -322,6 +336,9 @@ fn symbols_json(
             let mut entry = serde_json::Map::new();
             entry.insert("min".into(), info.range.lo.into());
             entry.insert("max".into(), info.range.hi.into());
+            if let Some(upper) = &info.upper {
+                entry.insert("upper".into(), symbols.display(upper).to_string().into());
+            }
             if let Some(p) = &info.provenance {
                 let origin = if p.line > 0 {
                     format!("{}, line {}", p.reason, p.line)
