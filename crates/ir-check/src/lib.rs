@@ -68,19 +68,20 @@ pub struct Outcome {
 /// Runs the tool.
 pub fn run(args: &Args) -> Outcome {
     let file_name = args.model.display().to_string();
-    let usage_error = |message: String| Outcome {
-        stdout: String::new(),
-        stderr: format!("ir-check: error: {message}\n"),
-        status: EXIT_USAGE,
-    };
     let source = match std::fs::read_to_string(&args.model) {
         Ok(source) => source,
         Err(e) => return usage_error(format!("cannot read `{file_name}`: {e}")),
     };
-    let read = match ir_xml::read_model(&args.model, args.weights.as_deref()) {
-        Ok(read) => read,
-        Err(e) => return usage_error(format!("cannot read `{file_name}`: {e}")),
-    };
+    match ir_xml::read_model(&args.model, args.weights.as_deref()) {
+        Ok(read) => analyze(&file_name, &source, read, args),
+        Err(e) => usage_error(format!("cannot read `{file_name}`: {e}")),
+    }
+}
+
+/// Checks a model already read (from `source`, shown as `file_name`): applies
+/// the `--shape` overrides, validates, infers and renders the report. The
+/// fuzzers drive the whole pipeline through this with in-memory bytes.
+pub fn analyze(file_name: &str, source: &str, read: ir_xml::ReadOutcome, args: &Args) -> Outcome {
     let mut graph = read.graph;
     let mut diagnostics: Vec<Diagnostic> = read.diagnostics;
     for spec in &args.shapes {
@@ -102,12 +103,20 @@ pub fn run(args: &Args) -> Outcome {
         Format::Json => (report.to_json(), String::new()),
         Format::Text => (
             report.to_text(),
-            diagnostics::render_all(&file_name, &source, &diagnostics),
+            diagnostics::render_all(file_name, source, &diagnostics),
         ),
     };
     Outcome {
         stdout,
         stderr,
         status: if valid { EXIT_VALID } else { EXIT_INVALID },
+    }
+}
+
+fn usage_error(message: String) -> Outcome {
+    Outcome {
+        stdout: String::new(),
+        stderr: format!("ir-check: error: {message}\n"),
+        status: EXIT_USAGE,
     }
 }

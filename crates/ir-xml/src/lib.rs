@@ -92,7 +92,7 @@ pub mod rules {
 }
 
 /// A model read from IR, with everything found wrong in it.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ReadOutcome {
     pub graph: Graph,
     /// Every diagnostic, in the order found (layers, then edges, then rt_info).

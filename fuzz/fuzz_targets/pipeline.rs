@@ -1,0 +1,28 @@
+//! The whole pipeline: XML + weights in, report (text and JSON) or error out.
+//! Exit statuses must stay within the contract.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+mod common;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((bin, xml)) = common::split(data) else {
+        return;
+    };
+    let weights = ir::TensorBytes::from_vec(bin.to_vec());
+    let Ok(read) = ir_xml::read_model_from_str(xml, Some(weights)) else {
+        return;
+    };
+    for format in [ir_check::Format::Text, ir_check::Format::Json] {
+        let args = ir_check::Args {
+            model: "fuzz.xml".into(),
+            weights: None,
+            shapes: Vec::new(),
+            format,
+            allow_unknown_ops: true,
+        };
+        let outcome = ir_check::analyze("fuzz.xml", xml, read.clone(), &args);
+        assert!(outcome.status <= 2);
+    }
+});
