@@ -43,20 +43,27 @@ pub fn check_declared(
     port: &PortDecl,
     inferred: &TensorInfo,
 ) -> Option<Diagnostic> {
-    let problem = shape_disagreement(symbols, port, &inferred.shape).or_else(|| {
-        let declared = port.element_type?;
-        (inferred.element_type.is_static()
-            && declared.is_static()
-            && declared != inferred.element_type)
-            .then(|| {
+    let (rule, problem) = match shape_disagreement(symbols, port, &inferred.shape) {
+        Some(problem) => ("declared-shape-mismatch", problem),
+        None => {
+            let declared = port.element_type?;
+            let disagree = inferred.element_type.is_static()
+                && declared.is_static()
+                && declared != inferred.element_type;
+            if !disagree {
+                return None;
+            }
+            (
+                "declared-type-mismatch",
                 format!(
                     "port {} declares element type {} but the tensor is {}",
                     port.id, declared, inferred.element_type
-                )
-            })
-    })?;
+                ),
+            )
+        }
+    };
     Some(
-        Diagnostic::error("declared-shape-mismatch", problem)
+        Diagnostic::error(rule, problem)
             .at_layer(node.layer_ref(), port.location)
             .with_note(format!("declared: {}", render_declared(&port.dims)))
             .with_note(format!(

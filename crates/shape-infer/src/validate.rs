@@ -40,17 +40,23 @@ pub fn validate(graph: &Graph) -> Vec<Diagnostic> {
     }
     if let Err(on_cycle) = graph.topological_order() {
         let cycle = graph.cycle_through(on_cycle);
-        let names: Vec<_> = cycle
+        // Long cycles are abbreviated: the first few layers, then the count.
+        const SHOWN: usize = 8;
+        let mut path: Vec<String> = cycle
             .iter()
+            .take(SHOWN)
             .map(|&n| format!("`{}`", graph.node(n).name))
             .collect();
+        if cycle.len() > SHOWN {
+            path.push(format!("… ({} layers in all)", cycle.len()));
+        }
         let node = graph.node(on_cycle);
         diagnostics.push(
             Diagnostic::error(
                 "graph-cycle",
                 format!(
                     "the graph has a cycle: {} -> `{}`",
-                    names.join(" -> "),
+                    path.join(" -> "),
                     node.name
                 ),
             )

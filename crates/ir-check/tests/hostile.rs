@@ -1,0 +1,109 @@
+//! Hostile scale: very long chains, thousands of inputs, long cycles. The
+//! pipeline must answer (correctly, or with a clear error) without recursion
+//! over graph depth and without a panic. No timing is asserted here; speed is
+//! for benchmarks.
+
+use ir_check::{analyze, Args, Format, EXIT_INVALID, EXIT_VALID};
+
+fn args() -> Args {
+    Args {
+        model: "hostile.xml".into(),
+        weights: None,
+        shapes: Vec::new(),
+        format: Format::Json,
+        allow_unknown_ops: true,
+    }
+}
+
+fn layer(id: usize, type_name: &str, inputs: usize, outputs: usize, data: &str) -> String {
+    let port = |id: usize| {
+        format!("<port id=\"{id}\" precision=\"FP32\"><dim>-1</dim><dim>4</dim></port>")
+    };
+    let ins: String = (0..inputs).map(port).collect();
+    let outs: String = (inputs..inputs + outputs).map(port).collect();
+    let mut text =
+        format!("<layer id=\"{id}\" name=\"l{id}\" type=\"{type_name}\" version=\"opset1\">{data}");
+    if inputs > 0 {
+        text += &format!("<input>{ins}</input>");
+    }
+    if outputs > 0 {
+        text += &format!("<output>{outs}</output>");
+    }
+    text + "</layer>\n"
+}
+
+const PARAM_DATA: &str = "<data shape=\"?,4\" element_type=\"f32\"/>";
+
+fn model(layers: &str, edges: &str) -> String {
+    format!("<?xml version=\"1.0\"?>\n<net name=\"hostile\" version=\"11\"><layers>\n{layers}</layers><edges>\n{edges}</edges></net>\n")
+}
+
+fn edge(from: usize, from_port: usize, to: usize) -> String {
+    format!(
+        "<edge from-layer=\"{from}\" from-port=\"{from_port}\" to-layer=\"{to}\" to-port=\"0\"/>\n"
+    )
+}
+
+fn check(xml: &str) -> (u8, serde_json::Value) {
+    let read = ir_xml::read_model_from_str(xml, None).expect("well-formed");
+    let outcome = analyze("hostile.xml", xml, read, &args());
+    let json = serde_json::from_str(&outcome.stdout).expect("one JSON object");
+    (outcome.status, json)
+}
+
+#[test]
+fn a_chain_of_100_000_layers() {
+    const N: usize = 100_000;
+    let mut layers = layer(0, "Parameter", 0, 1, PARAM_DATA);
+    let mut edges = String::new();
+    for i in 1..N {
+        layers += &layer(i, "ReLU", 1, 1, "");
+        edges += &edge(i - 1, if i == 1 { 0 } else { 1 }, i);
+    }
+    layers += &layer(N, "Result", 1, 0, "");
+    edges += &edge(N - 1, 1, N);
+    let (status, json) = check(&model(&layers, &edges));
+    assert_eq!(status, EXIT_VALID, "{:?}", json["diagnostics"]);
+    let nodes = json["nodes"].as_array().expect("nodes");
+    assert_eq!(nodes.len(), N + 1);
+    assert_eq!(nodes[N]["name"], "l100000");
+    assert_eq!(nodes[N]["outputs"][0]["shape"][1], 4);
+}
+
+#[test]
+fn five_thousand_inputs() {
+    const N: usize = 5_000;
+    let mut layers = String::new();
+    let mut edges = String::new();
+    for i in 0..N {
+        layers += &layer(2 * i, "Parameter", 0, 1, PARAM_DATA);
+        layers += &layer(2 * i + 1, "Result", 1, 0, "");
+        edges += &edge(2 * i, 0, 2 * i + 1);
+    }
+    let (status, json) = check(&model(&layers, &edges));
+    assert_eq!(status, EXIT_VALID, "{:?}", json["diagnostics"]);
+    assert_eq!(json["symbols"].as_object().expect("symbols").len(), N);
+}
+
+#[test]
+fn a_cycle_through_10_000_layers_is_named_briefly() {
+    const N: usize = 10_000;
+    let mut layers = layer(0, "Parameter", 0, 1, PARAM_DATA) + &layer(1, "Result", 1, 0, "");
+    let mut edges = edge(0, 0, 1);
+    for i in 2..N + 2 {
+        layers += &layer(i, "ReLU", 1, 1, "");
+        let next = if i == N + 1 { 2 } else { i + 1 };
+        edges += &edge(i, 1, next);
+    }
+    let (status, json) = check(&model(&layers, &edges));
+    assert_eq!(status, EXIT_INVALID);
+    let cycle = json["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .find(|d| d["rule"] == "graph-cycle")
+        .expect("the cycle is reported");
+    let message = cycle["message"].as_str().expect("message");
+    assert!(message.contains("(10000 layers in all)"), "{message}");
+    assert!(message.len() < 400, "{message}");
+}
