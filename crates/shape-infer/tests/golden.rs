@@ -461,10 +461,12 @@ fn compare_symbolic(
     ov_ops: &[OvOp],
     what: &str,
     out: &mut Vec<String>,
+    notes: &mut Vec<String>,
 ) {
     let values = symbol_values(graph, dynamic, binding, what, out);
     let lookup = |s: SymbolId| values.get(&s).copied();
     let mut quiet = Vec::new(); // pairing problems are reported by (a) and (b)
+    let mut unevaluated = 0;
     for (op, id) in pair(graph, ov_ops, &mut quiet, what) {
         let ours = dynamic.outcome(id).outputs();
         for (port, (tensor, (_, ov_shape))) in ours.iter().zip(&op.outputs).enumerate() {
@@ -475,6 +477,7 @@ fn compare_symbolic(
                 continue; // reported by (a) when OpenVINO's dynamic rank is known
             }
             let evaluated: Vec<Option<i64>> = dims.iter().map(|d| d.eval(&lookup).ok()).collect();
+            unevaluated += evaluated.iter().filter(|e| e.is_none()).count();
             let differs = evaluated.iter().zip(ov_dims).any(|(e, o)| match (e, o) {
                 (Some(e), OvDim::Static(v)) => e != v,
                 _ => false,
@@ -494,6 +497,11 @@ fn compare_symbolic(
                 ));
             }
         }
+    }
+    if unevaluated > 0 {
+        notes.push(format!(
+            "{what} (symbolic): {unevaluated} dim(s) use symbols made by inference and were not evaluated"
+        ));
     }
     for c in &dynamic.constraints {
         if let Ok(false) = c.predicate.eval(&lookup) {
@@ -631,7 +639,7 @@ fn check_case(case: &Case, out: &mut Vec<String>, notes: &mut Vec<String>) {
                 }
                 compare_layers(&g, &inference, ov_ops, &what, out);
                 // (c) our dynamic shapes at this binding
-                compare_symbolic(&graph, &dynamic, binding, ov_ops, &what, out);
+                compare_symbolic(&graph, &dynamic, binding, ov_ops, &what, out, notes);
             }
         }
     }
