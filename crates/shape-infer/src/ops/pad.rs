@@ -136,7 +136,13 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             None => ctx.assume(Predicate::Ge(padded.clone(), Expr::zero()))?,
         }
         if matches!(mode, Mode::Reflect | Mode::Symmetric) {
-            for (name, p) in [("pads_begin", b), ("pads_end", e)] {
+            // The same pad on both sides is one assumption, not two.
+            let sides: &[(&str, &Dim)] = if b == e {
+                &[("pads_begin", b)]
+            } else {
+                &[("pads_begin", b), ("pads_end", e)]
+            };
+            for &(name, p) in sides {
                 let limit_ok = if mode == Mode::Reflect {
                     Predicate::Lt(p.clone(), d.clone())
                 } else {
