@@ -106,3 +106,129 @@ pub fn data_dependent_dim(
     let symbol = ctx.fresh_symbol(symdim::Interval::new(Some(0), hi), reason);
     Ok(Expr::symbol(symbol))
 }
+
+/// Propagated values (of [`TensorInfo::value`]) are kept for at most this many
+/// elements; larger results carry no value.
+pub const MAX_VALUE_ELEMENTS: usize = super::constant::MAX_VALUE_ELEMENTS as usize;
+
+/// A fresh symbol in `[0, ∞)` for a dim known only at run time, created by the
+/// current node.
+pub fn unknown_dim(ctx: &mut InferContext, reason: impl Into<String>) -> Dim {
+    Expr::symbol(ctx.fresh_symbol(symdim::Interval::nonnegative(), reason))
+}
+
+/// Boolean attribute `key` (default `default`). Text OpenVINO would silently
+/// read as false is warned about (`attribute-boolean`) and read as false.
+pub fn bool_attr(ctx: &mut InferContext, call: &OpCall<'_>, key: &str, default: bool) -> bool {
+    match call.node.attributes.bool(key) {
+        Ok(v) => v.unwrap_or(default),
+        Err(e) => {
+            ctx.warn(
+                "attribute-boolean",
+                format!("{e}; OpenVINO reads it as false"),
+            );
+            false
+        }
+    }
+}
+
+/// The single integer of a scalar or one-element input (an `axis` input), when
+/// known. A static shape with more than one element is an error.
+pub fn scalar_int_input(
+    call: &OpCall<'_>,
+    index: usize,
+    what: &str,
+) -> Result<Option<i64>, ShapeError> {
+    let Some(input) = call.inputs.get(index) else {
+        return Ok(None);
+    };
+    if let Some(count) = static_element_count(&input.shape) {
+        if count != 1 || input.shape.rank().is_some_and(|r| r > 1) {
+            return Err(ShapeError::rule(
+                "axis-not-scalar",
+                format!(
+                    "{what} must be a scalar or have one element, got shape {:?}",
+                    input.shape.to_static().unwrap_or_default()
+                ),
+            ));
+        }
+    }
+    Ok(input_ints(call, index).and_then(|v| match v.as_slice() {
+        [x] => Some(*x),
+        _ => None,
+    }))
+}
+
+/// Checks that input `index` is 1-D (or of unknown rank); `what` names it.
+pub fn expect_rank_le1(
+    call: &OpCall<'_>,
+    index: usize,
+    what: &str,
+    allow_scalar: bool,
+) -> Result<(), ShapeError> {
+    let Some(rank) = call.inputs.get(index).and_then(|t| t.shape.rank()) else {
+        return Ok(());
+    };
+    if rank == 1 || (allow_scalar && rank == 0) {
+        return Ok(());
+    }
+    Err(ShapeError::rule(
+        "input-rank",
+        format!(
+            "{what} must be {}, got rank {rank}",
+            if allow_scalar {
+                "a scalar or 1-D"
+            } else {
+                "1-D"
+            }
+        ),
+    ))
+}
+
+/// Merges two dims that must be equal (`what` names them in the error): the
+/// same expression or provably equal gives it; provably different is an error
+/// of rule `rule`; otherwise the equality is recorded as a constraint and the
+/// static one (or `a`) is used.
+pub fn merge_equal_dims(
+    ctx: &mut InferContext,
+    a: &Dim,
+    b: &Dim,
+    rule: &'static str,
+    what: &str,
+) -> Result<Dim, ShapeError> {
+    if a == b {
+        return Ok(a.clone());
+    }
+    match ctx.symbols.compare(a, b) {
+        Some(std::cmp::Ordering::Equal) => Ok(if b.is_constant() {
+            b.clone()
+        } else {
+            a.clone()
+        }),
+        Some(_) => Err(ShapeError::rule(
+            rule,
+            format!(
+                "{what}: {} and {} differ",
+                ctx.symbols.display(a),
+                ctx.symbols.display(b)
+            ),
+        )),
+        None => {
+            ctx.assume(symdim::Predicate::Eq(a.clone(), b.clone()))?;
+            Ok(if b.is_constant() && !a.is_constant() {
+                b.clone()
+            } else {
+                a.clone()
+            })
+        }
+    }
+}
+
+/// The dims of a shape with a known rank as display text (`[N, 3]`).
+pub fn show_dims(ctx: &InferContext, dims: &[Dim]) -> String {
+    let items: Vec<String> = dims
+        .iter()
+        .map(|d| ctx.symbols.display(d).to_string())
+        .collect();
+    format!("[{}]", items.join(", "))
+}

@@ -1,0 +1,127 @@
+//! End to end: the shape subgraphs exported models compute at run time keep
+//! their symbols as values.
+
+mod opc;
+use opc::Builder;
+
+#[test]
+fn shapeof_gather_concat_builds_a_symbolic_reshape_target() {
+    let mut b = Builder::new();
+    let x = b.param("x", "N,S,64", "f32");
+    let shape = b.op("ShapeOf", "opset3", "shape", &[], &[x]);
+    let idx = b.vec("idx", &[0, 1]);
+    let axis = b.scalar("axis", 0);
+    let ns = b.op(
+        "Gather",
+        "opset8",
+        "ns",
+        &[("batch_dims", "0")],
+        &[shape, idx, axis],
+    );
+    let tail = b.vec("tail", &[4, 16]);
+    let target = b.op("Concat", "opset1", "target", &[("axis", "0")], &[ns, tail]);
+    b.result(target);
+    let r = b.run();
+    r.clean();
+    assert_eq!(r.value("shape").as_deref(), Some("[N, S, 64]"));
+    assert_eq!(r.value("ns").as_deref(), Some("[N, S]"));
+    assert_eq!(r.shape("target"), "[4]");
+    assert_eq!(r.value("target").as_deref(), Some("[N, S, 4, 16]"));
+    assert_eq!(r.element_type("target"), "i64");
+}
+
+#[test]
+fn range_over_a_gathered_dim_has_that_length() {
+    let mut b = Builder::new();
+    let x = b.param("x", "N,S,64", "f32");
+    let shape = b.op("ShapeOf", "opset3", "shape", &[], &[x]);
+    let one = b.vec("one", &[1]);
+    let axis = b.scalar("axis", 0);
+    // Gather with a scalar index gives a scalar: the `stop` of the Range.
+    let idx = b.scalar("idx", 1);
+    let s = b.op("Gather", "opset8", "s", &[], &[shape, idx, axis]);
+    let start = b.scalar("start", 0);
+    let step = b.scalar("step", 1);
+    let range = b.op(
+        "Range",
+        "opset4",
+        "positions",
+        &[("output_type", "i64")],
+        &[start, s, step],
+    );
+    b.result(range);
+    // Gather([1]) keeps a 1-D vector.
+    let s1 = b.op("Gather", "opset8", "s1", &[], &[shape, one, axis]);
+    b.result(s1);
+    // Range(2, S, 2): ceil((S - 2)/2), clamped at 0.
+    let two = b.scalar("two", 2);
+    let evens = b.op(
+        "Range",
+        "opset4",
+        "evens",
+        &[("output_type", "i32")],
+        &[two, s, two],
+    );
+    b.result(evens);
+    let r = b.run();
+    r.clean();
+    assert_eq!(r.shape("s"), "[]");
+    assert_eq!(r.value("s").as_deref(), Some("[S]"));
+    assert_eq!(r.shape("positions"), "[S]");
+    assert_eq!(r.shape("s1"), "[1]");
+    assert_eq!(r.value("s1").as_deref(), Some("[S]"));
+    assert_eq!(r.shape("evens"), "[max(ceil(S/2) - 1, 0)]");
+    assert_eq!(r.element_type("evens"), "i32");
+}
+
+#[test]
+fn flatten_pattern_reduces_the_shape_to_a_product() {
+    // ShapeOf -> Gather([1, 2, 3]) -> ReduceProd, then Concat([N], prod).
+    let mut b = Builder::new();
+    let x = b.param("x", "N,3,H,W", "f32");
+    let shape = b.op("ShapeOf", "opset1", "shape", &[], &[x]);
+    let idx = b.vec("idx", &[1, 2, 3]);
+    let axis = b.scalar("axis", 0);
+    let tail = b.op("Gather", "opset1", "tail", &[], &[shape, idx, axis]);
+    let zero = b.vec("zero", &[0]);
+    let prod = b.op(
+        "ReduceProd",
+        "opset1",
+        "prod",
+        &[("keep_dims", "true")],
+        &[tail, zero],
+    );
+    let first = b.vec("first", &[0]);
+    let n = b.op("Gather", "opset1", "n", &[], &[shape, first, axis]);
+    let target = b.op("Concat", "opset1", "target", &[("axis", "-1")], &[n, prod]);
+    b.result(target);
+    let r = b.run();
+    r.clean();
+    assert_eq!(r.value("prod").as_deref(), Some("[3*H*W]"));
+    assert_eq!(r.shape("prod"), "[1]");
+    assert_eq!(r.value("target").as_deref(), Some("[N, 3*H*W]"));
+}
+
+#[test]
+fn shape_of_unknown_rank_has_no_value() {
+    let mut b = Builder::new();
+    let x = b.param("x", "...", "f32");
+    let shape = b.op(
+        "ShapeOf",
+        "opset3",
+        "shape",
+        &[("output_type", "i32")],
+        &[x],
+    );
+    let idx = b.vec("idx", &[0]);
+    let axis = b.scalar("axis", 0);
+    let g = b.op("Gather", "opset8", "g", &[], &[shape, idx, axis]);
+    b.result(g);
+    let r = b.run();
+    r.clean();
+    assert_eq!(r.shape("shape"), "[?0]");
+    assert_eq!(r.value("shape"), None);
+    assert_eq!(r.element_type("shape"), "i32");
+    assert_eq!(r.shape("g"), "[1]");
+    assert_eq!(r.value("g"), None);
+}

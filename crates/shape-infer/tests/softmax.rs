@@ -1,0 +1,35 @@
+//! SoftMax-1/8.
+
+mod opc;
+use opc::Builder;
+
+#[test]
+fn softmax_passes_the_shape() {
+    let mut b = Builder::new();
+    let x = b.param("x", "N,3,H", "f32");
+    let s = b.op("SoftMax", "opset8", "s", &[("axis", "-1")], &[x]);
+    b.result(s);
+    let s1 = b.op("SoftMax", "opset1", "s1", &[("axis", "2")], &[x]);
+    b.result(s1);
+    let r = b.run();
+    r.clean();
+    assert_eq!(r.shape("s"), "[N, 3, H]");
+    assert_eq!(r.shape("s1"), "[N, 3, H]");
+    assert_eq!(r.element_type("s"), "f32");
+}
+
+#[test]
+fn softmax_axis_errors() {
+    // OpenVINO rejects a negative axis in SoftMax-1 and axis 3 on rank 3.
+    for (version, axis, needle) in [
+        ("opset1", "-1", "SoftMax-1 does not allow"),
+        ("opset8", "3", "axis 3 is out of range for rank 3"),
+        ("opset8", "-4", "axis -4 is out of range"),
+    ] {
+        let mut b = Builder::new();
+        let x = b.param("x", "2,3,4", "f32");
+        let s = b.op("SoftMax", version, "s", &[("axis", axis)], &[x]);
+        b.result(s);
+        b.run().error("s", "axis-out-of-range", needle);
+    }
+}

@@ -1,0 +1,36 @@
+//! Transpose-1.
+
+mod opc;
+use opc::Builder;
+
+#[test]
+fn transpose_permutes_and_reverses() {
+    let mut b = Builder::new();
+    let x = b.param("x", "N,3,H", "f32");
+    let order = b.vec("order", &[2, 0, 1]);
+    let t = b.op("Transpose", "opset1", "t", &[], &[x, order]);
+    b.result(t);
+    let empty = b.const_i64("empty", &[0], &[]);
+    let rev = b.op("Transpose", "opset1", "rev", &[], &[x, empty]);
+    b.result(rev);
+    let r = b.run();
+    r.clean();
+    assert_eq!(r.shape("t"), "[H, N, 3]");
+    assert_eq!(r.shape("rev"), "[H, 3, N]");
+}
+
+#[test]
+fn transpose_errors() {
+    for (order, needle) in [
+        (vec![0, 0, 1], "is not a permutation"),
+        (vec![0, -1, 1], "is not a permutation"),
+        (vec![0, 1], "order has 2 elements but the input has rank 3"),
+    ] {
+        let mut b = Builder::new();
+        let x = b.param("x", "2,3,4", "f32");
+        let o = b.vec("order", &order);
+        let t = b.op("Transpose", "opset1", "t", &[], &[x, o]);
+        b.result(t);
+        b.run().error("t", "transpose-order", needle);
+    }
+}
