@@ -4,8 +4,13 @@ use crate::registry::{OpDef, OpVersion};
 
 mod constant;
 mod parameter;
+mod reshape;
 mod result;
+mod slice;
+mod squeeze;
+mod strided_slice;
 pub mod support;
+mod unsqueeze;
 
 /// An op that has existed unchanged since opset 1.
 pub(crate) const SINCE_OPSET1: &[OpVersion] = &[OpVersion {
@@ -14,4 +19,13 @@ pub(crate) const SINCE_OPSET1: &[OpVersion] = &[OpVersion {
 }];
 
 /// Every op the registry knows.
-pub static ALL: &[&OpDef] = &[&constant::DEF, &parameter::DEF, &result::DEF];
+pub static ALL: &[&OpDef] = &[
+    &constant::DEF,
+    &parameter::DEF,
+    &reshape::DEF,
+    &result::DEF,
+    &slice::DEF,
+    &squeeze::DEF,
+    &strided_slice::DEF,
+    &unsqueeze::DEF,
+];
