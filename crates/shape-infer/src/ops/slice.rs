@@ -229,21 +229,42 @@ pub(crate) fn sliced_len(
             .map(Expr::constant)
             .ok_or(ShapeError::Dim(symdim::DimError::Overflow));
     }
+    // Values of i32 size and beyond are "past the end" (or before the
+    // beginning): certainly for the i64 extremes, else by a recorded assumption
+    // when the dim's range does not settle it. Other values are small, so the
+    // arithmetic below cannot overflow.
+    let start = extreme(ctx, dim, start)?;
+    let stop = extreme(ctx, dim, stop)?;
     // len = max(0, ceil((U - L)/k)) with U a min and L a max of candidates;
     // U - L = min over the pairs.
+    let zero = Expr::zero();
     let (upper, lower, k) = if step > 0 {
-        let u = clamp_above(ctx, dim, stop, dim)?;
-        let l = clamp_below(ctx, dim, start, 0)?;
+        let u = match stop {
+            Bound::NegInf => return Ok(zero),
+            Bound::PosInf => dim.clone(),
+            Bound::At(v) => ctx.symbols.min(&adjust(dim, v)?, dim)?,
+        };
+        let l = match start {
+            Bound::PosInf => return Ok(zero),
+            Bound::NegInf => zero.clone(),
+            Bound::At(v) => ctx.symbols.max(&adjust(dim, v)?, &zero)?,
+        };
         (u, l, step)
     } else {
         let last = dim.add_const(-1)?;
-        let u = if start >= 0 {
-            clamp_above(ctx, dim, start, &last)?
-        } else {
-            let inner = clamp_below(ctx, dim, start, 0)?;
-            ctx.symbols.min(&inner, &last)?
+        let u = match start {
+            Bound::PosInf => last,
+            Bound::NegInf => ctx.symbols.min(&zero, &last)?,
+            Bound::At(v) => {
+                let inner = ctx.symbols.max(&adjust(dim, v)?, &zero)?;
+                ctx.symbols.min(&inner, &last)?
+            }
         };
-        let l = clamp_below(ctx, dim, stop, -1)?;
+        let l = match stop {
+            Bound::PosInf => return Ok(zero),
+            Bound::NegInf => Expr::constant(-1),
+            Bound::At(v) => ctx.symbols.max(&adjust(dim, v)?, &Expr::constant(-1))?,
+        };
         (u, l, step.checked_neg().ok_or(symdim::DimError::Overflow)?)
     };
     let us = split(&upper, true);
@@ -283,46 +304,42 @@ fn adjust(dim: &Dim, raw: i64) -> Result<Expr, ShapeError> {
 
 const I32_EXTREME: i64 = i32::MAX as i64;
 
-/// `max(adjust(raw), lo)`. A huge negative `raw` on a dim whose range does
-/// not settle the clamp is taken as `lo`: certainly for i64::MIN, and as a
-/// recorded assumption for i32-sized extremes.
-fn clamp_below(ctx: &mut InferContext, dim: &Dim, raw: i64, lo: i64) -> Result<Expr, ShapeError> {
-    let lo_e = Expr::constant(lo);
-    if raw >= 0 {
-        return Ok(Expr::constant(raw.max(lo)));
-    }
-    let x = adjust(dim, raw)?;
-    let m = ctx.symbols.max(&x, &lo_e)?;
-    if !matches!(m.as_atom(), Some(Atom::Max(..))) {
-        return Ok(m);
-    }
-    if raw == i64::MIN {
-        return Ok(lo_e);
-    }
-    if raw <= -I32_EXTREME {
-        ctx.assume(Predicate::Le(x, lo_e.clone()))?;
-        return Ok(lo_e);
-    }
-    Ok(m)
+/// A slice bound after taking the extremes as infinite.
+#[derive(Clone, Copy)]
+enum Bound {
+    NegInf,
+    At(i64),
+    PosInf,
 }
 
-/// `min(adjust(raw), hi)` with `hi` the dim or the dim minus one. A huge
-/// `raw` is taken as `hi`: certainly for i64::MAX, and as a recorded
-/// assumption for i32-sized extremes.
-fn clamp_above(ctx: &mut InferContext, dim: &Dim, raw: i64, hi: &Expr) -> Result<Expr, ShapeError> {
-    let x = adjust(dim, raw)?;
-    let m = ctx.symbols.min(&x, hi)?;
-    if !matches!(m.as_atom(), Some(Atom::Min(..))) {
-        return Ok(m);
+/// `raw` as a [`Bound`]: values of magnitude `>= i32::MAX` are past the end
+/// (or before the beginning) of the dim, which is certain for the i64
+/// extremes and for dims whose range settles it, and otherwise recorded as an
+/// assumption (`S <= 2147483647`).
+fn extreme(ctx: &mut InferContext, dim: &Dim, raw: i64) -> Result<Bound, ShapeError> {
+    if raw > -I32_EXTREME && raw < I32_EXTREME {
+        return Ok(Bound::At(raw));
     }
-    if raw == i64::MAX {
-        return Ok(hi.clone());
+    let (bound, limit) = if raw > 0 {
+        (Bound::PosInf, raw)
+    } else {
+        (
+            Bound::NegInf,
+            raw.checked_add(1)
+                .and_then(i64::checked_neg)
+                .unwrap_or(i64::MAX),
+        )
+    };
+    // Past the end when dim <= limit; before the beginning when
+    // dim + raw <= -1, i.e. dim <= -raw - 1 (always for i64::MIN).
+    let certain = raw == i64::MAX
+        || raw == i64::MIN
+        || matches!(
+            ctx.symbols.compare(dim, &Expr::constant(limit)),
+            Some(Ordering::Less | Ordering::Equal)
+        );
+    if !certain {
+        ctx.assume(Predicate::Le(dim.clone(), Expr::constant(limit)))?;
     }
-    if raw >= I32_EXTREME {
-        if ctx.symbols.compare(hi, &x) != Some(Ordering::Greater) {
-            ctx.assume(Predicate::Le(hi.clone(), x))?;
-        }
-        return Ok(hi.clone());
-    }
-    Ok(m)
+    Ok(bound)
 }
