@@ -9,13 +9,18 @@ mod pad;
 mod parameter;
 mod range;
 mod reduce;
+mod reshape;
 mod result;
 mod shape_of;
+mod slice;
 mod softmax;
 mod split;
+mod squeeze;
+mod strided_slice;
 pub mod support;
 mod tile;
 mod transpose;
+mod unsqueeze;
 mod variadic_split;
 
 /// An op that has existed unchanged since opset 1.
@@ -37,11 +42,16 @@ pub static ALL: &[&OpDef] = &[
     &reduce::MIN,
     &reduce::PROD,
     &reduce::SUM,
+    &reshape::DEF,
     &result::DEF,
     &shape_of::DEF,
+    &slice::DEF,
     &softmax::DEF,
     &split::DEF,
+    &squeeze::DEF,
+    &strided_slice::DEF,
     &tile::DEF,
     &transpose::DEF,
+    &unsqueeze::DEF,
     &variadic_split::DEF,
 ];
