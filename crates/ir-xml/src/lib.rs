@@ -78,6 +78,8 @@ pub mod rules {
     pub const CONST_OUT_OF_BOUNDS: &str = "const-out-of-bounds";
     /// A Const whose `size` is not its element count times the element size.
     pub const CONST_SIZE_MISMATCH: &str = "const-size-mismatch";
+    /// Warning: a Const's `size` is larger than its data needs.
+    pub const CONST_SIZE_OVERSIZED: &str = "const-size-oversized";
     /// A Const that needs weights when there is no `.bin`.
     pub const CONST_NO_WEIGHTS: &str = "const-no-weights";
     /// An `element_type` that names no element type.

@@ -142,6 +142,10 @@ impl LayerHead {
     fn error(&self, rule: &'static str, message: impl Into<String>) -> Diagnostic {
         Diagnostic::error(rule, message).at_layer(self.layer.clone(), self.location)
     }
+
+    fn warning(&self, rule: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::warning(rule, message).at_layer(self.layer.clone(), self.location)
+    }
 }
 
 impl Builder<'_> {
@@ -604,25 +608,45 @@ impl Builder<'_> {
             return Op::Other;
         };
 
+        // The bytes the tensor needs (all of `size` for strings).
+        let mut needed = None;
         // Strings are stored in a packed layout of their own: no fixed size.
         if element_type != ElementType::String {
             let count = shape
                 .iter()
                 .try_fold(1u64, |count, &d| count.checked_mul(d));
             let expected = count.and_then(|c| element_type.byte_size(c));
-            if expected != Some(size) {
-                ok = false;
-                let shape_text = format_u64_list(&shape);
-                let message = match expected {
-                    Some(expected) => format!(
-                        "the Const `size` is {size} bytes but {element_type} [{shape_text}] needs {expected}"
-                    ),
-                    None => format!(
-                        "the Const `size` is {size} bytes but the byte size of {element_type} [{shape_text}] overflows 64 bits"
-                    ),
-                };
-                self.diagnostics
-                    .push(head.error(rules::CONST_SIZE_MISMATCH, message).at(location));
+            // OpenVINO reads the first bytes it needs and accepts a larger
+            // `size` (it writes `size="1"` for empty constants itself); a
+            // smaller one is an error.
+            match expected {
+                Some(expected) if size >= expected => {
+                    needed = Some(expected);
+                    if size > expected && expected > 0 {
+                        let message = format!(
+                            "the Const `size` is {size} bytes but {element_type} [{}] needs only {expected}; the first {expected} are used",
+                            format_u64_list(&shape)
+                        );
+                        self.diagnostics.push(
+                            head.warning(rules::CONST_SIZE_OVERSIZED, message)
+                                .at(location),
+                        );
+                    }
+                }
+                _ => {
+                    ok = false;
+                    let shape_text = format_u64_list(&shape);
+                    let message = match expected {
+                        Some(expected) => format!(
+                            "the Const `size` is {size} bytes but {element_type} [{shape_text}] needs {expected}"
+                        ),
+                        None => format!(
+                            "the Const `size` is {size} bytes but the byte size of {element_type} [{shape_text}] overflows 64 bits"
+                        ),
+                    };
+                    self.diagnostics
+                        .push(head.error(rules::CONST_SIZE_MISMATCH, message).at(location));
+                }
             }
         }
 
@@ -663,6 +687,11 @@ impl Builder<'_> {
                     data
                 }
             }
+        };
+        // Keep exactly the bytes the tensor needs.
+        let data = match needed {
+            Some(needed) => data.and_then(|d| d.slice(0, needed)),
+            None => data,
         };
         match data {
             Some(data) if ok => Op::Constant {
