@@ -171,24 +171,30 @@ pub(super) fn kept_positions(
 }
 
 /// The bound of the kept count: `min(len(cond), length)`, and no more than
-/// the number of true values when the condition's value is known.
+/// the number of true values when the condition's value is known. Constant
+/// candidates are combined first, so `min(N, 2)` rather than
+/// `min(min(N, 4), 2)`.
 pub(super) fn upper_bound(
     ctx: &InferContext,
     cond: &TensorInfo,
     cond_len: Option<&Dim>,
     length: Option<&Dim>,
 ) -> Result<Option<Dim>, ShapeError> {
-    let mut upper = match (cond_len, length) {
-        (Some(a), Some(b)) => Some(ctx.symbols.min(a, b)?),
-        (Some(a), None) | (None, Some(a)) => Some(a.clone()),
-        (None, None) => None,
-    };
-    let trues = cond.value.as_deref().and_then(nonzero_positions);
-    if let Some(trues) = trues {
-        let trues = Expr::constant(i64::try_from(trues.len()).unwrap_or(i64::MAX));
+    let trues = cond
+        .value
+        .as_deref()
+        .and_then(nonzero_positions)
+        .map(|p| Expr::constant(i64::try_from(p.len()).unwrap_or(i64::MAX)));
+    let mut candidates: Vec<Dim> = [cond_len.cloned(), length.cloned(), trues]
+        .into_iter()
+        .flatten()
+        .collect();
+    candidates.sort_by_key(|c| !c.is_constant());
+    let mut upper: Option<Dim> = None;
+    for c in candidates {
         upper = Some(match upper {
-            Some(u) => ctx.symbols.min(&u, &trues)?,
-            None => trues,
+            Some(u) => ctx.symbols.min(&u, &c)?,
+            None => c,
         });
     }
     Ok(upper)
