@@ -24,10 +24,10 @@ fn extract(net: &mut Net, attrs: &str, cond: Out, arr: Out) -> Out {
 }
 
 /// `x = [1, 2, 3, 4, 5, 6]` as an i64 Const, and the mask Const.
-fn jax_example(
-    mask: &[bool],
-    attrs: &str,
-) -> (String, Option<Vec<i64>>, Vec<(&'static str, Severity)>) {
+/// What inference says of the Extract layer: shape, value, diagnostics.
+type Outcome = (String, Option<Vec<i64>>, Vec<(&'static str, Severity)>);
+
+fn jax_example(mask: &[bool], attrs: &str) -> Outcome {
     let mut net = Net::new();
     let x = net.i64s("x", &[6], &[1, 2, 3, 4, 5, 6]);
     let m = net.mask("mask", mask);
