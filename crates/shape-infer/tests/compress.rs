@@ -470,3 +470,34 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn sample_compress_axis_infers_and_round_trips() {
+    let mut graph = dd_ir::read_sample("compress_axis");
+    dd_ir::assert_round_trips(&graph);
+    let inference = run(&graph);
+    assert!(rules(&inference).is_empty(), "{:?}", inference.diagnostics);
+    let rows = shape(&graph, &inference, "/rows/Compress");
+    let c = rows
+        .trim_start_matches('[')
+        .split(',')
+        .next()
+        .unwrap()
+        .to_owned();
+    assert_eq!(rows, format!("[{c}, 4]"));
+    // [T, F, T, T] keeps 3 columns.
+    assert_eq!(
+        shape(&graph, &inference, "/cols/Compress"),
+        format!("[{c}, 3]")
+    );
+    let (upper, _, _) = bound_of(&graph, &inference, "/flat/Compress", 0);
+    assert_eq!(upper, format!("min(?1, 3*{c})"));
+
+    apply_override(&mut graph, "x=N,4").unwrap();
+    apply_override(&mut graph, "keep=L").unwrap();
+    let inference = run(&graph);
+    assert_eq!(
+        bound_of(&graph, &inference, "/rows/Compress", 0).0,
+        "min(N, L)"
+    );
+}

@@ -262,3 +262,20 @@ proptest! {
         prop_assert!(count <= bound && info.range.contains(count));
     }
 }
+
+#[test]
+fn sample_extract_size_infers_and_round_trips() {
+    let mut graph = dd_ir::read_sample("extract_size");
+    dd_ir::assert_round_trips(&graph);
+    apply_override(&mut graph, "mask=A,B").unwrap();
+    apply_override(&mut graph, "values=N").unwrap();
+    let inference = run(&graph);
+    assert!(rules(&inference).is_empty(), "{:?}", inference.diagnostics);
+    assert_eq!(
+        bound_of(&graph, &inference, "/picked/Extract", 0).0,
+        "min(A*B, N)"
+    );
+    assert_eq!(shape(&graph, &inference, "/padded/Extract"), "[8]");
+    let padded = &inference.outcome(node(&graph, "/padded/Extract")).outputs()[0];
+    assert_eq!(padded.element_type, ElementType::I32);
+}
