@@ -5,6 +5,11 @@
 //! Reshape-1. Each [`OpDef`] lists the op's versions with the first opset that
 //! carries each; the op version of a layer is the newest one whose opset is not
 //! newer than the layer's.
+//!
+//! Opsets come in two families ([`OpsetFamily`]): OpenVINO's own (`opsetN`)
+//! and this project's (`ovirN`, ops OpenVINO does not have, such as
+//! `Compress` and `Extract`; see `docs/project-opset.md`). A version only
+//! matches versions of the same family.
 
 use std::collections::HashMap;
 
@@ -41,11 +46,70 @@ impl OpCall<'_> {
 /// An op's shape rule: the output tensors of one node.
 pub type InferFn = fn(&mut InferContext, &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError>;
 
-/// One version of an op and the first opset that contains it.
+/// Which opsets a layer's `version` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OpsetFamily {
+    /// OpenVINO's opsets, written `opset1`, `opset13`…
+    OpenVino,
+    /// This project's own opsets, written `ovir1`…, for ops OpenVINO lacks.
+    Project,
+}
+
+impl OpsetFamily {
+    /// The prefix of the family's opset names (`opset`, `ovir`).
+    pub const fn prefix(self) -> &'static str {
+        match self {
+            OpsetFamily::OpenVino => "opset",
+            OpsetFamily::Project => "ovir",
+        }
+    }
+
+    /// Splits an opset name (`opset13`, `ovir1`) into its family and number.
+    pub fn parse(version: &str) -> Option<(OpsetFamily, u32)> {
+        [OpsetFamily::OpenVino, OpsetFamily::Project]
+            .into_iter()
+            .find_map(|family| {
+                let digits = version.strip_prefix(family.prefix())?;
+                // Digits only: `u32::from_str` would also take `+1`.
+                if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                    return None;
+                }
+                Some((family, digits.parse().ok()?))
+            })
+    }
+}
+
+/// One version of an op and the first opset (of `family`) that contains it.
 #[derive(Debug, Clone, Copy)]
 pub struct OpVersion {
     pub version: u32,
     pub since_opset: u32,
+    pub family: OpsetFamily,
+}
+
+impl OpVersion {
+    /// A version of an OpenVINO op, first in `opset<since_opset>`.
+    pub const fn openvino(version: u32, since_opset: u32) -> Self {
+        OpVersion {
+            version,
+            since_opset,
+            family: OpsetFamily::OpenVino,
+        }
+    }
+
+    /// A version of one of this project's ops, first in `ovir<since_opset>`.
+    pub const fn project(version: u32, since_opset: u32) -> Self {
+        OpVersion {
+            version,
+            since_opset,
+            family: OpsetFamily::Project,
+        }
+    }
+
+    /// The name of the first opset carrying this version (`opset3`, `ovir1`).
+    pub fn opset_name(&self) -> String {
+        format!("{}{}", self.family.prefix(), self.since_opset)
+    }
 }
 
 /// What `docs/ops.md` says of an op. It lives beside the rule so the two
@@ -122,16 +186,13 @@ impl Registry {
         let Some(def) = self.ops.get(type_name) else {
             return Resolution::UnknownType;
         };
-        let Some(opset) = version
-            .strip_prefix("opset")
-            .and_then(|n| n.parse::<u32>().ok())
-        else {
+        let Some((family, opset)) = OpsetFamily::parse(version) else {
             return Resolution::UnknownVersion;
         };
         def.versions
             .iter()
             .rev()
-            .find(|v| v.since_opset <= opset)
+            .find(|v| v.family == family && v.since_opset <= opset)
             .map_or(Resolution::UnknownVersion, |v| {
                 Resolution::Known(def, v.version)
             })
@@ -161,5 +222,48 @@ mod tests {
             registry.resolve("FancyOp", "opset1"),
             Resolution::UnknownType
         );
+        // An OpenVINO op is not in the project's opsets.
+        assert_eq!(
+            registry.resolve("Parameter", "ovir1"),
+            Resolution::UnknownVersion
+        );
+    }
+
+    #[test]
+    fn project_ops_resolve_only_in_project_opsets() {
+        let registry = Registry::standard();
+        for op in ["Compress", "Extract"] {
+            assert!(matches!(
+                registry.resolve(op, "ovir1"),
+                Resolution::Known(def, 1) if def.type_name == op
+            ));
+            assert!(matches!(
+                registry.resolve(op, "ovir7"),
+                Resolution::Known(_, 1)
+            ));
+            for version in [
+                "opset1", "opset13", "ovir0", "ovir", "ovir+1", "OVIR1", "ovir1x",
+            ] {
+                assert_eq!(
+                    registry.resolve(op, version),
+                    Resolution::UnknownVersion,
+                    "{op} {version}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn opset_names_parse_by_family() {
+        assert_eq!(
+            OpsetFamily::parse("opset13"),
+            Some((OpsetFamily::OpenVino, 13))
+        );
+        assert_eq!(OpsetFamily::parse("ovir2"), Some((OpsetFamily::Project, 2)));
+        assert_eq!(OpsetFamily::parse("opset"), None);
+        assert_eq!(OpsetFamily::parse("opset-1"), None);
+        assert_eq!(OpsetFamily::parse("opset99999999999"), None);
+        assert_eq!(OpVersion::project(1, 1).opset_name(), "ovir1");
+        assert_eq!(OpVersion::openvino(3, 3).opset_name(), "opset3");
     }
 }

@@ -20,7 +20,7 @@ fn render() -> String {
         let versions: Vec<String> = def
             .versions
             .iter()
-            .map(|v| format!("v{} (opset{})", v.version, v.since_opset))
+            .map(|v| format!("v{} ({})", v.version, v.opset_name()))
             .collect();
         out.push_str(&format!(
             "| [{}](#{}) | {} | {} |\n",

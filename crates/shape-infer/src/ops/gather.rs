@@ -18,18 +18,9 @@ use super::support;
 pub static DEF: OpDef = OpDef {
     type_name: "Gather",
     versions: &[
-        OpVersion {
-            version: 1,
-            since_opset: 1,
-        },
-        OpVersion {
-            version: 7,
-            since_opset: 7,
-        },
-        OpVersion {
-            version: 8,
-            since_opset: 8,
-        },
+        OpVersion::openvino(1, 1),
+        OpVersion::openvino(7, 7),
+        OpVersion::openvino(8, 8),
     ],
     infer,
     doc: OpDoc {

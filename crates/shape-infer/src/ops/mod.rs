@@ -2,9 +2,12 @@
 
 use crate::registry::{OpDef, OpVersion};
 
+mod compress;
 mod concat;
 mod constant;
+mod extract;
 mod gather;
+mod non_zero;
 mod pad;
 mod parameter;
 mod range;
@@ -24,16 +27,19 @@ mod unsqueeze;
 mod variadic_split;
 
 /// An op that has existed unchanged since opset 1.
-pub(crate) const SINCE_OPSET1: &[OpVersion] = &[OpVersion {
-    version: 1,
-    since_opset: 1,
-}];
+pub(crate) const SINCE_OPSET1: &[OpVersion] = &[OpVersion::openvino(1, 1)];
+
+/// A project op (not in OpenVINO's opsets) that has existed since `ovir1`.
+pub(crate) const SINCE_OVIR1: &[OpVersion] = &[OpVersion::project(1, 1)];
 
 /// Every op the registry knows.
 pub static ALL: &[&OpDef] = &[
+    &compress::DEF,
     &concat::DEF,
     &constant::DEF,
+    &extract::DEF,
     &gather::DEF,
+    &non_zero::DEF,
     &pad::DEF,
     &parameter::DEF,
     &range::DEF,

@@ -17,14 +17,8 @@ use super::support;
 pub static DEF: OpDef = OpDef {
     type_name: "Pad",
     versions: &[
-        OpVersion {
-            version: 1,
-            since_opset: 1,
-        },
-        OpVersion {
-            version: 12,
-            since_opset: 12,
-        },
+        OpVersion::openvino(1, 1),
+        OpVersion::openvino(12, 12),
     ],
     infer,
     doc: OpDoc {

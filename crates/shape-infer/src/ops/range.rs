@@ -17,14 +17,8 @@ use super::support;
 pub static DEF: OpDef = OpDef {
     type_name: "Range",
     versions: &[
-        OpVersion {
-            version: 1,
-            since_opset: 1,
-        },
-        OpVersion {
-            version: 4,
-            since_opset: 4,
-        },
+        OpVersion::openvino(1, 1),
+        OpVersion::openvino(4, 4),
     ],
     infer,
     doc: OpDoc {

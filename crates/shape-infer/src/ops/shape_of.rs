@@ -16,14 +16,8 @@ use super::support;
 pub static DEF: OpDef = OpDef {
     type_name: "ShapeOf",
     versions: &[
-        OpVersion {
-            version: 1,
-            since_opset: 1,
-        },
-        OpVersion {
-            version: 3,
-            since_opset: 3,
-        },
+        OpVersion::openvino(1, 1),
+        OpVersion::openvino(3, 3),
     ],
     infer,
     doc: OpDoc {

@@ -17,10 +17,7 @@ use crate::tensor::TensorInfo;
 
 pub static DEF: OpDef = OpDef {
     type_name: "Slice",
-    versions: &[OpVersion {
-        version: 8,
-        since_opset: 8,
-    }],
+    versions: &[OpVersion::openvino(8, 8)],
     infer,
     doc: OpDoc {
         summary: "`data[start:stop:step]` along the given axes (ONNX Slice-13 rules).",

@@ -10,16 +10,7 @@ use super::support;
 
 pub static DEF: OpDef = OpDef {
     type_name: "SoftMax",
-    versions: &[
-        OpVersion {
-            version: 1,
-            since_opset: 1,
-        },
-        OpVersion {
-            version: 8,
-            since_opset: 8,
-        },
-    ],
+    versions: &[OpVersion::openvino(1, 1), OpVersion::openvino(8, 8)],
     infer,
     doc: OpDoc {
         summary: "Softmax along `axis`; the output has the input's shape and type.",

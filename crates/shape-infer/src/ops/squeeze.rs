@@ -19,16 +19,7 @@ use crate::tensor::TensorInfo;
 
 pub static DEF: OpDef = OpDef {
     type_name: "Squeeze",
-    versions: &[
-        OpVersion {
-            version: 1,
-            since_opset: 1,
-        },
-        OpVersion {
-            version: 15,
-            since_opset: 15,
-        },
-    ],
+    versions: &[OpVersion::openvino(1, 1), OpVersion::openvino(15, 15)],
     infer,
     doc: OpDoc {
         summary: "The data without the dims of size 1 (all of them, or those at the given axes).",

@@ -232,3 +232,42 @@ pub fn show_dims(ctx: &InferContext, dims: &[Dim]) -> String {
         .collect();
     format!("[{}]", items.join(", "))
 }
+
+/// The size of a data-dependent selection made by the current layer (the
+/// count NonZero, Compress or Extract keep): `0` when `upper` is provably 0,
+/// else a fresh symbol in `[0, upper]` that keeps `upper` as its symbolic
+/// bound ([`symdim::SymbolInfo::upper`]), or in `[0, ∞)` when there is no
+/// upper bound (an input of unknown rank).
+pub fn data_dependent_count(
+    ctx: &mut InferContext,
+    call: &OpCall<'_>,
+    upper: Option<&Dim>,
+    reason: &str,
+) -> Result<Dim, ShapeError> {
+    let Some(upper) = upper else {
+        let symbol = ctx.fresh_symbol(symdim::Interval::new(Some(0), None), reason);
+        return Ok(Expr::symbol(symbol));
+    };
+    if ctx.symbols.bounds(upper)?.hi.is_some_and(|hi| hi <= 0) {
+        return Ok(Expr::zero());
+    }
+    let provenance = symdim::Provenance {
+        layer: call.node.name.clone(),
+        line: call.node.location.line,
+        reason: reason.to_owned(),
+    };
+    let symbol = ctx.symbols.fresh_bounded(upper, Some(provenance))?;
+    Ok(Expr::symbol(symbol))
+}
+
+/// The positions of the nonzero elements of a known value (a boolean mask,
+/// NonZero's input), `None` unless every element is a known integer.
+pub fn nonzero_positions(values: &[Dim]) -> Option<Vec<usize>> {
+    let mut positions = Vec::new();
+    for (i, v) in values.iter().enumerate() {
+        if v.as_constant()? != 0 {
+            positions.push(i);
+        }
+    }
+    Some(positions)
+}
