@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pathlib
 import shutil
 import sys
 
@@ -807,12 +808,15 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     out = args.out
 
-    # Clean regenerate (only the things this script owns).
-    for sub in ("golden", "broken"):
-        shutil.rmtree(os.path.join(out, sub), ignore_errors=True)
+    # Clean regenerate (only the things this script owns): the samples of the
+    # project's own opset (compress_*, extract_*) are hand-written, and
+    # broken/ also holds the files of gen_broken_extra.py (run at the end).
+    shutil.rmtree(os.path.join(out, "golden"), ignore_errors=True)
     os.makedirs(os.path.join(out, "golden"), exist_ok=True)
+    os.makedirs(os.path.join(out, "broken"), exist_ok=True)
     for fn in os.listdir(out):
-        if fn.endswith((".xml", ".bin")):
+        hand_written = fn.startswith(("compress_", "extract_"))
+        if fn.endswith((".xml", ".bin")) and not hand_written:
             os.remove(os.path.join(out, fn))
 
     readme = [
@@ -857,12 +861,26 @@ def main(argv=None) -> int:
                     f" The serializer did NOT deduplicate them: offsets {a[0]} and {b[0]} (size {a[1]})."
                 )
             readme[-1] += shared_note
+    readme += [
+        "",
+        "## Project-opset samples (hand-written, kept by this script)",
+        "",
+        "OpenVINO cannot build ops of this project's own opset (`ovir1`, see",
+        "`docs/project-opset.md`), so these are written by hand:",
+        "",
+    ] + [f"- `{fn}`" for fn in sorted(os.listdir(out))
+         if fn.startswith(("compress_", "extract_")) and fn.endswith(".xml")]
     readme += FORMAT_NOTES
     readme.append("")
     with open(os.path.join(out, "README.md"), "w", encoding="utf-8", newline="\n") as f:
         f.write("\n".join(readme))
 
     write_broken(out)
+    # The reader/validator cases of broken/ and their README block.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import gen_broken_extra
+    gen_broken_extra.OUT = pathlib.Path(out) / "broken"
+    gen_broken_extra.main()
     print(f"wrote {len(MODELS)} models + goldens + broken samples to {out}/ (OpenVINO {_ver()})")
     return 0
 
