@@ -11,6 +11,7 @@
 //! node whose rule fails (or whose op is unknown) carries its declared shapes so
 //! that inference can go on past it.
 
+pub mod broadcast;
 pub mod context;
 pub mod declared;
 pub mod engine;

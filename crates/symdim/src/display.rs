@@ -117,11 +117,11 @@ fn fmt_atom(t: &SymbolTable, a: &Atom, in_product: bool, f: &mut Formatter<'_>) 
             }
             Ok(())
         }
-        Atom::Min(x, y) | Atom::Max(x, y) => {
-            f.write_str(if matches!(a, Atom::Min(..)) {
-                "min("
-            } else {
-                "max("
+        Atom::Min(x, y) | Atom::Max(x, y) | Atom::Bcast(x, y) => {
+            f.write_str(match a {
+                Atom::Min(..) => "min(",
+                Atom::Max(..) => "max(",
+                _ => "bcast(",
             })?;
             fmt_expr(t, x, f)?;
             f.write_str(", ")?;

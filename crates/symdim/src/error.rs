@@ -23,6 +23,15 @@ pub enum DimError {
         /// The divisor.
         divisor: i64,
     },
+    /// `bcast(a, b)` of two values that differ and are neither 1 (at
+    /// evaluation time, or two constants at construction time).
+    #[error("dims {a} and {b} do not broadcast")]
+    NotBroadcastable {
+        /// The first dim.
+        a: i64,
+        /// The second dim.
+        b: i64,
+    },
     /// Evaluation met a symbol that the binding gives no value.
     #[error("symbol ?{} has no value", .0 .0)]
     Unbound(SymbolId),

@@ -44,6 +44,10 @@ pub enum Atom {
     Min(Box<Expr>, Box<Expr>),
     /// `max(a, b)`; arguments sorted (non-constant before constant).
     Max(Box<Expr>, Box<Expr>),
+    /// `bcast(a, b)`: the numpy broadcast of two dims (`a` if `a == b` or
+    /// `b == 1`, `b` if `a == 1`, undefined otherwise); arguments sorted by
+    /// `Expr` order, never equal, neither the constant 1, not both constant.
+    Bcast(Box<Expr>, Box<Expr>),
 }
 
 /// A product of atoms with positive exponents, kept sorted by atom. The empty
@@ -733,6 +737,37 @@ impl Expr {
         Expr::min_max(self, o, false)
     }
 
+    /// `bcast(self, o)`: the numpy broadcast of two dims. `bcast(a, a) = a`,
+    /// `bcast(a, 1) = bcast(1, a) = a`; two constants that differ and are
+    /// neither 1 are [`DimError::NotBroadcastable`]; absorption
+    /// (`bcast(a, bcast(a, b)) = bcast(a, b)`); otherwise a `Bcast` atom with
+    /// sorted arguments (so `bcast(a, b) == bcast(b, a)`). See
+    /// [`SymbolTable::bcast`](crate::SymbolTable::bcast) for range-aware
+    /// simplification.
+    pub fn bcast(&self, o: &Expr) -> Result<Expr, DimError> {
+        if self == o || o.as_constant() == Some(1) {
+            return Ok(self.clone());
+        }
+        if self.as_constant() == Some(1) {
+            return Ok(o.clone());
+        }
+        if let (Some(a), Some(b)) = (self.as_constant(), o.as_constant()) {
+            return Err(DimError::NotBroadcastable { a, b });
+        }
+        for (x, y) in [(self, o), (o, self)] {
+            if let Some(Atom::Bcast(p, q)) = y.as_atom() {
+                if **p == *x || **q == *x {
+                    return Ok(y.clone());
+                }
+            }
+        }
+        let (x, y) = if self <= o { (self, o) } else { (o, self) };
+        Ok(Expr::from_atom(Atom::Bcast(
+            Box::new(x.clone()),
+            Box::new(y.clone()),
+        )))
+    }
+
     /// All symbols occurring in the expression (including inside atoms).
     pub fn symbols(&self) -> BTreeSet<SymbolId> {
         let mut out = BTreeSet::new();
@@ -750,7 +785,7 @@ impl Expr {
                     Atom::FloorDiv(e, _) | Atom::CeilDiv(e, _) | Atom::ExactDiv(e, _) => {
                         e.collect_symbols(out)
                     }
-                    Atom::Min(x, y) | Atom::Max(x, y) => {
+                    Atom::Min(x, y) | Atom::Max(x, y) | Atom::Bcast(x, y) => {
                         x.collect_symbols(out);
                         y.collect_symbols(out);
                     }
@@ -790,6 +825,7 @@ impl Expr {
                     Atom::ExactDiv(x, k) => x.substitute(f)?.assumed_exact_div(*k)?,
                     Atom::Min(x, y) => Expr::min(&x.substitute(f)?, &y.substitute(f)?)?,
                     Atom::Max(x, y) => Expr::max(&x.substitute(f)?, &y.substitute(f)?)?,
+                    Atom::Bcast(x, y) => x.substitute(f)?.bcast(&y.substitute(f)?)?,
                 };
                 t = t.mul(&v.pow(*e)?)?;
             }
@@ -838,5 +874,15 @@ fn eval_atom(a: &Atom, binding: &dyn Fn(SymbolId) -> Option<i64>) -> Result<i64,
         }
         Atom::Min(x, y) => x.eval(binding)?.min(y.eval(binding)?),
         Atom::Max(x, y) => x.eval(binding)?.max(y.eval(binding)?),
+        Atom::Bcast(x, y) => {
+            let (a, b) = (x.eval(binding)?, y.eval(binding)?);
+            if a == b || b == 1 {
+                a
+            } else if a == 1 {
+                b
+            } else {
+                return Err(DimError::NotBroadcastable { a, b });
+            }
+        }
     })
 }

@@ -39,8 +39,9 @@
 //! An `Expr` is kept as a sum of terms `c × m` where `c` is a nonzero `i64`
 //! and `m` a [`Monomial`]: a sorted multiset of [`Atom`]s with positive
 //! exponents (the constant term has the empty monomial). Atoms are symbols,
-//! `floor(e/k)`, `ceil(e/k)`, exact `e/k`, `min(a, b)` and `max(a, b)`, whose
-//! arguments are themselves canonical. Because the representation is sorted
+//! `floor(e/k)`, `ceil(e/k)`, exact `e/k`, `min(a, b)`, `max(a, b)` and
+//! `bcast(a, b)` (the numpy broadcast of two dims), whose arguments are
+//! themselves canonical. Because the representation is sorted
 //! and fully simplified, the derived `Eq`/`Ord`/`Hash` are semantic for
 //! everything the rules normalize: `3*N == N*3`, `(D+1)-1 == D`,
 //! `N*S == S*N`, `(N+1)*(N-1) == N*N - 1`.
@@ -71,7 +72,12 @@
 //!   (`min(a + c, b + c) = min(a, b) + c`); otherwise the atom keeps its two
 //!   arguments sorted (non-constant before constant, then by `Expr` order).
 //!   [`SymbolTable::min`] / [`SymbolTable::max`] additionally use the symbol
-//!   ranges: with `S ∈ [2, ∞)`, `max(S - 2, 0) = S - 2`.
+//!   ranges: with `S ∈ [2, ∞)`, `max(S - 2, 0) = S - 2`;
+//! * `bcast(a, b)` ([`Expr::bcast`]): `bcast(a, a) = bcast(a, 1) = a`; two
+//!   distinct constants neither 1 are [`DimError::NotBroadcastable`];
+//!   absorption `bcast(a, bcast(a, b)) = bcast(a, b)`; otherwise a sorted
+//!   atom. Its value is `a` if `a == b` or `b == 1`, `b` if `a == 1`, and an
+//!   evaluation error otherwise; its bounds are the hull of both arguments'.
 //!
 //! Equality is structural: two expressions equal for all values but not
 //! reduced to the same form by these rules (e.g. `floor((N + 5)/2)` and
@@ -94,7 +100,7 @@
 //!
 //! * integers in decimal; named symbols by name; other symbols as
 //!   `?<index>` (also symbols whose name is not a plain identifier, is
-//!   reserved — `floor`, `ceil`, `min`, `max` — or is owned by another symbol);
+//!   reserved — `floor`, `ceil`, `min`, `max`, `bcast` — or is owned by another symbol);
 //! * terms in canonical order: **higher total degree first; at equal degree,
 //!   graded-lexicographic by atoms** (symbols before other atoms, symbols by
 //!   id; the monomial with the larger exponent of the first differing atom
@@ -102,7 +108,8 @@
 //!   `2*N - S`;
 //! * a term is its absolute coefficient (omitted when 1) and its atoms
 //!   joined by `*`, powers as repeated factors: `15*D`, `3*N*S`, `N*N`;
-//! * `floor(<num>/<k>)`, `ceil(<num>/<k>)`, `min(a, b)`, `max(a, b)`;
+//! * `floor(<num>/<k>)`, `ceil(<num>/<k>)`, `min(a, b)`, `max(a, b)`,
+//!   `bcast(a, b)`;
 //!   exact division as `<num>/<k>`, parenthesized as a whole when it is a
 //!   factor of a larger product (`2*M*(N/3)`); the numerator is bare when it
 //!   is a single product and parenthesized otherwise: `4*N*S/3`,

@@ -12,7 +12,7 @@ pub const MAX_DEPTH: usize = 64;
 pub const MAX_WORK: usize = 1 << 20;
 
 /// Function names that cannot be used as symbol names.
-pub const RESERVED: [&str; 4] = ["floor", "ceil", "min", "max"];
+pub const RESERVED: [&str; 5] = ["floor", "ceil", "min", "max", "bcast"];
 
 /// Whether `s` is an identifier `[A-Za-z_][A-Za-z0-9_]*` that is not a
 /// reserved function name (such names display as themselves).
@@ -411,16 +411,16 @@ impl<'t> Parser<'t> {
                 };
                 r.map_err(|e| dim_err(e, den_off))
             }
-            "min" | "max" => {
+            "min" | "max" | "bcast" => {
                 self.expect(Tok::LParen, "'('")?;
                 let a = self.parse_sum()?;
                 self.expect(Tok::Comma, "','")?;
                 let b = self.parse_sum()?;
                 self.expect(Tok::RParen, "')'")?;
-                if name == "min" {
-                    Expr::min(&a, &b)
-                } else {
-                    Expr::max(&a, &b)
+                match name {
+                    "min" => Expr::min(&a, &b),
+                    "max" => Expr::max(&a, &b),
+                    _ => a.bcast(&b),
                 }
                 .map_err(|e| dim_err(e, off))
             }

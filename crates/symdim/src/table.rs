@@ -256,6 +256,14 @@ impl SymbolTable {
                     hi: x.hi.max(y.hi),
                 }
             }
+            Atom::Bcast(x, y) => {
+                // The value is one of the two arguments.
+                let (x, y) = (self.xbounds(x)?, self.xbounds(y)?);
+                XI {
+                    lo: x.lo.min(y.lo),
+                    hi: x.hi.max(y.hi),
+                }
+            }
         })
     }
 
@@ -299,6 +307,24 @@ impl SymbolTable {
             }
         }
         a.max(b)
+    }
+
+    /// `bcast(a, b)` using ranges: an argument whose range is exactly `[1, 1]`
+    /// yields to the other; arguments provably equal give one of them; else
+    /// [`Expr::bcast`] (which fails with
+    /// [`DimError::NotBroadcastable`] for two distinct constants, neither 1).
+    pub fn bcast(&self, a: &Expr, b: &Expr) -> Result<Expr, DimError> {
+        let is_one = |e: &Expr| self.bounds(e).ok().and_then(|i| i.as_point()) == Some(1);
+        if is_one(b) {
+            return Ok(a.clone());
+        }
+        if is_one(a) {
+            return Ok(b.clone());
+        }
+        if a != b && self.diff_bounds(a, b).and_then(|d| d.as_point()) == Some(0) {
+            return Ok(equal_valued(a, b));
+        }
+        a.bcast(b)
     }
 
     /// Compares `a` and `b` when provable: `Equal` if structurally equal or

@@ -697,3 +697,37 @@ fn parse_errors() {
         .join("*");
     assert!(t.parse_expr(&many).is_err());
 }
+
+#[test]
+fn bcast_atom() {
+    let mut t = SymbolTable::new();
+    let n = Expr::symbol(t.named("N", Interval::nonnegative()));
+    let m = Expr::symbol(t.named("M", Interval::nonnegative()));
+    let one = Expr::one();
+    assert_eq!(n.bcast(&n).unwrap(), n);
+    assert_eq!(n.bcast(&one).unwrap(), n);
+    assert_eq!(one.bcast(&m).unwrap(), m);
+    assert_eq!(
+        Expr::constant(3).bcast(&Expr::constant(4)),
+        Err(DimError::NotBroadcastable { a: 3, b: 4 })
+    );
+    let b = n.bcast(&m).unwrap();
+    assert_eq!(b, m.bcast(&n).unwrap());
+    assert_eq!(t.display(&b).to_string(), "bcast(N, M)");
+    assert_eq!(t.parse_expr("bcast(M, N)").unwrap(), b);
+    assert_eq!(n.bcast(&b).unwrap(), b);
+    let at = |nv: i64, mv: i64| b.eval(&|s| Some(if s.0 == 0 { nv } else { mv }));
+    assert_eq!(at(5, 5), Ok(5));
+    assert_eq!(at(1, 7), Ok(7));
+    assert_eq!(at(7, 1), Ok(7));
+    assert_eq!(at(2, 3), Err(DimError::NotBroadcastable { a: 2, b: 3 }));
+    let s = Expr::symbol(t.named("S", Interval::new(Some(2), Some(6))));
+    let r = Expr::symbol(t.named("R", Interval::new(Some(1), Some(9))));
+    assert_eq!(
+        t.bounds(&s.bcast(&r).unwrap()).unwrap(),
+        Interval::new(Some(1), Some(9))
+    );
+    let p = Expr::symbol(t.named("P", Interval::new(Some(1), Some(1))));
+    assert_eq!(t.bcast(&s, &p).unwrap(), s);
+    assert!(t.parse_expr("bcast").is_err());
+}

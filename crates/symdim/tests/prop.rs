@@ -24,6 +24,10 @@ enum Ast {
     TMin(Box<Ast>, Box<Ast>),
     /// `SymbolTable::max` (range-aware).
     TMax(Box<Ast>, Box<Ast>),
+    /// `Expr::bcast` (numpy broadcast of two dims).
+    Bcast(Box<Ast>, Box<Ast>),
+    /// `SymbolTable::bcast` (range-aware).
+    TBcast(Box<Ast>, Box<Ast>),
 }
 
 fn ast() -> impl Strategy<Value = Ast> {
@@ -46,6 +50,8 @@ fn ast() -> impl Strategy<Value = Ast> {
             (inner.clone(), inner.clone()).prop_map(move |(x, y)| Ast::Max(b(x), b(y))),
             (inner.clone(), inner.clone()).prop_map(move |(x, y)| Ast::TMin(b(x), b(y))),
             (inner.clone(), inner.clone()).prop_map(move |(x, y)| Ast::TMax(b(x), b(y))),
+            (inner.clone(), inner.clone()).prop_map(move |(x, y)| Ast::Bcast(b(x), b(y))),
+            (inner.clone(), inner.clone()).prop_map(move |(x, y)| Ast::TBcast(b(x), b(y))),
         ]
     })
 }
@@ -75,6 +81,16 @@ fn naive(a: &Ast, v: &[i64; NSYM]) -> Option<i128> {
         }
         Ast::Min(x, y) | Ast::TMin(x, y) => naive(x, v)?.min(naive(y, v)?),
         Ast::Max(x, y) | Ast::TMax(x, y) => naive(x, v)?.max(naive(y, v)?),
+        Ast::Bcast(x, y) | Ast::TBcast(x, y) => {
+            let (a, b) = (naive(x, v)?, naive(y, v)?);
+            if a == b || b == 1 {
+                a
+            } else if a == 1 {
+                b
+            } else {
+                return None;
+            }
+        }
     })
 }
 
@@ -93,6 +109,8 @@ fn build(a: &Ast, t: &SymbolTable, syms: &[SymbolId; NSYM]) -> Result<Expr, DimE
         Ast::Max(x, y) => build(x, t, syms)?.max_with(&build(y, t, syms)?)?,
         Ast::TMin(x, y) => t.min(&build(x, t, syms)?, &build(y, t, syms)?)?,
         Ast::TMax(x, y) => t.max(&build(x, t, syms)?, &build(y, t, syms)?)?,
+        Ast::Bcast(x, y) => build(x, t, syms)?.bcast(&build(y, t, syms)?)?,
+        Ast::TBcast(x, y) => t.bcast(&build(x, t, syms)?, &build(y, t, syms)?)?,
     })
 }
 
@@ -119,6 +137,8 @@ fn rewrite(a: &Ast) -> Ast {
         Ast::Max(x, y) => Ast::Max(b(y), b(x)),
         Ast::TMin(x, y) => Ast::TMin(b(y), b(x)),
         Ast::TMax(x, y) => Ast::TMax(b(y), b(x)),
+        Ast::Bcast(x, y) => Ast::Bcast(b(y), b(x)),
+        Ast::TBcast(x, y) => Ast::TBcast(b(y), b(x)),
     }
 }
 
@@ -175,7 +195,7 @@ proptest! {
         let (t, syms) = table(&r);
         let e = match build(&a, &t, &syms) {
             Ok(e) => e,
-            Err(DimError::Overflow | DimError::TooComplex | DimError::NotDivisible { .. }) => return Ok(()),
+            Err(DimError::Overflow | DimError::TooComplex | DimError::NotDivisible { .. } | DimError::NotBroadcastable { .. }) => return Ok(()),
             Err(err) => return Err(TestCaseError::fail(format!("build failed: {err}"))),
         };
         let bounds = t.bounds(&e);

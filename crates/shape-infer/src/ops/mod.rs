@@ -2,11 +2,16 @@
 
 use crate::registry::{OpDef, OpVersion};
 
+mod broadcast_op;
 mod compress;
 mod concat;
 mod constant;
+mod convert;
+mod elementwise_binary;
+mod elementwise_unary;
 mod extract;
 mod gather;
+mod matmul;
 mod non_zero;
 mod pad;
 mod parameter;
@@ -14,6 +19,7 @@ mod range;
 mod reduce;
 mod reshape;
 mod result;
+mod select;
 mod shape_of;
 mod slice;
 mod softmax;
@@ -34,11 +40,58 @@ pub(crate) const SINCE_OVIR1: &[OpVersion] = &[OpVersion::project(1, 1)];
 
 /// Every op the registry knows.
 pub static ALL: &[&OpDef] = &[
+    &broadcast_op::DEF,
     &compress::DEF,
     &concat::DEF,
     &constant::DEF,
+    &convert::CONVERT,
+    &convert::CONVERT_LIKE,
+    &elementwise_binary::ADD,
+    &elementwise_binary::DIVIDE,
+    &elementwise_binary::EQUAL,
+    &elementwise_binary::FLOOR_MOD,
+    &elementwise_binary::GREATER,
+    &elementwise_binary::GREATER_EQUAL,
+    &elementwise_binary::LESS,
+    &elementwise_binary::LESS_EQUAL,
+    &elementwise_binary::LOGICAL_AND,
+    &elementwise_binary::LOGICAL_OR,
+    &elementwise_binary::LOGICAL_XOR,
+    &elementwise_binary::MAXIMUM,
+    &elementwise_binary::MINIMUM,
+    &elementwise_binary::MOD,
+    &elementwise_binary::MULTIPLY,
+    &elementwise_binary::NOT_EQUAL,
+    &elementwise_binary::POWER,
+    &elementwise_binary::SQUARED_DIFFERENCE,
+    &elementwise_binary::SUBTRACT,
+    &elementwise_unary::ABS,
+    &elementwise_unary::CEILING,
+    &elementwise_unary::CLAMP,
+    &elementwise_unary::ELU,
+    &elementwise_unary::ERF,
+    &elementwise_unary::EXP,
+    &elementwise_unary::FLOOR,
+    &elementwise_unary::GELU,
+    &elementwise_unary::HARD_SIGMOID,
+    &elementwise_unary::HSIGMOID,
+    &elementwise_unary::HSWISH,
+    &elementwise_unary::LOG,
+    &elementwise_unary::LOGICAL_NOT,
+    &elementwise_unary::MISH,
+    &elementwise_unary::NEGATIVE,
+    &elementwise_unary::PRELU,
+    &elementwise_unary::RELU,
+    &elementwise_unary::ROUND,
+    &elementwise_unary::SIGMOID,
+    &elementwise_unary::SIGN,
+    &elementwise_unary::SOFT_PLUS,
+    &elementwise_unary::SQRT,
+    &elementwise_unary::SWISH,
+    &elementwise_unary::TANH,
     &extract::DEF,
     &gather::DEF,
+    &matmul::DEF,
     &non_zero::DEF,
     &pad::DEF,
     &parameter::DEF,
@@ -50,6 +103,7 @@ pub static ALL: &[&OpDef] = &[
     &reduce::SUM,
     &reshape::DEF,
     &result::DEF,
+    &select::DEF,
     &shape_of::DEF,
     &slice::DEF,
     &softmax::DEF,

@@ -1,0 +1,103 @@
+//! Convert-1 (`destination_type`) and ConvertLike-1 (the type of input 1):
+//! the shape is unchanged, the element type changes. Values of integer
+//! tensors propagate through integer-to-integer conversions when every value
+//! provably fits the destination type.
+
+use ir::{Dim, ElementType};
+
+use crate::context::InferContext;
+use crate::error::ShapeError;
+use crate::registry::{OpCall, OpDef, OpDoc};
+use crate::tensor::TensorInfo;
+
+pub static CONVERT: OpDef = OpDef {
+    type_name: "Convert",
+    versions: super::SINCE_OPSET1,
+    infer: infer_convert,
+    doc: OpDoc {
+        summary: "Converts the elements to `destination_type`; the shape is unchanged.",
+        attributes: "`destination_type` (an element type name: `i64`, `f32`, ...)",
+        symbolic:
+            "shape kept; integer values propagate when they provably fit the destination type",
+        errors: "`attribute-invalid` for an unknown `destination_type`",
+    },
+};
+
+pub static CONVERT_LIKE: OpDef = OpDef {
+    type_name: "ConvertLike",
+    versions: super::SINCE_OPSET1,
+    infer: infer_convert_like,
+    doc: OpDoc {
+        summary: "Converts input 0 to the element type of input 1; the shape is unchanged.",
+        attributes: "-",
+        symbolic:
+            "shape kept; integer values propagate when they provably fit the destination type",
+        errors: "`input-count`",
+    },
+};
+
+fn infer_convert(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
+    call.expect_inputs(1, 1)?;
+    let text = call.node.attributes.require("destination_type")?;
+    let target = ElementType::parse(text.trim()).ok_or_else(|| {
+        ShapeError::rule(
+            "attribute-invalid",
+            format!("destination_type `{text}` is not an element type"),
+        )
+    })?;
+    Ok(vec![convert(ctx, &call.inputs[0], target)])
+}
+
+fn infer_convert_like(
+    ctx: &mut InferContext,
+    call: &OpCall<'_>,
+) -> Result<Vec<TensorInfo>, ShapeError> {
+    call.expect_inputs(2, 2)?;
+    Ok(vec![convert(
+        ctx,
+        &call.inputs[0],
+        call.inputs[1].element_type,
+    )])
+}
+
+/// The range of an integer element type, as `i64` (types wider than `i64`
+/// are capped, which only makes the fit check stricter).
+fn integer_range(t: ElementType) -> Option<(i64, i64)> {
+    use ElementType::*;
+    Some(match t {
+        Boolean => (0, 1),
+        I4 => (-8, 7),
+        I8 => (i8::MIN.into(), i8::MAX.into()),
+        I16 => (i16::MIN.into(), i16::MAX.into()),
+        I32 => (i32::MIN.into(), i32::MAX.into()),
+        I64 => (i64::MIN, i64::MAX),
+        U1 => (0, 1),
+        U2 => (0, 3),
+        U3 => (0, 7),
+        U4 => (0, 15),
+        U6 => (0, 63),
+        U8 => (0, u8::MAX.into()),
+        U16 => (0, u16::MAX.into()),
+        U32 => (0, u32::MAX.into()),
+        U64 => (0, i64::MAX),
+        _ => return None,
+    })
+}
+
+fn convert(ctx: &InferContext, input: &TensorInfo, target: ElementType) -> TensorInfo {
+    let out = TensorInfo::new(target, input.shape.clone());
+    let fits = |d: &Dim| -> bool {
+        let Some((lo, hi)) = integer_range(target) else {
+            return false;
+        };
+        // Converting to boolean maps nonzero to 1: only 0/1 keep their value.
+        ctx.symbols
+            .bounds(d)
+            .is_ok_and(|b| b.lo.is_some_and(|l| l >= lo) && b.hi.is_some_and(|h| h <= hi))
+    };
+    let source_integral = integer_range(input.element_type).is_some();
+    match &input.value {
+        Some(v) if source_integral && v.iter().all(fits) => out.with_value(v.clone()),
+        _ => out,
+    }
+}

@@ -1,0 +1,411 @@
+//! The elementwise binary family (all version 1, opset1): arithmetic (`Add`,
+//! `Subtract`, `Multiply`, `Divide`, `FloorMod`, `Mod`, `Power`, `Maximum`,
+//! `Minimum`, `SquaredDifference`), comparisons (`Equal`, `NotEqual`,
+//! `Less`, `LessEqual`, `Greater`, `GreaterEqual`) and logical ops
+//! (`LogicalAnd`, `LogicalOr`, `LogicalXor`). One rule: the two shapes
+//! broadcast with `auto_broadcast` (see [`crate::broadcast`]).
+//!
+//! Values propagate when both inputs carry them (shape subgraphs): `Add`,
+//! `Subtract`, `Multiply` as dim arithmetic, `Divide`/`FloorMod`/`Mod` by a
+//! positive constant, `Maximum`/`Minimum` range-aware, comparisons when the
+//! ranges decide them.
+
+use std::cmp::Ordering;
+
+use ir::{Dim, ElementType, Shape};
+use symdim::Expr;
+
+use crate::broadcast::{self, Mode, Operand};
+use crate::context::InferContext;
+use crate::error::ShapeError;
+use crate::ops::constant::MAX_VALUE_ELEMENTS;
+use crate::ops::support;
+use crate::registry::{OpCall, OpDef, OpDoc};
+use crate::tensor::TensorInfo;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+    FloorMod,
+    Mod,
+    Power,
+    Maximum,
+    Minimum,
+    SquaredDifference,
+    Equal,
+    NotEqual,
+    Less,
+    LessEqual,
+    Greater,
+    GreaterEqual,
+    LogicalAnd,
+    LogicalOr,
+    LogicalXor,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Arithmetic,
+    Comparison,
+    Logical,
+}
+
+impl Kind {
+    fn class(self) -> Class {
+        use Kind::*;
+        match self {
+            Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual => Class::Comparison,
+            LogicalAnd | LogicalOr | LogicalXor => Class::Logical,
+            _ => Class::Arithmetic,
+        }
+    }
+}
+
+const ATTRS: &str = "`auto_broadcast` (`numpy` default, `none`, `pdpd` with `auto_broadcast.auto_broadcast_axis`, 0 when absent)";
+const SYMBOLIC: &str = "shapes broadcast symbolically (`bcast(N, M)`, assumptions `N == 1 or N == 5`); values of small integer tensors propagate";
+const ERRORS: &str = "`broadcast-incompatible` naming both dims, axes and shapes; `element-type` for mismatched input types";
+
+macro_rules! binary_op {
+    ($static:ident, $fn:ident, $kind:ident, $name:literal, $summary:literal, $attrs:expr) => {
+        pub static $static: OpDef = OpDef {
+            type_name: $name,
+            versions: super::SINCE_OPSET1,
+            infer: $fn,
+            doc: OpDoc {
+                summary: $summary,
+                attributes: $attrs,
+                symbolic: SYMBOLIC,
+                errors: ERRORS,
+            },
+        };
+
+        fn $fn(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
+            infer(ctx, call, Kind::$kind)
+        }
+    };
+}
+
+binary_op!(ADD, infer_add, Add, "Add", "Elementwise `a + b`.", ATTRS);
+binary_op!(
+    SUBTRACT,
+    infer_subtract,
+    Subtract,
+    "Subtract",
+    "Elementwise `a - b`.",
+    ATTRS
+);
+binary_op!(
+    MULTIPLY,
+    infer_multiply,
+    Multiply,
+    "Multiply",
+    "Elementwise `a * b`.",
+    ATTRS
+);
+binary_op!(
+    DIVIDE,
+    infer_divide,
+    Divide,
+    "Divide",
+    "Elementwise `a / b` (integers: floor division when `m_pythondiv`, else truncation).",
+    "`auto_broadcast` (as Add), `m_pythondiv` (default true)"
+);
+binary_op!(
+    FLOOR_MOD,
+    infer_floor_mod,
+    FloorMod,
+    "FloorMod",
+    "Elementwise remainder with the sign of the divisor.",
+    ATTRS
+);
+binary_op!(
+    MOD,
+    infer_mod,
+    Mod,
+    "Mod",
+    "Elementwise remainder with the sign of the dividend.",
+    ATTRS
+);
+binary_op!(
+    POWER,
+    infer_power,
+    Power,
+    "Power",
+    "Elementwise `a ^ b`.",
+    ATTRS
+);
+binary_op!(
+    MAXIMUM,
+    infer_maximum,
+    Maximum,
+    "Maximum",
+    "Elementwise maximum.",
+    ATTRS
+);
+binary_op!(
+    MINIMUM,
+    infer_minimum,
+    Minimum,
+    "Minimum",
+    "Elementwise minimum.",
+    ATTRS
+);
+binary_op!(
+    SQUARED_DIFFERENCE,
+    infer_squared_difference,
+    SquaredDifference,
+    "SquaredDifference",
+    "Elementwise `(a - b)^2`.",
+    ATTRS
+);
+binary_op!(
+    EQUAL,
+    infer_equal,
+    Equal,
+    "Equal",
+    "Elementwise `a == b` (boolean output).",
+    ATTRS
+);
+binary_op!(
+    NOT_EQUAL,
+    infer_not_equal,
+    NotEqual,
+    "NotEqual",
+    "Elementwise `a != b` (boolean output).",
+    ATTRS
+);
+binary_op!(
+    LESS,
+    infer_less,
+    Less,
+    "Less",
+    "Elementwise `a < b` (boolean output).",
+    ATTRS
+);
+binary_op!(
+    LESS_EQUAL,
+    infer_less_equal,
+    LessEqual,
+    "LessEqual",
+    "Elementwise `a <= b` (boolean output).",
+    ATTRS
+);
+binary_op!(
+    GREATER,
+    infer_greater,
+    Greater,
+    "Greater",
+    "Elementwise `a > b` (boolean output).",
+    ATTRS
+);
+binary_op!(
+    GREATER_EQUAL,
+    infer_greater_equal,
+    GreaterEqual,
+    "GreaterEqual",
+    "Elementwise `a >= b` (boolean output).",
+    ATTRS
+);
+binary_op!(
+    LOGICAL_AND,
+    infer_logical_and,
+    LogicalAnd,
+    "LogicalAnd",
+    "Elementwise logical and of boolean tensors.",
+    ATTRS
+);
+binary_op!(
+    LOGICAL_OR,
+    infer_logical_or,
+    LogicalOr,
+    "LogicalOr",
+    "Elementwise logical or of boolean tensors.",
+    ATTRS
+);
+binary_op!(
+    LOGICAL_XOR,
+    infer_logical_xor,
+    LogicalXor,
+    "LogicalXor",
+    "Elementwise logical xor of boolean tensors.",
+    ATTRS
+);
+
+fn infer(
+    ctx: &mut InferContext,
+    call: &OpCall<'_>,
+    kind: Kind,
+) -> Result<Vec<TensorInfo>, ShapeError> {
+    call.expect_inputs(2, 2)?;
+    let element_type = match kind.class() {
+        Class::Logical => {
+            for i in 0..2 {
+                let t = call.inputs[i].element_type;
+                if t.is_static() && t != ElementType::Boolean {
+                    return Err(ShapeError::ElementType {
+                        what: format!("input {i}"),
+                        message: format!("must be boolean, got {t}"),
+                    });
+                }
+            }
+            ElementType::Boolean
+        }
+        Class::Arithmetic => {
+            let t = support::expect_same_type(call, 0, 1)?;
+            if t == ElementType::Boolean {
+                return Err(ShapeError::ElementType {
+                    what: "inputs".to_owned(),
+                    message: "arithmetic is not defined on boolean tensors".to_owned(),
+                });
+            }
+            t
+        }
+        Class::Comparison => {
+            support::expect_same_type(call, 0, 1)?;
+            ElementType::Boolean
+        }
+    };
+    let mode = Mode::from_attributes(&call.node.attributes)?;
+    let python_div = if kind == Kind::Divide {
+        match call.node.attributes.bool("m_pythondiv") {
+            Ok(v) => v.unwrap_or(true),
+            Err(e) => {
+                ctx.warn("attribute-boolean", e.to_string());
+                false
+            }
+        }
+    } else {
+        true
+    };
+    let (a, b) = (&call.inputs[0], &call.inputs[1]);
+    let shape = broadcast::broadcast(
+        ctx,
+        mode,
+        Operand::new("input 0", &a.shape),
+        Operand::new("input 1", &b.shape),
+    )?;
+    let value = values(ctx, call, kind, mode, &shape, python_div);
+    let out = TensorInfo::new(element_type, shape);
+    Ok(vec![match value {
+        Some(v) => out.with_value(v),
+        None => out,
+    }])
+}
+
+/// The output values, when both inputs carry values and every element can be
+/// computed.
+fn values(
+    ctx: &mut InferContext,
+    call: &OpCall<'_>,
+    kind: Kind,
+    mode: Mode,
+    out: &Shape,
+    python_div: bool,
+) -> Option<Vec<Dim>> {
+    let (va, vb) = (
+        support::input_values(call, 0)?,
+        support::input_values(call, 1)?,
+    );
+    let (sa, sb) = (
+        call.inputs[0].shape.to_static()?,
+        call.inputs[1].shape.to_static()?,
+    );
+    let so = out.to_static()?;
+    let start = match mode {
+        Mode::Pdpd { axis } if axis >= 0 => Some(usize::try_from(axis).ok()?),
+        _ => None,
+    };
+    let ma = broadcast::element_map(&sa, &so, None, MAX_VALUE_ELEMENTS)?;
+    let mb = broadcast::element_map(&sb, &so, start, MAX_VALUE_ELEMENTS)?;
+    ma.iter()
+        .zip(&mb)
+        .map(|(&i, &j)| element(ctx, kind, va.get(i)?, vb.get(j)?, python_div))
+        .collect()
+}
+
+fn boolean(b: bool) -> Dim {
+    Expr::constant(i64::from(b))
+}
+
+fn element(ctx: &mut InferContext, kind: Kind, a: &Dim, b: &Dim, python_div: bool) -> Option<Dim> {
+    let t = &ctx.symbols;
+    let nonneg = |e: &Dim| {
+        t.bounds(e)
+            .ok()
+            .and_then(|i| i.lo)
+            .is_some_and(|lo| lo >= 0)
+    };
+    let (ca, cb) = (a.as_constant(), b.as_constant());
+    Some(match kind {
+        Kind::Add => a.add(b).ok()?,
+        Kind::Subtract => a.sub(b).ok()?,
+        Kind::Multiply => a.mul(b).ok()?,
+        Kind::SquaredDifference => {
+            let d = a.sub(b).ok()?;
+            d.mul(&d).ok()?
+        }
+        Kind::Divide => match (ca, cb) {
+            (Some(x), Some(y)) if y != 0 => Expr::constant(if python_div {
+                floor_div(x, y)?
+            } else {
+                x.checked_div(y)?
+            }),
+            (_, Some(k)) if k > 0 && (python_div || nonneg(a)) => a.floor_div(k).ok()?,
+            _ => return None,
+        },
+        Kind::FloorMod => match (ca, cb) {
+            (Some(x), Some(y)) if y != 0 => {
+                Expr::constant(x.checked_sub(floor_div(x, y)?.checked_mul(y)?)?)
+            }
+            (_, Some(k)) if k > 0 => a.sub(&a.floor_div(k).ok()?.mul_const(k).ok()?).ok()?,
+            _ => return None,
+        },
+        Kind::Mod => match (ca, cb) {
+            (Some(x), Some(y)) if y != 0 => Expr::constant(x.checked_rem(y)?),
+            (_, Some(k)) if k > 0 && nonneg(a) => {
+                a.sub(&a.floor_div(k).ok()?.mul_const(k).ok()?).ok()?
+            }
+            _ => return None,
+        },
+        Kind::Power => {
+            let e = u32::try_from(cb?).ok()?;
+            match ca {
+                Some(x) => Expr::constant(x.checked_pow(e)?),
+                None if e <= 8 => a.pow(e).ok()?,
+                None => return None,
+            }
+        }
+        Kind::Maximum => t.max(a, b).ok()?,
+        Kind::Minimum => t.min(a, b).ok()?,
+        Kind::Equal | Kind::NotEqual => {
+            let equal = t.compare(a, b)? == Ordering::Equal;
+            boolean(equal == (kind == Kind::Equal))
+        }
+        Kind::Less => boolean(t.compare(a, b)? == Ordering::Less),
+        Kind::LessEqual => boolean(t.compare(a, b)? != Ordering::Greater),
+        Kind::Greater => boolean(t.compare(a, b)? == Ordering::Greater),
+        Kind::GreaterEqual => boolean(t.compare(a, b)? != Ordering::Less),
+        Kind::LogicalAnd | Kind::LogicalOr | Kind::LogicalXor => {
+            let (x, y) = (ca? != 0, cb? != 0);
+            boolean(match kind {
+                Kind::LogicalAnd => x && y,
+                Kind::LogicalOr => x || y,
+                _ => x != y,
+            })
+        }
+    })
+}
+
+/// `floor(x / y)` for `y != 0`, checked.
+fn floor_div(x: i64, y: i64) -> Option<i64> {
+    let q = x.checked_div(y)?;
+    let r = x.checked_rem(y)?;
+    Some(if r != 0 && ((r < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    })
+}
