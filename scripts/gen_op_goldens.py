@@ -187,7 +187,11 @@ def select_cases():
         [
             {"cond": [3, 1], "then": [2, 3, 4]},
             {"cond": [1, 1], "then": [1, 5, 4]},
-            {"cond": [6, 1], "then": [8, 1, 4]},
+            # Not {"cond": [6, 1], "then": [8, 1, 4]}: OpenVINO's implementation
+            # merges cond both ways and accepts it, but Select-1's spec (which
+            # this project follows) broadcasts cond one way only, so a cond dim
+            # of 6 against a result dim of 1 is invalid. See docs/ops.md.
+            {"cond": [6, 1], "then": [8, 6, 4]},
             {"cond": [3, 1], "then": [2, 4, 4]},
         ],
     )

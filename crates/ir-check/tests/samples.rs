@@ -124,3 +124,43 @@ fn bad_command_line_is_a_usage_error() {
     assert_eq!(status, 2);
     assert!(stderr.contains("no Parameter is named `nope`"), "{stderr}");
 }
+
+/// Runs with `--shape` overrides: named symbols through a transformer block, a
+/// static binding, an interval kept by a named symbol, and a binding that
+/// breaks the model.
+#[test]
+fn samples_with_shape_overrides() {
+    let runs: &[(&str, &str, &[&str])] = &[
+        (
+            "transformer_named",
+            "transformer_block",
+            &["--shape", "x=B,S,32"],
+        ),
+        (
+            "transformer_bad_hidden",
+            "transformer_block",
+            &["--shape", "x=B,S,31"],
+        ),
+        (
+            "reshape_static",
+            "dynamic_batch_reshape",
+            &["--shape", "x=2,3,8,5"],
+        ),
+        ("interval_named", "interval_dims", &["--shape", "x=N,3,D,5"]),
+        (
+            "compress_named",
+            "compress_axis",
+            &["--shape", "x=R,4", "--shape", "keep=L"],
+        ),
+    ];
+    for (snapshot, sample, args) in runs {
+        let (status, stdout, stderr) = run(&format!("ir-samples/{sample}.xml"), args);
+        insta::assert_snapshot!(
+            format!("override__{snapshot}"),
+            format!(
+                "args: {}\nexit status: {status}\n--- stdout\n{stdout}--- stderr\n{stderr}",
+                args.join(" ")
+            )
+        );
+    }
+}

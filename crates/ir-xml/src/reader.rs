@@ -28,6 +28,10 @@ pub(crate) fn read(
     weights: Option<TensorBytes>,
     weights_name: Option<String>,
 ) -> Result<ReadOutcome, ReadError> {
+    // quick-xml skips a byte-order mark and counts its offsets after it; drop
+    // it here so that every offset (locations, verbatim `<rt_info>`) refers to
+    // the same text. Found by the `xml_reader` fuzzer.
+    let xml = xml.strip_prefix('\u{feff}').unwrap_or(xml);
     let lines = LineIndex::new(xml);
     let mut stream = XmlStream::new(xml, &lines);
     let mut builder = Builder {

@@ -320,3 +320,24 @@ fn symbol_names_survive_a_round_trip() {
     let (xml, _) = common::round_trip(&bare);
     assert!(xml.contains("\t<rt_info>\n\t\t<symbolic_dims>\n"), "{xml}");
 }
+
+/// Regression (found by the `xml_reader` fuzzer): with a byte-order mark, the
+/// verbatim `<rt_info>` was cut three bytes off, and the written model could
+/// not be read back.
+#[test]
+fn a_byte_order_mark_does_not_shift_verbatim_rt_info() {
+    let xml = "\u{feff}<?xml version=\"1.0\"?>\n<net name=\"bom\" version=\"11\">\n\t<layers>\n\t\t<layer id=\"0\" name=\"x\" type=\"Parameter\" version=\"opset1\">\n\t\t\t<data shape=\"2\" element_type=\"f32\" />\n\t\t\t<output><port id=\"0\" precision=\"FP32\"><dim>2</dim></port></output>\n\t\t</layer>\n\t\t<layer id=\"1\" name=\"y\" type=\"Result\" version=\"opset1\">\n\t\t\t<input><port id=\"0\" precision=\"FP32\"><dim>2</dim></port></input>\n\t\t</layer>\n\t</layers>\n\t<edges>\n\t\t<edge from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\" />\n\t</edges>\n\t<rt_info>\n\t\t<info name=\"k\" value=\"v\" />\n\t</rt_info>\n</net>\n";
+    let first = ir_xml::read_model_from_str(xml, None).expect("reads");
+    assert_eq!(
+        first.graph.rt_info.as_deref().map(str::trim_end),
+        Some("<rt_info>\n\t\t<info name=\"k\" value=\"v\" />\n\t</rt_info>")
+    );
+    let (written, bin) = ir_xml::write_model(&first.graph).expect("writes");
+    let second = ir_xml::read_model_from_str(&written, Some(ir::TensorBytes::from_vec(bin)))
+        .expect("what we wrote reads back");
+    assert_eq!(second.graph.rt_info, first.graph.rt_info);
+    assert_eq!(
+        first.graph.nodes().next().map(|(_, n)| n.location.line),
+        Some(4)
+    );
+}

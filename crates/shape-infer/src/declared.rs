@@ -30,6 +30,7 @@ pub fn declared_tensor(symbols: &mut SymbolTable, node: &Node, port: &PortDecl) 
         element_type: port.element_type.unwrap_or(ir::ElementType::Dynamic),
         shape,
         value: None,
+        real_value: None,
         origin: ShapeOrigin::Declared,
     }
 }

@@ -15,12 +15,15 @@ pub enum ShapeOrigin {
 /// The element type and shape of a tensor, and its element values when they are
 /// known as dim expressions (constants, and later the small integer tensors of
 /// shape subgraphs: `ShapeOf` of `[N, 3]` has the value `[N, 3]`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TensorInfo {
     pub element_type: ElementType,
     pub shape: Shape,
     /// The elements in row-major order, when known.
     pub value: Option<Vec<Dim>>,
+    /// The elements of a small floating-point constant, when known (a Range
+    /// over float scalars has a static length OpenVINO folds).
+    pub real_value: Option<Vec<f64>>,
     pub origin: ShapeOrigin,
 }
 
@@ -31,6 +34,7 @@ impl TensorInfo {
             element_type,
             shape,
             value: None,
+            real_value: None,
             origin: ShapeOrigin::Inferred,
         }
     }
@@ -38,6 +42,12 @@ impl TensorInfo {
     /// Attaches known element values.
     pub fn with_value(mut self, value: Vec<Dim>) -> Self {
         self.value = Some(value);
+        self
+    }
+
+    /// Attaches known floating-point element values.
+    pub fn with_real_value(mut self, value: Vec<f64>) -> Self {
+        self.real_value = Some(value);
         self
     }
 }

@@ -48,13 +48,39 @@ fn infer(_: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, Sha
     let tensor = TensorInfo::new(*element_type, Shape::ranked(dims));
     let count = shape.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d));
     Ok(vec![match count {
-        Some(n) if n <= MAX_VALUE_ELEMENTS => match decode_integers(*element_type, data.as_slice())
-        {
-            Some(values) => tensor.with_value(values),
-            None => tensor,
-        },
+        Some(n) if n <= MAX_VALUE_ELEMENTS => {
+            match decode_integers(*element_type, data.as_slice()) {
+                Some(values) => tensor.with_value(values),
+                None => match decode_reals(*element_type, data.as_slice()) {
+                    Some(values) if n <= MAX_REAL_VALUE_ELEMENTS => tensor.with_real_value(values),
+                    _ => tensor,
+                },
+            }
+        }
         _ => tensor,
     }])
+}
+
+/// Floating-point constants with at most this many elements carry their
+/// values (the scalars of a Range; weights are not worth decoding).
+pub const MAX_REAL_VALUE_ELEMENTS: u64 = 16;
+
+/// Decodes little-endian floating-point elements.
+fn decode_reals(element_type: ElementType, bytes: &[u8]) -> Option<Vec<f64>> {
+    fn each<const N: usize>(bytes: &[u8], f: impl Fn([u8; N]) -> f64) -> Option<Vec<f64>> {
+        let chunks = bytes.chunks_exact(N);
+        if !chunks.remainder().is_empty() {
+            return None;
+        }
+        chunks.map(|c| Some(f(c.try_into().ok()?))).collect()
+    }
+    match element_type {
+        ElementType::F64 => each::<8>(bytes, f64::from_le_bytes),
+        ElementType::F32 => each::<4>(bytes, |b| f64::from(f32::from_le_bytes(b))),
+        ElementType::F16 => each::<2>(bytes, |b| half::f16::from_le_bytes(b).to_f64()),
+        ElementType::BF16 => each::<2>(bytes, |b| half::bf16::from_le_bytes(b).to_f64()),
+        _ => None,
+    }
 }
 
 /// Decodes little-endian integer (and boolean) elements as constant dims;

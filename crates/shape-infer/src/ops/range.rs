@@ -89,7 +89,10 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             };
             ctx.symbols.max(&span, &Expr::zero())?
         }
-        _ => support::unknown_dim(ctx, "length of Range with inputs known only at run time"),
+        _ => match real_length(call, element_type) {
+            Some(n) => Expr::constant(n),
+            None => support::unknown_dim(ctx, "length of Range with inputs known only at run time"),
+        },
     };
     let mut tensor = TensorInfo::new(element_type, Shape::ranked([length.clone()]));
     if let (Some(n), Some(start), Some(step), true) = (
@@ -106,4 +109,34 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         }
     }
     Ok(vec![tensor])
+}
+
+/// The length of a Range over known floating-point scalars, as OpenVINO
+/// computes it: in double precision, after truncating the three inputs when
+/// the output type is an integer (a step that truncates to 0 gives an empty
+/// range), `ceil(|stop - start| / |step|)` when the step points from start to
+/// stop, else 0. `None` when an input is not a known scalar or the length
+/// does not fit.
+fn real_length(call: &OpCall<'_>, output_type: ElementType) -> Option<i64> {
+    let scalar = |i: usize| -> Option<f64> {
+        let input = call.inputs.get(i)?;
+        match (input.real_value.as_deref(), input.value.as_deref()) {
+            (Some([v]), _) => Some(*v),
+            (_, Some([v])) => v.as_constant().map(|v| v as f64),
+            _ => None,
+        }
+    };
+    let (mut start, mut stop, mut step) = (scalar(0)?, scalar(1)?, scalar(2)?);
+    if output_type.is_integral() {
+        (start, stop, step) = (start.trunc(), stop.trunc(), step.trunc());
+    }
+    if !(start.is_finite() && stop.is_finite() && step.is_finite()) {
+        return None;
+    }
+    if step == 0.0 || (step > 0.0 && start >= stop) || (step < 0.0 && start <= stop) {
+        return Some(0);
+    }
+    let length = ((stop - start).abs() / step.abs()).ceil();
+    // Lengths beyond i64 cannot be a dim; leave the length unknown.
+    (length < 9.0e18).then_some(length as i64)
 }

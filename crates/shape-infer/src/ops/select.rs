@@ -29,7 +29,7 @@ pub static DEF: OpDef = OpDef {
         summary: "Elementwise `cond ? then : else`.",
         attributes: "`auto_broadcast` (`numpy` default, `none`, `pdpd` with `auto_broadcast.auto_broadcast_axis`, 0 when absent)",
         symbolic: "numpy: `then`/`else` broadcast symbolically, `cond` one-way into the result; values propagate",
-        errors: "`broadcast-incompatible` naming the failing dim, axis and shapes; `element-type` for a non-boolean `cond` or `then`/`else` of different types",
+        errors: "`broadcast-incompatible` naming the failing dim, axis and shapes; `element-type` for a non-boolean `cond` or `then`/`else` of different types. Deliberate difference from OpenVINO 2026.4's implementation, which merges `cond` both ways: we follow the Select-1 specification, so a `cond` dim other than 1 against a result dim of 1 (cond `[6, 1]`, then `[8, 1, 4]`) is an error",
     },
 };
 
