@@ -86,6 +86,31 @@ fn broken_samples() {
     snapshot_dir("ir-samples/broken");
 }
 
+/// The invalid graphs of the OpenVINO golden set (op errors OpenVINO also
+/// rejects): each is invalid, with its diagnostic kept as a snapshot.
+#[test]
+fn invalid_golden_graphs() {
+    let dir = "crates/shape-infer/tests/golden";
+    let files: Vec<PathBuf> = samples(dir)
+        .into_iter()
+        .filter(|p| {
+            p.file_stem()
+                .and_then(|s| s.to_str())
+                .is_some_and(|s| s.starts_with("invalid_"))
+        })
+        .collect();
+    assert!(files.len() >= 5, "the invalid golden graphs are missing");
+    for path in files {
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("utf-8 name");
+        let (status, _, stderr) = run(&format!("{dir}/{stem}.xml"), &[]);
+        assert_eq!(status, 1, "{stem} is not reported invalid");
+        insta::assert_snapshot!(format!("golden__{stem}"), stderr);
+    }
+}
+
 #[test]
 fn broken_samples_are_invalid_or_unreadable() {
     let broken = samples("ir-samples/broken");

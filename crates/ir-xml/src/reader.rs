@@ -136,6 +136,13 @@ struct Builder<'a> {
     weights_name: Option<String>,
 }
 
+/// Which end of an edge a port is at.
+#[derive(Clone, Copy)]
+enum EdgeEnd {
+    Source,
+    Destination,
+}
+
 /// The attributes of a `<layer>` element, for diagnostics before the node exists.
 struct LayerHead {
     layer: LayerRef,
@@ -768,36 +775,8 @@ impl Builder<'_> {
         };
 
         let edge_text = format!("{from_layer}:{from_port} -> {to_layer}:{to_port}");
-        let from_node = self.graph.node(from);
-        let from_output = from_node.outputs.iter().position(|p| p.id == from_port);
-        if from_output.is_none() {
-            let why = if from_node.inputs.iter().any(|p| p.id == from_port) {
-                format!("starts at port {from_port}, an input port of its source layer")
-            } else {
-                format!("starts at port {from_port}, which its source layer does not declare")
-            };
-            let diagnostic = Diagnostic::error(
-                rules::EDGE_DANGLING_PORT,
-                format!("the edge {edge_text} {why}; it is dropped"),
-            )
-            .at_layer(from_node.layer_ref(), location);
-            self.diagnostics.push(diagnostic);
-        }
-        let to_node = self.graph.node(to);
-        let to_input = to_node.inputs.iter().position(|p| p.id == to_port);
-        if to_input.is_none() {
-            let why = if to_node.outputs.iter().any(|p| p.id == to_port) {
-                format!("ends at port {to_port}, an output port of its destination layer")
-            } else {
-                format!("ends at port {to_port}, which its destination layer does not declare")
-            };
-            let diagnostic = Diagnostic::error(
-                rules::EDGE_DANGLING_PORT,
-                format!("the edge {edge_text} {why}; it is dropped"),
-            )
-            .at_layer(to_node.layer_ref(), location);
-            self.diagnostics.push(diagnostic);
-        }
+        let from_output = self.edge_end(from, from_port, EdgeEnd::Source, &edge_text, location);
+        let to_input = self.edge_end(to, to_port, EdgeEnd::Destination, &edge_text, location);
         if let (Some(from_output), Some(to_input)) = (from_output, to_input) {
             self.graph.graph.add_edge(
                 from,
@@ -808,6 +787,39 @@ impl Builder<'_> {
                 },
             );
         }
+    }
+
+    /// The index of `port` among the ports an edge may use at `end` of
+    /// `node` (outputs at its source, inputs at its destination), or a
+    /// diagnostic saying why the edge is dropped.
+    fn edge_end(
+        &mut self,
+        node: NodeId,
+        port: u32,
+        end: EdgeEnd,
+        edge_text: &str,
+        location: SourceLocation,
+    ) -> Option<usize> {
+        let n = self.graph.node(node);
+        let (usable, other, verb, role, kind) = match end {
+            EdgeEnd::Source => (&n.outputs, &n.inputs, "starts", "source", "an input"),
+            EdgeEnd::Destination => (&n.inputs, &n.outputs, "ends", "destination", "an output"),
+        };
+        let index = usable.iter().position(|p| p.id == port);
+        if index.is_none() {
+            let why = if other.iter().any(|p| p.id == port) {
+                format!("{verb} at port {port}, {kind} port of its {role} layer")
+            } else {
+                format!("{verb} at port {port}, which its {role} layer does not declare")
+            };
+            let diagnostic = Diagnostic::error(
+                rules::EDGE_DANGLING_PORT,
+                format!("the edge {edge_text} {why}; it is dropped"),
+            )
+            .at_layer(n.layer_ref(), location);
+            self.diagnostics.push(diagnostic);
+        }
+        index
     }
 
     /// Keeps the model `<rt_info>` verbatim, except for our symbol-name

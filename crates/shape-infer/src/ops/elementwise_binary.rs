@@ -269,17 +269,7 @@ fn infer(
         }
     };
     let mode = Mode::from_attributes(&call.node.attributes)?;
-    let python_div = if kind == Kind::Divide {
-        match call.node.attributes.bool("m_pythondiv") {
-            Ok(v) => v.unwrap_or(true),
-            Err(e) => {
-                ctx.warn("attribute-boolean", e.to_string());
-                false
-            }
-        }
-    } else {
-        true
-    };
+    let python_div = kind != Kind::Divide || support::bool_attr(ctx, call, "m_pythondiv", true);
     let (a, b) = (&call.inputs[0], &call.inputs[1]);
     let shape = broadcast::broadcast(
         ctx,

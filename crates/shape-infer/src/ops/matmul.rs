@@ -29,22 +29,12 @@ pub static DEF: OpDef = OpDef {
     },
 };
 
-fn flag(ctx: &mut InferContext, call: &OpCall<'_>, key: &str) -> bool {
-    match call.node.attributes.bool(key) {
-        Ok(v) => v.unwrap_or(false),
-        Err(e) => {
-            ctx.warn("attribute-boolean", e.to_string());
-            false
-        }
-    }
-}
-
 fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
     call.expect_inputs(2, 2)?;
     let element_type = support::expect_same_type(call, 0, 1)?;
     let (ta, tb) = (
-        flag(ctx, call, "transpose_a"),
-        flag(ctx, call, "transpose_b"),
+        support::bool_attr(ctx, call, "transpose_a", false),
+        support::bool_attr(ctx, call, "transpose_b", false),
     );
     let (Some(da), Some(db)) = (call.inputs[0].shape.dims(), call.inputs[1].shape.dims()) else {
         return Ok(vec![TensorInfo::new(element_type, Shape::DynamicRank)]);

@@ -52,16 +52,7 @@ enum Target {
 fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
     call.expect_inputs(2, 2)?;
     expect_integer_input(call, 1, "input 1 (target shape)")?;
-    let special_zero = match call.node.attributes.bool("special_zero") {
-        Ok(v) => v.unwrap_or(false),
-        Err(e) => {
-            ctx.warn(
-                "attribute-boolean",
-                format!("{e}; read as false, as OpenVINO does"),
-            );
-            false
-        }
-    };
+    let special_zero = support::bool_attr(ctx, call, "special_zero", false);
     let data = &call.inputs[0];
     let pattern = &call.inputs[1];
     let out_type = data.element_type;

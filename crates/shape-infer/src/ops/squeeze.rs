@@ -37,16 +37,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     call.expect_inputs(1, 2)?;
     expect_integer_input(call, 1, "input 1 (axes)")?;
     let allow_skip = if call.version >= 15 {
-        match call.node.attributes.bool("allow_axis_skip") {
-            Ok(v) => v.unwrap_or(false),
-            Err(e) => {
-                ctx.warn(
-                    "attribute-boolean",
-                    format!("{e}; read as false, as OpenVINO does"),
-                );
-                false
-            }
-        }
+        support::bool_attr(ctx, call, "allow_axis_skip", false)
     } else {
         false
     };
