@@ -138,6 +138,17 @@ case("const_shape_negative", "a Const shape has a dim of -3",
                 data={"element_type": "f32", "shape": "2, -3", "offset": "0", "size": "24"}), R], EDGE),
      bytes(24))
 
+case("dim_overflow", "flattening a 2^62 x 3 x 8 x 5 input overflows 64-bit dim arithmetic",
+     net("flattening a 2^62 x 3 x 8 x 5 input overflows 64-bit dim arithmetic",
+         [param(shape="4611686018427387904,3,8,5", dims=(4611686018427387904, 3, 8, 5)),
+          layer(1, "target", "Const", outputs=[(0, "I64", (2,))],
+                data={"element_type": "i64", "shape": "2", "offset": "0", "size": "16"}),
+          layer(2, "flat", "Reshape", inputs=[(0, "FP32", (4611686018427387904, 3, 8, 5)), (1, "I64", (2,))],
+                outputs=[(2, "FP32", (-1, -1))], data={"special_zero": "true"}),
+          result(3, dims=(-1, -1))],
+         [(0, 0, 2, 0), (1, 0, 2, 1), (2, 2, 3, 0)]),
+     (0).to_bytes(8, "little", signed=True) + (-1).to_bytes(8, "little", signed=True))
+
 
 def main():
     rows = []
