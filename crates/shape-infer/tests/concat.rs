@@ -1,14 +1,14 @@
 //! Concat-1.
 
-mod opc;
-use opc::Builder;
+mod support;
+use support::Ir;
 
 #[test]
 fn concat_sums_the_axis() {
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", "N,3,H", "f32");
     let y = b.param("y", "N,5,H", "f32");
-    let c = b.op("Concat", "opset1", "c", &[("axis", "-2")], &[x, y, x]);
+    let c = b.op("c", "Concat", "opset1", &[("axis", "-2")], &[x, y, x]);
     b.result(c);
     let r = b.run();
     r.clean();
@@ -18,10 +18,10 @@ fn concat_sums_the_axis() {
 
 #[test]
 fn concat_undecidable_dim_is_a_constraint_and_takes_the_static_one() {
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", "N,3", "f32");
     let y = b.param("y", "4,M", "f32");
-    let c = b.op("Concat", "opset1", "c", &[("axis", "1")], &[x, y]);
+    let c = b.op("c", "Concat", "opset1", &[("axis", "1")], &[x, y]);
     b.result(c);
     let r = b.run();
     r.clean();
@@ -31,10 +31,10 @@ fn concat_undecidable_dim_is_a_constraint_and_takes_the_static_one() {
 
 #[test]
 fn concat_errors() {
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", "2,3,4", "f32");
     let y = b.param("y", "2,4,4", "f32");
-    let c = b.op("Concat", "opset1", "c", &[("axis", "0")], &[x, y]);
+    let c = b.op("c", "Concat", "opset1", &[("axis", "0")], &[x, y]);
     b.result(c);
     b.run().error(
         "c",
@@ -42,10 +42,10 @@ fn concat_errors() {
         "dim 1 of input 0 and of input 1: 3 and 4 differ",
     );
 
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", "2..4,3", "f32");
     let y = b.param("y", "5..9,3", "f32");
-    let c = b.op("Concat", "opset1", "c", &[("axis", "1")], &[x, y]);
+    let c = b.op("c", "Concat", "opset1", &[("axis", "1")], &[x, y]);
     b.result(c);
     b.run().error(
         "c",
@@ -53,10 +53,10 @@ fn concat_errors() {
         "dim 0 of input 0 and of input 1",
     );
 
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", "2,3,4", "f32");
     let y = b.param("y", "2,4", "f32");
-    let c = b.op("Concat", "opset1", "c", &[("axis", "0")], &[x, y]);
+    let c = b.op("c", "Concat", "opset1", &[("axis", "0")], &[x, y]);
     b.result(c);
     b.run().error(
         "c",
@@ -64,26 +64,26 @@ fn concat_errors() {
         "input 1 has rank 2 but input 0 has rank 3",
     );
 
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", "2,3", "f32");
     let y = b.param("y", "2,3", "i32");
-    let c = b.op("Concat", "opset1", "c", &[("axis", "0")], &[x, y]);
+    let c = b.op("c", "Concat", "opset1", &[("axis", "0")], &[x, y]);
     b.result(c);
     b.run().error("c", "element-type", "got i32");
 
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", "2,3", "f32");
-    let c = b.op("Concat", "opset1", "c", &[("axis", "2")], &[x, x]);
+    let c = b.op("c", "Concat", "opset1", &[("axis", "2")], &[x, x]);
     b.result(c);
     b.run().error("c", "axis-out-of-range", "axis 2");
 }
 
 #[test]
 fn concat_with_unknown_rank_input() {
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", "N,3", "f32");
     let y = b.param("y", "...", "f32");
-    let c = b.op("Concat", "opset1", "c", &[("axis", "0")], &[y, x]);
+    let c = b.op("c", "Concat", "opset1", &[("axis", "0")], &[y, x]);
     b.result(c);
     let r = b.run();
     r.clean();
@@ -96,10 +96,10 @@ fn concat_with_unknown_rank_input() {
 
 #[test]
 fn concat_values_of_2d_pieces() {
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let a = b.const_i64("a", &[2, 1], &[1, 2]);
     let c2 = b.const_i64("c2", &[2, 2], &[3, 4, 5, 6]);
-    let c = b.op("Concat", "opset1", "c", &[("axis", "1")], &[a, c2]);
+    let c = b.op("c", "Concat", "opset1", &[("axis", "1")], &[a, c2]);
     b.result(c);
     let r = b.run();
     r.clean();

@@ -1,17 +1,17 @@
 //! Transpose-1.
 
-mod opc;
-use opc::Builder;
+mod support;
+use support::Ir;
 
 #[test]
 fn transpose_permutes_and_reverses() {
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", "N,3,H", "f32");
     let order = b.vec("order", &[2, 0, 1]);
-    let t = b.op("Transpose", "opset1", "t", &[], &[x, order]);
+    let t = b.op("t", "Transpose", "opset1", &[], &[x, order]);
     b.result(t);
     let empty = b.const_i64("empty", &[0], &[]);
-    let rev = b.op("Transpose", "opset1", "rev", &[], &[x, empty]);
+    let rev = b.op("rev", "Transpose", "opset1", &[], &[x, empty]);
     b.result(rev);
     let r = b.run();
     r.clean();
@@ -26,10 +26,10 @@ fn transpose_errors() {
         (vec![0, -1, 1], "is not a permutation"),
         (vec![0, 1], "order has 2 elements but the input has rank 3"),
     ] {
-        let mut b = Builder::new();
+        let mut b = Ir::new();
         let x = b.param("x", "2,3,4", "f32");
         let o = b.vec("order", &order);
-        let t = b.op("Transpose", "opset1", "t", &[], &[x, o]);
+        let t = b.op("t", "Transpose", "opset1", &[], &[x, o]);
         b.result(t);
         b.run().error("t", "transpose-order", needle);
     }
