@@ -40,20 +40,16 @@ fn spec_example(axis: Option<i64>, cond: &[bool], as_const: bool) -> (Ir, Out) {
 }
 
 fn value_of(net: &Ir, name: &str) -> Option<Vec<i64>> {
-    let r = net.run_checked();
-    r.inference.outcome(r.node(name)).outputs()[0]
-        .value
-        .as_ref()
-        .map(|v| v.iter().map(|e| e.as_constant().unwrap()).collect())
+    net.run_checked().ints(name)
 }
 
 fn check_example(axis: Option<i64>, cond: &[bool], expected_shape: &str, expected: &[i64]) {
     let (net, _) = spec_example(axis, cond, false);
     let r = net.run_checked();
-    assert!(r.rules().is_empty(), "{:?}", r.inference.diagnostics);
+    r.clean();
     assert_eq!(r.shape("compress"), expected_shape);
     assert_eq!(r.shape("output"), expected_shape);
-    let out = &r.inference.outcome(r.node("compress")).outputs()[0];
+    let out = &r.tensor("compress");
     assert_eq!(out.element_type, ir::ElementType::F32);
     // The same with known data: the selected values.
     let (net, _) = spec_example(axis, cond, true);
@@ -94,17 +90,13 @@ fn dynamic_condition(
     let cond = net.param("c", cond_shape, "boolean");
     let out = compress(&mut net, axis, data, cond, rank);
     net.named_result("output", out);
-    let mut graph = net.graph();
-    for o in overrides {
-        apply_override(&mut graph, o).unwrap();
-    }
-    Run::checked(graph)
+    net.run_checked_with(overrides)
 }
 
 #[test]
 fn dynamic_condition_gives_a_symbol_bounded_by_the_kept_length() {
     let r = dynamic_condition("?,?", "?", Some(1), 2, &["x=N,S", "c=L"]);
-    assert!(r.rules().is_empty(), "{:?}", r.inference.diagnostics);
+    r.clean();
     let out = r.shape("compress");
     assert!(out.starts_with("[N, ?"), "{out}");
     assert_eq!(r.shape("output"), out);
@@ -112,11 +104,7 @@ fn dynamic_condition_gives_a_symbol_bounded_by_the_kept_length() {
     assert_eq!(upper, "min(S, L)");
     assert_eq!((lo, hi), (Some(0), None));
     // Its provenance names the layer.
-    let dims = r.inference.outcome(r.node("compress")).outputs()[0]
-        .shape
-        .dims()
-        .unwrap()
-        .to_vec();
+    let dims = r.tensor("compress").shape.dims().unwrap().to_vec();
     let info = r.inference.symbols.info(dims[1].as_symbol().unwrap());
     let provenance = info.provenance.as_ref().unwrap();
     assert_eq!(provenance.layer, "compress");
@@ -130,7 +118,7 @@ fn dynamic_condition_gives_a_symbol_bounded_by_the_kept_length() {
 #[test]
 fn flattening_bounds_by_the_element_count() {
     let r = dynamic_condition("?,?", "?", None, 2, &["x=N,S", "c=L"]);
-    assert!(r.rules().is_empty(), "{:?}", r.inference.diagnostics);
+    r.clean();
     let (upper, _, _) = r.bound_of("compress", 0);
     assert_eq!(upper, "min(N*S, L)");
 }
@@ -139,7 +127,7 @@ fn flattening_bounds_by_the_element_count() {
 fn static_lengths_give_a_numeric_bound() {
     // The condition is shorter than the dim: at most 2 kept.
     let r = dynamic_condition("3,4", "2", Some(0), 2, &[]);
-    assert!(r.rules().is_empty(), "{:?}", r.inference.diagnostics);
+    r.clean();
     assert_eq!(r.bound_of("compress", 0), ("2".into(), Some(0), Some(2)));
     // An empty condition keeps nothing: a static 0.
     let r = dynamic_condition("3,4", "0", Some(1), 2, &[]);
@@ -167,11 +155,8 @@ fn the_count_symbol_is_kept_by_later_ops() {
     );
     net.declare(nz, &[2, -1]);
     net.named_result("output", nz);
-    let mut graph = net.graph();
-    apply_override(&mut graph, "x=N,S").unwrap();
-    apply_override(&mut graph, "c=L").unwrap();
-    let r = Run::checked(graph);
-    assert!(r.rules().is_empty(), "{:?}", r.inference.diagnostics);
+    let r = net.run_checked_with(&["x=N,S", "c=L"]);
+    r.clean();
     let kept = r.shape("compress");
     let count = kept
         .trim_start_matches('[')
@@ -193,7 +178,7 @@ fn constant_condition_with_symbolic_dims() {
     let out = compress(&mut net, Some(0), data, cond, 2);
     net.named_result("output", out);
     let r = net.run_checked();
-    assert!(r.rules().is_empty(), "{:?}", r.inference.diagnostics);
+    r.clean();
     assert_eq!(r.shape("compress"), "[1, 4]");
 
     // Position 2 is true but the dim may be 1 or 2: a bounded symbol, at
@@ -204,7 +189,7 @@ fn constant_condition_with_symbolic_dims() {
     let out = compress(&mut net, Some(0), data, cond, 2);
     net.named_result("output", out);
     let r = net.run_checked();
-    assert!(r.rules().is_empty(), "{:?}", r.inference.diagnostics);
+    r.clean();
     let (_, lo, hi) = r.bound_of("compress", 0);
     assert_eq!((lo, hi), (Some(0), Some(2)));
 }
@@ -212,14 +197,14 @@ fn constant_condition_with_symbolic_dims() {
 #[test]
 fn unknown_rank_data() {
     let r = dynamic_condition("...", "4", Some(0), 0, &[]);
-    assert!(r.rules().is_empty(), "{:?}", r.inference.diagnostics);
+    r.clean();
     assert_eq!(r.shape("compress"), "[...]");
     let r = dynamic_condition("...", "4", None, 1, &[]);
-    assert!(r.rules().is_empty(), "{:?}", r.inference.diagnostics);
+    r.clean();
     assert_eq!(r.bound_of("compress", 0), ("4".into(), Some(0), Some(4)));
     // Nothing known at all: an unbounded count.
     let r = dynamic_condition("...", "...", None, 1, &[]);
-    assert!(r.rules().is_empty(), "{:?}", r.inference.diagnostics);
+    r.clean();
     let (upper, lo, hi) = r.bound_of("compress", 0);
     assert_eq!((upper.as_str(), lo, hi), ("none", Some(0), None));
 }
@@ -388,10 +373,7 @@ proptest! {
         };
         prop_assert_eq!(r.rules(), expected_rules);
         prop_assert_eq!(r.shape("compress"), render(&ref_shape));
-        let value: Option<Vec<i64>> = r.inference.outcome(r.node("compress")).outputs()[0]
-            .value
-            .as_ref()
-            .map(|v| v.iter().map(|e| e.as_constant().unwrap()).collect());
+        let value: Option<Vec<i64>> = r.ints("compress");
         prop_assert_eq!(value, Some(ref_values));
     }
 
@@ -415,19 +397,19 @@ proptest! {
         let r = net.run_checked();
         prop_assert!(r.rules().is_empty(), "{:?}", r.inference.diagnostics);
         let mut binding = HashMap::new();
-        let x_dims = r.inference.outcome(r.node("x")).outputs()[0].shape.dims().unwrap().to_vec();
+        let x_dims = r.tensor("x").shape.dims().unwrap().to_vec();
         for (d, &v) in x_dims.iter().zip(&dims) {
             if let Some(s) = d.as_symbol() {
                 binding.insert(s, v as i64);
             }
         }
-        let c_dim = r.inference.outcome(r.node("c")).outputs()[0].shape.dims().unwrap()[0].clone();
+        let c_dim = r.tensor("c").shape.dims().unwrap()[0].clone();
         binding.insert(c_dim.as_symbol().unwrap(), cond.len() as i64);
 
         let normalized = axis.map(|a| if a < 0 { (a + rank as i64) as usize } else { a as usize });
         let data: Vec<i64> = vec![0; dims.iter().product()];
         let (ref_shape, _) = reference(&dims, normalized, &cond, &data);
-        let out_dims = r.inference.outcome(r.node("compress")).outputs()[0].shape.dims().unwrap().to_vec();
+        let out_dims = r.tensor("compress").shape.dims().unwrap().to_vec();
         prop_assert_eq!(out_dims.len(), ref_shape.len());
         let at = normalized.unwrap_or(0);
         for (i, d) in out_dims.iter().enumerate() {
@@ -457,7 +439,7 @@ fn sample_compress_axis_infers_and_round_trips() {
     let mut graph = support::read_sample("compress_axis");
     support::assert_round_trips(&graph);
     let r = Run::checked(graph.clone());
-    assert!(r.rules().is_empty(), "{:?}", r.inference.diagnostics);
+    r.clean();
     let rows = r.shape("/rows/Compress");
     let c = rows
         .trim_start_matches('[')

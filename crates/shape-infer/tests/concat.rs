@@ -9,8 +9,7 @@ fn concat_sums_the_axis() {
     let x = b.param("x", "N,3,H", "f32");
     let y = b.param("y", "N,5,H", "f32");
     let c = b.op("c", "Concat", "opset1", &[("axis", "-2")], &[x, y, x]);
-    b.result(c);
-    let r = b.run();
+    let r = b.run_to(c);
     r.clean();
     assert_eq!(r.shape("c"), "[N, 11, H]");
     assert_eq!(r.value("c"), None);
@@ -22,8 +21,7 @@ fn concat_undecidable_dim_is_a_constraint_and_takes_the_static_one() {
     let x = b.param("x", "N,3", "f32");
     let y = b.param("y", "4,M", "f32");
     let c = b.op("c", "Concat", "opset1", &[("axis", "1")], &[x, y]);
-    b.result(c);
-    let r = b.run();
+    let r = b.run_to(c);
     r.clean();
     assert_eq!(r.shape("c"), "[4, M + 3]");
     assert_eq!(r.constraints(), ["N == 4"]);
@@ -35,8 +33,7 @@ fn concat_errors() {
     let x = b.param("x", "2,3,4", "f32");
     let y = b.param("y", "2,4,4", "f32");
     let c = b.op("c", "Concat", "opset1", &[("axis", "0")], &[x, y]);
-    b.result(c);
-    b.run().error(
+    b.run_to(c).error(
         "c",
         "concat-dim-mismatch",
         "dim 1 of input 0 and of input 1: 3 and 4 differ",
@@ -46,8 +43,7 @@ fn concat_errors() {
     let x = b.param("x", "2..4,3", "f32");
     let y = b.param("y", "5..9,3", "f32");
     let c = b.op("c", "Concat", "opset1", &[("axis", "1")], &[x, y]);
-    b.result(c);
-    b.run().error(
+    b.run_to(c).error(
         "c",
         "concat-dim-mismatch",
         "dim 0 of input 0 and of input 1",
@@ -57,8 +53,7 @@ fn concat_errors() {
     let x = b.param("x", "2,3,4", "f32");
     let y = b.param("y", "2,4", "f32");
     let c = b.op("c", "Concat", "opset1", &[("axis", "0")], &[x, y]);
-    b.result(c);
-    b.run().error(
+    b.run_to(c).error(
         "c",
         "concat-rank",
         "input 1 has rank 2 but input 0 has rank 3",
@@ -68,14 +63,12 @@ fn concat_errors() {
     let x = b.param("x", "2,3", "f32");
     let y = b.param("y", "2,3", "i32");
     let c = b.op("c", "Concat", "opset1", &[("axis", "0")], &[x, y]);
-    b.result(c);
-    b.run().error("c", "element-type", "got i32");
+    b.run_to(c).error("c", "element-type", "got i32");
 
     let mut b = Ir::new();
     let x = b.param("x", "2,3", "f32");
     let c = b.op("c", "Concat", "opset1", &[("axis", "2")], &[x, x]);
-    b.result(c);
-    b.run().error("c", "axis-out-of-range", "axis 2");
+    b.run_to(c).error("c", "axis-out-of-range", "axis 2");
 }
 
 #[test]
@@ -84,8 +77,7 @@ fn concat_with_unknown_rank_input() {
     let x = b.param("x", "N,3", "f32");
     let y = b.param("y", "...", "f32");
     let c = b.op("c", "Concat", "opset1", &[("axis", "0")], &[y, x]);
-    b.result(c);
-    let r = b.run();
+    let r = b.run_to(c);
     r.clean();
     let shape = r.shape("c");
     assert!(
@@ -100,8 +92,7 @@ fn concat_values_of_2d_pieces() {
     let a = b.const_i64("a", &[2, 1], &[1, 2]);
     let c2 = b.const_i64("c2", &[2, 2], &[3, 4, 5, 6]);
     let c = b.op("c", "Concat", "opset1", &[("axis", "1")], &[a, c2]);
-    b.result(c);
-    let r = b.run();
+    let r = b.run_to(c);
     r.clean();
     assert_eq!(r.shape("c"), "[2, 3]");
     assert_eq!(r.value("c").as_deref(), Some("[1, 3, 4, 2, 5, 6]"));

@@ -29,13 +29,8 @@ fn jax_example(mask: &[bool], attrs: &[(&str, &str)]) -> Outcome {
     let out = extract(&mut net, attrs, m, x);
     net.named_result("output", out);
     let r = net.run_checked();
-    let t = &r.inference.outcome(r.node("extract")).outputs()[0];
-    assert_eq!(t.element_type, ElementType::I64);
-    let value = t
-        .value
-        .as_ref()
-        .map(|v| v.iter().map(|e| e.as_constant().unwrap()).collect());
-    (r.shape("extract"), value, r.rules())
+    assert_eq!(r.tensor("extract").element_type, ElementType::I64);
+    (r.shape("extract"), r.ints("extract"), r.rules())
 }
 
 const EVEN: [bool; 6] = [F, T, F, T, F, T];
@@ -81,20 +76,16 @@ fn dynamic(cond_shape: &str, arr_shape: &str, attrs: &[(&str, &str)], overrides:
     let x = net.param("x", arr_shape, "f32");
     let out = extract(&mut net, attrs, c, x);
     net.named_result("output", out);
-    let mut graph = net.graph();
-    for o in overrides {
-        apply_override(&mut graph, o).unwrap();
-    }
-    Run::checked(graph)
+    net.run_checked_with(overrides)
 }
 
 #[test]
 fn dynamic_condition_is_bounded_by_the_shorter_flattened_length() {
     let r = dynamic("?,?", "?", &[], &["c=A,B", "x=N"]);
-    assert!(r.rules().is_empty(), "{:?}", r.inference.diagnostics);
+    r.clean();
     let (upper, lo, hi) = r.bound_of("extract", 0);
     assert_eq!((upper.as_str(), lo, hi), ("min(A*B, N)", Some(0), None));
-    let t = &r.inference.outcome(r.node("extract")).outputs()[0];
+    let t = &r.tensor("extract");
     assert_eq!(t.element_type, ElementType::F32);
     let provenance = r
         .inference
@@ -110,7 +101,7 @@ fn dynamic_condition_is_bounded_by_the_shorter_flattened_length() {
     let r = dynamic("2,0", "4", &[], &[]);
     assert_eq!(r.shape("extract"), "[0]");
     let r = dynamic("...", "...", &[], &[]);
-    assert!(r.rules().is_empty(), "{:?}", r.inference.diagnostics);
+    r.clean();
     assert_eq!(r.bound_of("extract", 0), ("none".into(), Some(0), None));
     let r = dynamic("...", "?,3", &[], &["x=N,3"]);
     assert_eq!(r.bound_of("extract", 0).0, "3*N");
@@ -119,7 +110,7 @@ fn dynamic_condition_is_bounded_by_the_shorter_flattened_length() {
 #[test]
 fn size_gives_a_static_shape() {
     let r = dynamic("?,?", "...", &[("size", "7"), ("fill_value", "2.5")], &[]);
-    assert!(r.rules().is_empty(), "{:?}", r.inference.diagnostics);
+    r.clean();
     assert_eq!(r.shape("extract"), "[7]");
     let r = dynamic("?", "?", &[("size", "0")], &[]);
     assert_eq!(r.shape("extract"), "[0]");
@@ -132,9 +123,7 @@ fn condition_of_any_type_counts_nonzero_values() {
     let x = net.param("x", "?", "f32");
     let out = extract(&mut net, &[], c, x);
     net.named_result("output", out);
-    let mut graph = net.graph();
-    apply_override(&mut graph, "x=N").unwrap();
-    let r = Run::checked(graph);
+    let r = net.run_checked_with(&["x=N"]);
     // Positions 1 and 2 are true; arr may be shorter: bounded by 2 and N.
     let (upper, _, hi) = r.bound_of("extract", 0);
     assert_eq!((upper.as_str(), hi), ("min(N, 2)", Some(2)));
@@ -221,10 +210,7 @@ proptest! {
         prop_assert!(r.rules().is_empty(), "{:?}", r.inference.diagnostics);
         let expected = reference(&cond, &arr, size, fill);
         prop_assert_eq!(r.shape("extract"), format!("[{}]", expected.len()));
-        let value: Option<Vec<i64>> = r.inference.outcome(r.node("extract")).outputs()[0]
-            .value
-            .as_ref()
-            .map(|v| v.iter().map(|e| e.as_constant().unwrap()).collect());
+        let value: Option<Vec<i64>> = r.ints("extract");
         prop_assert_eq!(value, Some(expected));
     }
 
@@ -235,7 +221,7 @@ proptest! {
     ) {
         let r = dynamic("?", "?", &[], &["c=C", "x=A"]);
         let count = cond.iter().take(arr_len as usize).filter(|&&b| b).count() as i64;
-        let dim = r.inference.outcome(r.node("extract")).outputs()[0].shape.dims().unwrap()[0].clone();
+        let dim = r.tensor("extract").shape.dims().unwrap()[0].clone();
         let s = dim.as_symbol().unwrap();
         let info = r.inference.symbols.info(s);
         let (c, a) = (r.inference.symbols.lookup("C").unwrap(), r.inference.symbols.lookup("A").unwrap());
@@ -252,9 +238,9 @@ fn sample_extract_size_infers_and_round_trips() {
     apply_override(&mut graph, "mask=A,B").unwrap();
     apply_override(&mut graph, "values=N").unwrap();
     let r = Run::checked(graph);
-    assert!(r.rules().is_empty(), "{:?}", r.inference.diagnostics);
+    r.clean();
     assert_eq!(r.bound_of("/picked/Extract", 0).0, "min(A*B, N)");
     assert_eq!(r.shape("/padded/Extract"), "[8]");
-    let padded = &r.inference.outcome(r.node("/padded/Extract")).outputs()[0];
+    let padded = &r.tensor("/padded/Extract");
     assert_eq!(padded.element_type, ElementType::I32);
 }

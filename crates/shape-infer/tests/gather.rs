@@ -10,8 +10,7 @@ fn gather_shapes() {
     let idx = b.param("idx", "K,2", "i64");
     let axis = b.scalar("axis", -2);
     let g = b.op("g", "Gather", "opset8", &[], &[x, idx, axis]);
-    b.result(g);
-    let r = b.run();
+    let r = b.run_to(g);
     r.clean();
     assert_eq!(r.shape("g"), "[N, K, 2, 64]");
 }
@@ -37,8 +36,7 @@ fn gather_batch_dims() {
         &[("batch_dims", "-1")],
         &[x, idx, axis],
     );
-    b.result(g2);
-    let r = b.run();
+    let r = b.run_to(g2);
     r.clean();
     // OpenVINO: [2, 3, 5] for both.
     assert_eq!(r.shape("g"), "[2, 3, 5]");
@@ -58,8 +56,7 @@ fn gather_symbolic_batch_dim_is_a_constraint() {
         &[("batch_dims", "1")],
         &[x, idx, axis],
     );
-    b.result(g);
-    let r = b.run();
+    let r = b.run_to(g);
     r.clean();
     assert_eq!(r.shape("g"), "[2, 5, 4]");
     assert_eq!(r.constraints(), ["B == 2"]);
@@ -78,8 +75,7 @@ fn gather_errors() {
         &[("batch_dims", "1")],
         &[x, idx, axis],
     );
-    b.result(g);
-    b.run().error(
+    b.run_to(g).error(
         "g",
         "gather-batch-dims",
         "batch dim 0 of data and indices: 2 and 3 differ",
@@ -96,8 +92,7 @@ fn gather_errors() {
         &[("batch_dims", "1")],
         &[x, idx, axis],
     );
-    b.result(g);
-    b.run().error(
+    b.run_to(g).error(
         "g",
         "gather-batch-dims",
         "batch_dims 1 must not be greater than axis 0",
@@ -108,8 +103,7 @@ fn gather_errors() {
     let idx = b.param("idx", "2", "i32");
     let axis = b.scalar("axis", 3);
     let g = b.op("g", "Gather", "opset8", &[], &[x, idx, axis]);
-    b.result(g);
-    b.run().error(
+    b.run_to(g).error(
         "g",
         "axis-out-of-range",
         "axis 3 is out of range for rank 3",
@@ -120,8 +114,7 @@ fn gather_errors() {
     let idx = b.param("idx", "2", "f32");
     let axis = b.scalar("axis", 0);
     let g = b.op("g", "Gather", "opset8", &[], &[x, idx, axis]);
-    b.result(g);
-    b.run().error("g", "element-type", "integer");
+    b.run_to(g).error("g", "element-type", "integer");
 }
 
 #[test]
@@ -137,8 +130,7 @@ fn gather_values_negative_and_out_of_range_indices() {
     b.result(g1);
     let oob = b.vec("oob", &[3]);
     let g_oob = b.op("g_oob", "Gather", "opset8", &[], &[shape, oob, axis]);
-    b.result(g_oob);
-    let r = b.run();
+    let r = b.run_to(g_oob);
     r.clean();
     assert_eq!(r.value("g8").as_deref(), Some("[64, N]"));
     assert_eq!(r.value("g1"), None, "Gather-1 has no negative indices");
@@ -157,8 +149,7 @@ fn gather_unknown_rank_and_unknown_axis() {
     let y = b.param("y", "2,3", "f32");
     let ax = b.param("ax", "", "i64");
     let h = b.op("h", "Gather", "opset8", &[], &[y, idx, ax]);
-    b.result(h);
-    let r = b.run();
+    let r = b.run_to(h);
     r.clean();
     assert_eq!(r.shape("g"), "[...]");
     assert_eq!(r.shape("h"), "[?0, ?1]");

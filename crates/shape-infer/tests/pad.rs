@@ -9,8 +9,7 @@ fn pad(version: &str, shape: &str, begin: &[i64], end: &[i64], mode: &str) -> su
     let pb = b.vec("pb", begin);
     let pe = b.vec("pe", end);
     let p = b.op("p", "Pad", version, &[("pad_mode", mode)], &[x, pb, pe]);
-    b.result(p);
-    b.run()
+    b.run_to(p)
 }
 
 #[test]

@@ -17,8 +17,7 @@ fn range(start: i64, stop: i64, step: i64) -> support::Run {
     );
     b.result(r);
     let r1 = b.op("r1", "Range", "opset1", &[], &[a, o, s]);
-    b.result(r1);
-    b.run()
+    b.run_to(r1)
 }
 
 #[test]
@@ -61,8 +60,7 @@ fn range_huge_length_has_no_value_and_unknown_inputs_a_fresh_symbol() {
         &[("output_type", "f32")],
         &[a, o, one],
     );
-    b.result(r);
-    let r = b.run();
+    let r = b.run_to(r);
     r.clean();
     assert_eq!(r.shape("r"), "[?0]");
     assert_eq!(r.element_type("r"), "f32");
@@ -80,8 +78,7 @@ fn range_errors() {
         &[("output_type", "i64")],
         &[a, o, a],
     );
-    b.result(r);
-    b.run()
+    b.run_to(r)
         .error("r", "range-input-not-scalar", "stop (input 1)");
 
     let mut b = Ir::new();
@@ -89,8 +86,7 @@ fn range_errors() {
     let o = b.const_ints("o", "i32", &[], &[5]);
     let s = b.scalar("s", 1);
     let r = b.op("r", "Range", "opset1", &[], &[a, o, s]);
-    b.result(r);
-    b.run().error("r", "element-type", "got i32");
+    b.run_to(r).error("r", "element-type", "got i32");
 
     let mut b = Ir::new();
     let a = b.scalar("a", 0);
@@ -102,6 +98,5 @@ fn range_errors() {
         &[("output_type", "banana")],
         &[a, a, one],
     );
-    b.result(r);
-    b.run().error("r", "range-output-type", "banana");
+    b.run_to(r).error("r", "range-output-type", "banana");
 }

@@ -23,8 +23,7 @@ fn reduce_shapes() {
     b.result(id);
     let scalar = b.scalar("scalar", 0);
     let p = b.op("p", "ReduceProd", "opset1", &[], &[x, scalar]);
-    b.result(p);
-    let r = b.run();
+    let r = b.run_to(p);
     r.clean();
     // OpenVINO on [2,3,4,5]: duplicates allowed, [2, 4]; keep_dims [2, 1, 4, 1].
     assert_eq!(r.shape("s"), "[N, H]");
@@ -65,8 +64,7 @@ fn reduce_errors_and_unknowns() {
     let x = b.param("x", "2,3", "f32");
     let axes = b.vec("axes", &[2]);
     let s = b.op("s", "ReduceSum", "opset1", &[], &[x, axes]);
-    b.result(s);
-    b.run().error(
+    b.run_to(s).error(
         "s",
         "axis-out-of-range",
         "axis 2 is out of range for rank 2",
@@ -90,8 +88,7 @@ fn reduce_errors_and_unknowns() {
         &[("keep_dims", "1")],
         &[x, axes],
     );
-    b.result(k2);
-    let r = b.run();
+    let r = b.run_to(k2);
     assert_eq!(r.rules(), [("attribute-boolean", ir::Severity::Warning)]);
     assert_eq!(r.shape("k"), "[...]");
     assert_eq!(r.shape("k2"), "[?0, ?1]");

@@ -11,8 +11,7 @@ fn shape_of_static_and_symbolic() {
     b.result(s);
     let y = b.param("y", "N,3,H", "f16");
     let t = b.op("t", "ShapeOf", "opset3", &[("output_type", "i32")], &[y]);
-    b.result(t);
-    let r = b.run();
+    let r = b.run_to(t);
     r.clean();
     assert_eq!(
         (r.shape("s"), r.value("s").unwrap()),
@@ -31,6 +30,5 @@ fn shape_of_bad_output_type() {
     let mut b = Ir::new();
     let x = b.param("x", "2,3", "f32");
     let s = b.op("s", "ShapeOf", "opset3", &[("output_type", "f32")], &[x]);
-    b.result(s);
-    b.run().error("s", "shapeof-output-type", "got `f32`");
+    b.run_to(s).error("s", "shapeof-output-type", "got `f32`");
 }

@@ -20,8 +20,7 @@ fn shapeof_gather_concat_builds_a_symbolic_reshape_target() {
     );
     let tail = b.vec("tail", &[4, 16]);
     let target = b.op("target", "Concat", "opset1", &[("axis", "0")], &[ns, tail]);
-    b.result(target);
-    let r = b.run();
+    let r = b.run_to(target);
     r.clean();
     assert_eq!(r.value("shape").as_deref(), Some("[N, S, 64]"));
     assert_eq!(r.value("ns").as_deref(), Some("[N, S]"));
@@ -62,8 +61,7 @@ fn range_over_a_gathered_dim_has_that_length() {
         &[("output_type", "i32")],
         &[two, s, two],
     );
-    b.result(evens);
-    let r = b.run();
+    let r = b.run_to(evens);
     r.clean();
     assert_eq!(r.shape("s"), "[]");
     assert_eq!(r.value("s").as_deref(), Some("[S]"));
@@ -94,8 +92,7 @@ fn flatten_pattern_reduces_the_shape_to_a_product() {
     let first = b.vec("first", &[0]);
     let n = b.op("n", "Gather", "opset1", &[], &[shape, first, axis]);
     let target = b.op("target", "Concat", "opset1", &[("axis", "-1")], &[n, prod]);
-    b.result(target);
-    let r = b.run();
+    let r = b.run_to(target);
     r.clean();
     assert_eq!(r.value("prod").as_deref(), Some("[3*H*W]"));
     assert_eq!(r.shape("prod"), "[1]");
@@ -116,8 +113,7 @@ fn shape_of_unknown_rank_has_no_value() {
     let idx = b.vec("idx", &[0]);
     let axis = b.scalar("axis", 0);
     let g = b.op("g", "Gather", "opset8", &[], &[shape, idx, axis]);
-    b.result(g);
-    let r = b.run();
+    let r = b.run_to(g);
     r.clean();
     assert_eq!(r.shape("shape"), "[?0]");
     assert_eq!(r.value("shape"), None);

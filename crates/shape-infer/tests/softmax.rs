@@ -10,8 +10,7 @@ fn softmax_passes_the_shape() {
     let s = b.op("s", "SoftMax", "opset8", &[("axis", "-1")], &[x]);
     b.result(s);
     let s1 = b.op("s1", "SoftMax", "opset1", &[("axis", "2")], &[x]);
-    b.result(s1);
-    let r = b.run();
+    let r = b.run_to(s1);
     r.clean();
     assert_eq!(r.shape("s"), "[N, 3, H]");
     assert_eq!(r.shape("s1"), "[N, 3, H]");
@@ -29,7 +28,6 @@ fn softmax_axis_errors() {
         let mut b = Ir::new();
         let x = b.param("x", "2,3,4", "f32");
         let s = b.op("s", "SoftMax", version, &[("axis", axis)], &[x]);
-        b.result(s);
-        b.run().error("s", "axis-out-of-range", needle);
+        b.run_to(s).error("s", "axis-out-of-range", needle);
     }
 }

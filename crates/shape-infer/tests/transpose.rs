@@ -12,8 +12,7 @@ fn transpose_permutes_and_reverses() {
     b.result(t);
     let empty = b.const_i64("empty", &[0], &[]);
     let rev = b.op("rev", "Transpose", "opset1", &[], &[x, empty]);
-    b.result(rev);
-    let r = b.run();
+    let r = b.run_to(rev);
     r.clean();
     assert_eq!(r.shape("t"), "[H, N, 3]");
     assert_eq!(r.shape("rev"), "[H, 3, N]");
@@ -30,7 +29,6 @@ fn transpose_errors() {
         let x = b.param("x", "2,3,4", "f32");
         let o = b.vec("order", &order);
         let t = b.op("t", "Transpose", "opset1", &[], &[x, o]);
-        b.result(t);
-        b.run().error("t", "transpose-order", needle);
+        b.run_to(t).error("t", "transpose-order", needle);
     }
 }

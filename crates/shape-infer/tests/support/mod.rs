@@ -339,6 +339,17 @@ impl Ir {
         Run::checked(self.graph())
     }
 
+    /// Reads the graph, applies the `--shape` overrides `overrides`
+    /// (`x=N,4`) to its declared Parameter shapes, and infers with the
+    /// default options.
+    pub fn run_checked_with(&self, overrides: &[&str]) -> Run {
+        let mut graph = self.graph();
+        for o in overrides {
+            apply_override(&mut graph, o).expect("override applies");
+        }
+        Run::checked(graph)
+    }
+
     /// Adds a Result fed by `last`, then [`Ir::run`].
     pub fn run_to(&mut self, last: Out) -> Run {
         self.result(last);
