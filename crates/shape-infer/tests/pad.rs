@@ -1,16 +1,15 @@
 //! Pad-1/12.
 
-mod opc;
-use opc::Builder;
+mod support;
+use support::Ir;
 
-fn pad(version: &str, shape: &str, begin: &[i64], end: &[i64], mode: &str) -> opc::Run {
-    let mut b = Builder::new();
+fn pad(version: &str, shape: &str, begin: &[i64], end: &[i64], mode: &str) -> support::Run {
+    let mut b = Ir::new();
     let x = b.param("x", shape, "f32");
     let pb = b.vec("pb", begin);
     let pe = b.vec("pe", end);
-    let p = b.op("Pad", version, "p", &[("pad_mode", mode)], &[x, pb, pe]);
-    b.result(p);
-    b.run()
+    let p = b.op("p", "Pad", version, &[("pad_mode", mode)], &[x, pb, pe]);
+    b.run_to(p)
 }
 
 #[test]

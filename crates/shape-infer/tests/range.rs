@@ -1,24 +1,23 @@
 //! Range-1/4.
 
-mod opc;
-use opc::Builder;
+mod support;
+use support::Ir;
 
-fn range(start: i64, stop: i64, step: i64) -> opc::Run {
-    let mut b = Builder::new();
+fn range(start: i64, stop: i64, step: i64) -> support::Run {
+    let mut b = Ir::new();
     let a = b.scalar("a", start);
     let o = b.scalar("o", stop);
     let s = b.scalar("s", step);
     let r = b.op(
+        "r",
         "Range",
         "opset4",
-        "r",
         &[("output_type", "i64")],
         &[a, o, s],
     );
     b.result(r);
-    let r1 = b.op("Range", "opset1", "r1", &[], &[a, o, s]);
-    b.result(r1);
-    b.run()
+    let r1 = b.op("r1", "Range", "opset1", &[], &[a, o, s]);
+    b.run_to(r1)
 }
 
 #[test]
@@ -50,19 +49,18 @@ fn range_huge_length_has_no_value_and_unknown_inputs_a_fresh_symbol() {
     assert_eq!(r.shape("r"), format!("[{}]", i64::MAX));
     assert_eq!(r.value("r"), None);
 
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let a = b.scalar("a", 0);
     let o = b.param("o", "", "i64");
     let one = b.scalar("one", 1);
     let r = b.op(
+        "r",
         "Range",
         "opset4",
-        "r",
         &[("output_type", "f32")],
         &[a, o, one],
     );
-    b.result(r);
-    let r = b.run();
+    let r = b.run_to(r);
     r.clean();
     assert_eq!(r.shape("r"), "[?0]");
     assert_eq!(r.element_type("r"), "f32");
@@ -70,38 +68,35 @@ fn range_huge_length_has_no_value_and_unknown_inputs_a_fresh_symbol() {
 
 #[test]
 fn range_errors() {
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let a = b.scalar("a", 0);
     let o = b.vec("o", &[4, 5]);
     let r = b.op(
+        "r",
         "Range",
         "opset4",
-        "r",
         &[("output_type", "i64")],
         &[a, o, a],
     );
-    b.result(r);
-    b.run()
+    b.run_to(r)
         .error("r", "range-input-not-scalar", "stop (input 1)");
 
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let a = b.scalar("a", 0);
-    let o = b.const_typed("o", "i32", &[], &[5]);
+    let o = b.const_ints("o", "i32", &[], &[5]);
     let s = b.scalar("s", 1);
-    let r = b.op("Range", "opset1", "r", &[], &[a, o, s]);
-    b.result(r);
-    b.run().error("r", "element-type", "got i32");
+    let r = b.op("r", "Range", "opset1", &[], &[a, o, s]);
+    b.run_to(r).error("r", "element-type", "got i32");
 
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let a = b.scalar("a", 0);
     let one = b.scalar("one", 1);
     let r = b.op(
+        "r",
         "Range",
         "opset4",
-        "r",
         &[("output_type", "banana")],
         &[a, a, one],
     );
-    b.result(r);
-    b.run().error("r", "range-output-type", "banana");
+    b.run_to(r).error("r", "range-output-type", "banana");
 }

@@ -1,10 +1,11 @@
 //! Reshape-1: the ONNX Reshape examples, symbolic targets, errors, and a
 //! property test against the static rule.
 
-mod ops_b;
+mod support;
 
-use ops_b::*;
 use proptest::prelude::*;
+use support::rule::*;
+use support::single_op;
 use symdim::Expr;
 
 fn reshape(
@@ -275,20 +276,20 @@ fn values_pass_through() {
 
 #[test]
 fn end_to_end_with_a_constant_target() {
-    let (shape, rules) = graph(
+    let (shape, rules) = single_op(
         "2,3,4",
         "Reshape",
         "opset1",
-        r#"special_zero="true""#,
+        &[("special_zero", "true")],
         &[&[0, -1]],
     );
     assert_eq!(shape, "[2, 12]");
     assert!(rules.is_empty(), "{rules:?}");
-    let (_, rules) = graph(
+    let (_, rules) = single_op(
         "2,3,4",
         "Reshape",
         "opset1",
-        r#"special_zero="true""#,
+        &[("special_zero", "true")],
         &[&[5, -1]],
     );
     assert_eq!(rules, ["reshape-element-count"]);

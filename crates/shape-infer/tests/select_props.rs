@@ -3,11 +3,13 @@
 //! against a reference on static shapes, and the symbolic result evaluated at
 //! the binding against the same reference.
 
+mod support;
+
 use std::collections::HashMap;
 
 use ir::Op;
 use proptest::prelude::*;
-use shape_infer::{infer, Options, Registry};
+use support::{Ir, Run};
 use symdim::SymbolId;
 
 /// The spec's rule on static shapes, or `None` when the shapes are invalid.
@@ -40,13 +42,17 @@ fn reference(cond: &[i64], then: &[i64], els: &[i64]) -> Option<Vec<i64>> {
         .then_some(merged)
 }
 
-/// A model of one Select over three Parameters whose `shape` attributes are
-/// `dims` with `?` where `symbolic` says so.
-fn model(shapes: [(&[i64], u8); 3]) -> String {
-    let names = ["cond", "then", "else"];
-    let types = [("boolean", "BOOL"), ("f32", "FP32"), ("f32", "FP32")];
-    let mut layers = String::new();
-    for (i, ((dims, mask), (et, prec))) in shapes.iter().zip(types).enumerate() {
+/// Select's output shape for a Select over three Parameters of `dims` (with
+/// `?` where the mask bit is set), with the Parameter symbols bound to the
+/// dims: the evaluated dims, or the error rules.
+fn run(shapes: [(&[i64], u8); 3]) -> Result<Vec<i64>, Vec<&'static str>> {
+    let mut ir = Ir::new();
+    let mut inputs = Vec::new();
+    for ((dims, mask), (name, et)) in
+        shapes
+            .iter()
+            .zip([("cond", "boolean"), ("then", "f32"), ("else", "f32")])
+    {
         let shape: Vec<String> = dims
             .iter()
             .enumerate()
@@ -58,29 +64,16 @@ fn model(shapes: [(&[i64], u8); 3]) -> String {
                 }
             })
             .collect();
-        layers += &format!(
-            "<layer id=\"{i}\" name=\"{}\" type=\"Parameter\" version=\"opset1\"><data shape=\"{}\" element_type=\"{et}\"/><output><port id=\"0\" precision=\"{prec}\"/></output></layer>\n",
-            names[i],
-            shape.join(",")
-        );
+        inputs.push(ir.param(name, &shape.join(","), et));
     }
-    layers += "<layer id=\"3\" name=\"sel\" type=\"Select\" version=\"opset1\"><data auto_broadcast=\"numpy\"/><input><port id=\"0\" precision=\"BOOL\"/><port id=\"1\" precision=\"FP32\"/><port id=\"2\" precision=\"FP32\"/></input><output><port id=\"3\" precision=\"FP32\"/></output></layer>\n";
-    layers += "<layer id=\"4\" name=\"out\" type=\"Result\" version=\"opset1\"><input><port id=\"0\" precision=\"FP32\"/></input></layer>\n";
-    let edges = "<edge from-layer=\"0\" from-port=\"0\" to-layer=\"3\" to-port=\"0\"/><edge from-layer=\"1\" from-port=\"0\" to-layer=\"3\" to-port=\"1\"/><edge from-layer=\"2\" from-port=\"0\" to-layer=\"3\" to-port=\"2\"/><edge from-layer=\"3\" from-port=\"3\" to-layer=\"4\" to-port=\"0\"/>";
-    format!("<?xml version=\"1.0\"?><net name=\"p\" version=\"11\"><layers>{layers}</layers><edges>{edges}</edges></net>")
-}
-
-/// Select's output shape, with the Parameter symbols bound to `values`: the
-/// evaluated dims, or the error rules.
-fn run(shapes: [(&[i64], u8); 3]) -> Result<Vec<i64>, Vec<&'static str>> {
-    let graph = ir_xml::read_model_from_str(&model(shapes), None)
-        .expect("well-formed")
-        .graph;
-    let options = Options {
-        check_declared_shapes: false,
-        ..Options::default()
-    };
-    let inference = infer(&graph, &Registry::standard(), &options);
+    let sel = ir.op(
+        "sel",
+        "Select",
+        "opset1",
+        &[("auto_broadcast", "numpy")],
+        &inputs,
+    );
+    let Run { graph, inference } = ir.run_to(sel);
     let errors: Vec<_> = inference
         .diagnostics
         .iter()

@@ -1,18 +1,17 @@
 //! ShapeOf-1/3.
 
-mod opc;
-use opc::Builder;
+mod support;
+use support::Ir;
 
 #[test]
 fn shape_of_static_and_symbolic() {
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", "2,3", "f32");
-    let s = b.op("ShapeOf", "opset1", "s", &[], &[x]);
+    let s = b.op("s", "ShapeOf", "opset1", &[], &[x]);
     b.result(s);
     let y = b.param("y", "N,3,H", "f16");
-    let t = b.op("ShapeOf", "opset3", "t", &[("output_type", "i32")], &[y]);
-    b.result(t);
-    let r = b.run();
+    let t = b.op("t", "ShapeOf", "opset3", &[("output_type", "i32")], &[y]);
+    let r = b.run_to(t);
     r.clean();
     assert_eq!(
         (r.shape("s"), r.value("s").unwrap()),
@@ -28,9 +27,8 @@ fn shape_of_static_and_symbolic() {
 
 #[test]
 fn shape_of_bad_output_type() {
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", "2,3", "f32");
-    let s = b.op("ShapeOf", "opset3", "s", &[("output_type", "f32")], &[x]);
-    b.result(s);
-    b.run().error("s", "shapeof-output-type", "got `f32`");
+    let s = b.op("s", "ShapeOf", "opset3", &[("output_type", "f32")], &[x]);
+    b.run_to(s).error("s", "shapeof-output-type", "got `f32`");
 }

@@ -1,27 +1,26 @@
 //! End to end: the shape subgraphs exported models compute at run time keep
 //! their symbols as values.
 
-mod opc;
-use opc::Builder;
+mod support;
+use support::Ir;
 
 #[test]
 fn shapeof_gather_concat_builds_a_symbolic_reshape_target() {
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", "N,S,64", "f32");
-    let shape = b.op("ShapeOf", "opset3", "shape", &[], &[x]);
+    let shape = b.op("shape", "ShapeOf", "opset3", &[], &[x]);
     let idx = b.vec("idx", &[0, 1]);
     let axis = b.scalar("axis", 0);
     let ns = b.op(
+        "ns",
         "Gather",
         "opset8",
-        "ns",
         &[("batch_dims", "0")],
         &[shape, idx, axis],
     );
     let tail = b.vec("tail", &[4, 16]);
-    let target = b.op("Concat", "opset1", "target", &[("axis", "0")], &[ns, tail]);
-    b.result(target);
-    let r = b.run();
+    let target = b.op("target", "Concat", "opset1", &[("axis", "0")], &[ns, tail]);
+    let r = b.run_to(target);
     r.clean();
     assert_eq!(r.value("shape").as_deref(), Some("[N, S, 64]"));
     assert_eq!(r.value("ns").as_deref(), Some("[N, S]"));
@@ -32,38 +31,37 @@ fn shapeof_gather_concat_builds_a_symbolic_reshape_target() {
 
 #[test]
 fn range_over_a_gathered_dim_has_that_length() {
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", "N,S,64", "f32");
-    let shape = b.op("ShapeOf", "opset3", "shape", &[], &[x]);
+    let shape = b.op("shape", "ShapeOf", "opset3", &[], &[x]);
     let one = b.vec("one", &[1]);
     let axis = b.scalar("axis", 0);
     // Gather with a scalar index gives a scalar: the `stop` of the Range.
     let idx = b.scalar("idx", 1);
-    let s = b.op("Gather", "opset8", "s", &[], &[shape, idx, axis]);
+    let s = b.op("s", "Gather", "opset8", &[], &[shape, idx, axis]);
     let start = b.scalar("start", 0);
     let step = b.scalar("step", 1);
     let range = b.op(
+        "positions",
         "Range",
         "opset4",
-        "positions",
         &[("output_type", "i64")],
         &[start, s, step],
     );
     b.result(range);
     // Gather([1]) keeps a 1-D vector.
-    let s1 = b.op("Gather", "opset8", "s1", &[], &[shape, one, axis]);
+    let s1 = b.op("s1", "Gather", "opset8", &[], &[shape, one, axis]);
     b.result(s1);
     // Range(2, S, 2): ceil((S - 2)/2), clamped at 0.
     let two = b.scalar("two", 2);
     let evens = b.op(
+        "evens",
         "Range",
         "opset4",
-        "evens",
         &[("output_type", "i32")],
         &[two, s, two],
     );
-    b.result(evens);
-    let r = b.run();
+    let r = b.run_to(evens);
     r.clean();
     assert_eq!(r.shape("s"), "[]");
     assert_eq!(r.value("s").as_deref(), Some("[S]"));
@@ -77,25 +75,24 @@ fn range_over_a_gathered_dim_has_that_length() {
 #[test]
 fn flatten_pattern_reduces_the_shape_to_a_product() {
     // ShapeOf -> Gather([1, 2, 3]) -> ReduceProd, then Concat([N], prod).
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", "N,3,H,W", "f32");
-    let shape = b.op("ShapeOf", "opset1", "shape", &[], &[x]);
+    let shape = b.op("shape", "ShapeOf", "opset1", &[], &[x]);
     let idx = b.vec("idx", &[1, 2, 3]);
     let axis = b.scalar("axis", 0);
-    let tail = b.op("Gather", "opset1", "tail", &[], &[shape, idx, axis]);
+    let tail = b.op("tail", "Gather", "opset1", &[], &[shape, idx, axis]);
     let zero = b.vec("zero", &[0]);
     let prod = b.op(
+        "prod",
         "ReduceProd",
         "opset1",
-        "prod",
         &[("keep_dims", "true")],
         &[tail, zero],
     );
     let first = b.vec("first", &[0]);
-    let n = b.op("Gather", "opset1", "n", &[], &[shape, first, axis]);
-    let target = b.op("Concat", "opset1", "target", &[("axis", "-1")], &[n, prod]);
-    b.result(target);
-    let r = b.run();
+    let n = b.op("n", "Gather", "opset1", &[], &[shape, first, axis]);
+    let target = b.op("target", "Concat", "opset1", &[("axis", "-1")], &[n, prod]);
+    let r = b.run_to(target);
     r.clean();
     assert_eq!(r.value("prod").as_deref(), Some("[3*H*W]"));
     assert_eq!(r.shape("prod"), "[1]");
@@ -104,20 +101,19 @@ fn flatten_pattern_reduces_the_shape_to_a_product() {
 
 #[test]
 fn shape_of_unknown_rank_has_no_value() {
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", "...", "f32");
     let shape = b.op(
+        "shape",
         "ShapeOf",
         "opset3",
-        "shape",
         &[("output_type", "i32")],
         &[x],
     );
     let idx = b.vec("idx", &[0]);
     let axis = b.scalar("axis", 0);
-    let g = b.op("Gather", "opset8", "g", &[], &[shape, idx, axis]);
-    b.result(g);
-    let r = b.run();
+    let g = b.op("g", "Gather", "opset8", &[], &[shape, idx, axis]);
+    let r = b.run_to(g);
     r.clean();
     assert_eq!(r.shape("shape"), "[?0]");
     assert_eq!(r.value("shape"), None);

@@ -1,10 +1,11 @@
 //! Slice-8: the ONNX Slice examples, exact symbolic lengths, errors, and a
 //! property test against Python's slicing.
 
-mod ops_b;
+mod support;
 
-use ops_b::*;
 use proptest::prelude::*;
+use support::rule::*;
+use support::single_op;
 
 /// Slice of an f32 `input` with constant start/stop/step/(axes).
 fn slice(
@@ -232,7 +233,7 @@ fn values_of_a_shape_are_sliced() {
 
 #[test]
 fn end_to_end_with_constants() {
-    let (shape, rules) = graph("?,10", "Slice", "opset8", "", &[&[1], &[-1], &[2], &[1]]);
+    let (shape, rules) = single_op("?,10", "Slice", "opset8", &[], &[&[1], &[-1], &[2], &[1]]);
     assert_eq!(shape, "[?0, 4]");
     assert!(rules.is_empty(), "{rules:?}");
 }

@@ -1,8 +1,9 @@
 //! Squeeze-1/15 and Unsqueeze-1, checked against OpenVINO 2026.4.1.
 
-mod ops_b;
+mod support;
 
-use ops_b::*;
+use support::rule::*;
+use support::single_op;
 
 fn sq(
     opset: &str,
@@ -121,11 +122,11 @@ fn unsqueeze() {
 #[test]
 fn end_to_end() {
     assert_eq!(
-        graph("1,?,1", "Squeeze", "opset1", "", &[&[0, 2]]).0,
+        single_op("1,?,1", "Squeeze", "opset1", &[], &[&[0, 2]]).0,
         "[?0]"
     );
     assert_eq!(
-        graph("2,3", "Unsqueeze", "opset1", "", &[&[1]]).0,
+        single_op("2,3", "Unsqueeze", "opset1", &[], &[&[1]]).0,
         "[2, 1, 3]"
     );
 }

@@ -1,9 +1,9 @@
 //! StridedSlice-1: masks (checked against OpenVINO 2026.4.1), symbolic
 //! lengths, and values through `ShapeOf -> StridedSlice`.
 
-mod ops_b;
+mod support;
 
-use ops_b::*;
+use support::rule::*;
 
 fn ss(
     input: &str,

@@ -1,13 +1,13 @@
 //! Tile-1.
 
-mod opc;
-use opc::Builder;
+mod support;
+use support::Ir;
 
 fn tile(shape: &str, repeats: &[i64]) -> String {
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", shape, "f32");
     let r = b.vec("r", repeats);
-    let t = b.op("Tile", "opset1", "t", &[], &[x, r]);
+    let t = b.op("t", "Tile", "opset1", &[], &[x, r]);
     b.result(t);
     let run = b.run();
     run.clean();
@@ -27,20 +27,18 @@ fn tile_shapes() {
 
 #[test]
 fn tile_by_shape_values_and_errors() {
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", "1,C", "f32");
     let y = b.param("y", "N,1", "f32");
-    let reps = b.op("ShapeOf", "opset3", "reps", &[], &[y]);
-    let t = b.op("Tile", "opset1", "t", &[], &[x, reps]);
-    b.result(t);
-    let r = b.run();
+    let reps = b.op("reps", "ShapeOf", "opset3", &[], &[y]);
+    let t = b.op("t", "Tile", "opset1", &[], &[x, reps]);
+    let r = b.run_to(t);
     r.clean();
     assert_eq!(r.shape("t"), "[N, C]");
 
-    let mut b = Builder::new();
+    let mut b = Ir::new();
     let x = b.param("x", "2", "f32");
     let reps = b.param("reps", "2", "f32");
-    let t = b.op("Tile", "opset1", "t", &[], &[x, reps]);
-    b.result(t);
-    b.run().error("t", "element-type", "integer");
+    let t = b.op("t", "Tile", "opset1", &[], &[x, reps]);
+    b.run_to(t).error("t", "element-type", "integer");
 }

@@ -1,17 +1,17 @@
 //! VariadicSplit-1.
 
-mod opc;
-use opc::Builder;
+mod support;
+use support::Ir;
 
-fn vsplit(shape: &str, axis: i64, lengths: &[i64]) -> opc::Run {
-    let mut b = Builder::new();
+fn vsplit(shape: &str, axis: i64, lengths: &[i64]) -> support::Run {
+    let mut b = Ir::new();
     let x = b.param("x", shape, "f32");
     let a = b.scalar("a", axis);
     let l = b.vec("l", lengths);
     let outs = b.layer(
+        "v",
         "VariadicSplit",
         "opset1",
-        "v",
         &[],
         &[x, a, l],
         lengths.len(),
@@ -27,11 +27,11 @@ fn variadic_split_shapes() {
     // OpenVINO: [2,3,4] axis 2 lengths [1,-1] gives [2,3,1] and [2,3,3].
     let r = vsplit("2,3,4", 2, &[1, -1]);
     r.clean();
-    assert_eq!(r.shape_of_port("v", 0), "[2, 3, 1]");
-    assert_eq!(r.shape_of_port("v", 1), "[2, 3, 3]");
+    assert_eq!(r.shape_of("v", 0), "[2, 3, 1]");
+    assert_eq!(r.shape_of("v", 1), "[2, 3, 3]");
     let r = vsplit("N,S", -1, &[2, -1, 3]);
     r.clean();
-    assert_eq!(r.shape_of_port("v", 1), "[N, S - 5]");
+    assert_eq!(r.shape_of("v", 1), "[N, S - 5]");
     assert_eq!(r.constraints(), ["S - 5 >= 0"]);
     let r = vsplit("N,S", 1, &[2, 3]);
     r.clean();
