@@ -1,0 +1,353 @@
+//! One module per op (like the shape rules). A kernel gets the node, its
+//! inputs and the output shapes inference computed ([`OutSpec`]); only the
+//! data-dependent kernels (Compress, Extract, and Reshape whose target comes
+//! from run-time data) decide a size themselves, which the executor then
+//! checks against the inferred symbol's range.
+
+use half::{bf16, f16};
+use ir::{ElementType, Node};
+
+use crate::error::{ExecError, KernelError};
+use crate::tensor::{element_width, Element, Tensor};
+
+mod compress;
+mod concat;
+mod constant;
+pub(crate) mod convert;
+mod elementwise_binary;
+mod elementwise_unary;
+mod extract;
+mod gather;
+mod reshape;
+mod result;
+mod select;
+mod shape_of;
+mod slice;
+mod squeeze;
+mod transpose;
+
+pub(crate) type KResult<T> = Result<T, KernelError>;
+
+/// What inference says of one output.
+#[derive(Debug, Clone)]
+pub(crate) struct OutSpec {
+    pub element_type: ElementType,
+    /// `None` when a dim depends on data computed at run time.
+    pub shape: Option<Vec<usize>>,
+}
+
+/// One kernel invocation.
+pub(crate) struct Call<'a> {
+    pub node: &'a Node,
+    pub inputs: &'a [Tensor],
+    pub outputs: &'a [OutSpec],
+}
+
+impl Call<'_> {
+    pub fn input(&self, i: usize) -> KResult<&Tensor> {
+        self.inputs
+            .get(i)
+            .ok_or_else(|| KernelError::from(format!("input {i} is missing")))
+    }
+
+    /// The inferred shape of output `i`; an error when it is data-dependent.
+    pub fn out_shape(&self, i: usize) -> KResult<Vec<usize>> {
+        self.outputs
+            .get(i)
+            .and_then(|o| o.shape.clone())
+            .ok_or_else(|| KernelError::from(format!("the shape of output {i} is not known")))
+    }
+
+    pub fn out_type(&self, i: usize) -> KResult<ElementType> {
+        self.outputs
+            .get(i)
+            .map(|o| o.element_type)
+            .ok_or_else(|| KernelError::from(format!("output {i} is missing")))
+    }
+
+    pub fn attr_i64(&self, key: &str) -> KResult<Option<i64>> {
+        self.node
+            .attributes
+            .i64(key)
+            .map_err(|e| KernelError::from(e.to_string()))
+    }
+}
+
+pub(crate) type KernelFn = fn(&Call<'_>) -> KResult<Vec<Tensor>>;
+
+/// The kernel of an op type (as the registry names it), if there is one.
+pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
+    use elementwise_binary as b;
+    use elementwise_unary as u;
+    Some(match type_name {
+        "Const" => constant::run,
+        "Result" => result::run,
+        "Select" => select::run,
+        "Reshape" => reshape::run,
+        "Slice" => slice::run,
+        "Compress" => compress::run,
+        "Extract" => extract::run,
+        "Add" => b::add,
+        "Subtract" => b::subtract,
+        "Multiply" => b::multiply,
+        "Divide" => b::divide,
+        "Maximum" => b::maximum,
+        "Minimum" => b::minimum,
+        "Equal" => b::equal,
+        "NotEqual" => b::not_equal,
+        "Less" => b::less,
+        "LessEqual" => b::less_equal,
+        "Greater" => b::greater,
+        "GreaterEqual" => b::greater_equal,
+        "LogicalAnd" => b::logical_and,
+        "LogicalOr" => b::logical_or,
+        "LogicalXor" => b::logical_xor,
+        "ReLU" => u::relu,
+        "Abs" => u::abs,
+        "Negative" => u::negative,
+        "Sigmoid" => u::sigmoid,
+        "Tanh" => u::tanh,
+        "Exp" => u::exp,
+        "Sqrt" => u::sqrt,
+        "LogicalNot" => u::logical_not,
+        "Convert" => convert::run,
+        "Concat" => concat::run,
+        "Transpose" => transpose::run,
+        "Gather" => gather::run,
+        "ShapeOf" => shape_of::run,
+        "Squeeze" => squeeze::run,
+        "Unsqueeze" => squeeze::run,
+        _ => return None,
+    })
+}
+
+/// Every op type with a kernel (besides Parameter, which the executor binds).
+pub const OPS: &[&str] = &[
+    "Parameter",
+    "Const",
+    "Result",
+    "Select",
+    "Reshape",
+    "Slice",
+    "Compress",
+    "Extract",
+    "Add",
+    "Subtract",
+    "Multiply",
+    "Divide",
+    "Maximum",
+    "Minimum",
+    "Equal",
+    "NotEqual",
+    "Less",
+    "LessEqual",
+    "Greater",
+    "GreaterEqual",
+    "LogicalAnd",
+    "LogicalOr",
+    "LogicalXor",
+    "ReLU",
+    "Abs",
+    "Negative",
+    "Sigmoid",
+    "Tanh",
+    "Exp",
+    "Sqrt",
+    "LogicalNot",
+    "Convert",
+    "Concat",
+    "Transpose",
+    "Gather",
+    "ShapeOf",
+    "Squeeze",
+    "Unsqueeze",
+];
+
+/// A new tensor of `shape` whose element `k` is element `src[k]` of
+/// `from` (raw bytes: works for every element type).
+pub(crate) fn gather_elements(
+    from: &Tensor,
+    shape: Vec<usize>,
+    mut fill: impl FnMut(&mut dyn FnMut(usize)),
+) -> KResult<Tensor> {
+    let width = element_width(from.element_type)?;
+    let size = crate::tensor::byte_size(from.element_type, &shape)?;
+    let mut out = Vec::with_capacity(size);
+    let src = from.bytes();
+    let mut bad = false;
+    fill(&mut |k| match src.get(k * width..k * width + width) {
+        Some(e) => out.extend_from_slice(e),
+        None => bad = true,
+    });
+    if bad || out.len() != size {
+        return Err(KernelError::from(format!(
+            "internal: element indices do not fill the output {shape:?}"
+        )));
+    }
+    Ok(Tensor::from_bytes(from.element_type, shape, out)?)
+}
+
+/// Maps a possibly negative axis into `0..rank`.
+pub(crate) fn norm_axis(axis: i64, rank: usize) -> KResult<usize> {
+    let r = rank as i64;
+    let a = if axis < 0 { axis + r } else { axis };
+    if (0..r).contains(&a) {
+        Ok(a as usize)
+    } else {
+        Err(format!("axis {axis} is out of range for rank {rank}").into())
+    }
+}
+
+/// Arithmetic on one element type. Integers wrap (as OpenVINO's CPU
+/// plugin); floats follow IEEE (NaN propagates through max/min too).
+pub(crate) trait Num: Element + PartialOrd {
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+    /// `None`: integer division by zero.
+    fn div(self, o: Self, python: bool) -> Option<Self>;
+    fn is_nan(self) -> bool;
+    fn zero() -> Self;
+    fn abs(self) -> Self;
+    fn neg(self) -> Self;
+    /// A real function, for floating-point types only.
+    fn real(self, f: fn(f64) -> f64) -> Option<Self>;
+}
+
+macro_rules! num_int {
+    ($($t:ty),*) => {$(
+        impl Num for $t {
+            fn add(self, o: Self) -> Self { self.wrapping_add(o) }
+            fn sub(self, o: Self) -> Self { self.wrapping_sub(o) }
+            fn mul(self, o: Self) -> Self { self.wrapping_mul(o) }
+            fn div(self, o: Self, python: bool) -> Option<Self> {
+                if o == 0 { return None; }
+                let q = self.wrapping_div(o);
+                #[allow(unused_comparisons)]
+                let floor = python && (self.wrapping_rem(o) != 0) && ((self < 0) != (o < 0));
+                Some(if floor { q.wrapping_sub(1) } else { q })
+            }
+            fn is_nan(self) -> bool { false }
+            fn zero() -> Self { 0 }
+            #[allow(unused_comparisons)]
+            fn abs(self) -> Self { if self < 0 { (0 as $t).wrapping_sub(self) } else { self } }
+            fn neg(self) -> Self { (0 as $t).wrapping_sub(self) }
+            fn real(self, _: fn(f64) -> f64) -> Option<Self> { None }
+        }
+    )*};
+}
+num_int!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+macro_rules! num_float {
+    ($t:ty, $to:expr, $from:expr) => {
+        impl Num for $t {
+            fn add(self, o: Self) -> Self {
+                $from($to(self) + $to(o))
+            }
+            fn sub(self, o: Self) -> Self {
+                $from($to(self) - $to(o))
+            }
+            fn mul(self, o: Self) -> Self {
+                $from($to(self) * $to(o))
+            }
+            fn div(self, o: Self, _: bool) -> Option<Self> {
+                Some($from($to(self) / $to(o)))
+            }
+            fn is_nan(self) -> bool {
+                $to(self).is_nan()
+            }
+            fn zero() -> Self {
+                $from(0.0)
+            }
+            fn abs(self) -> Self {
+                $from($to(self).abs())
+            }
+            fn neg(self) -> Self {
+                $from(-$to(self))
+            }
+            fn real(self, f: fn(f64) -> f64) -> Option<Self> {
+                Some($from(f($to(self) as f64) as _))
+            }
+        }
+    };
+}
+num_float!(f32, |x: f32| x, |x: f32| x);
+num_float!(f64, |x: f64| x, |x: f64| x);
+num_float!(f16, |x: f16| x.to_f32(), f16::from_f32);
+num_float!(bf16, |x: bf16| x.to_f32(), bf16::from_f32);
+
+/// Runs `$body` with `$T` the Rust type of a numeric (non-boolean)
+/// element type, else evaluates `$else`.
+macro_rules! with_num {
+    ($et:expr, $T:ident => $body:expr, else $other:expr) => {{
+        use ir::ElementType as E;
+        match $et {
+            E::F32 => {
+                type $T = f32;
+                $body
+            }
+            E::F64 => {
+                type $T = f64;
+                $body
+            }
+            E::F16 => {
+                type $T = half::f16;
+                $body
+            }
+            E::BF16 => {
+                type $T = half::bf16;
+                $body
+            }
+            E::I8 => {
+                type $T = i8;
+                $body
+            }
+            E::I16 => {
+                type $T = i16;
+                $body
+            }
+            E::I32 => {
+                type $T = i32;
+                $body
+            }
+            E::I64 => {
+                type $T = i64;
+                $body
+            }
+            E::U8 => {
+                type $T = u8;
+                $body
+            }
+            E::U16 => {
+                type $T = u16;
+                $body
+            }
+            E::U32 => {
+                type $T = u32;
+                $body
+            }
+            E::U64 => {
+                type $T = u64;
+                $body
+            }
+            _ => $other,
+        }
+    }};
+}
+pub(crate) use with_num;
+
+/// An error for an element type a kernel does not handle.
+pub(crate) fn unsupported(what: &str, t: ElementType) -> KernelError {
+    KernelError::from(format!("{what} is not defined for element type {t}"))
+}
+
+pub(crate) fn to_exec(e: KernelError, node: &Node) -> ExecError {
+    match e {
+        KernelError::Exec(e) => e,
+        KernelError::Message(message) => ExecError::Kernel {
+            layer: node.name.clone(),
+            op: node.op_type.name.clone(),
+            message,
+        },
+    }
+}

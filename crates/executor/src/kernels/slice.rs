@@ -1,0 +1,79 @@
+//! Slice-8 (ONNX Slice-13): `data[start:stop:step]` along the given axes.
+//!
+//! The output shape is inference's; the kernel only computes each sliced
+//! axis's first index (negative values count from the end; clamped to
+//! `[0, dim]` for positive steps and `[0, dim - 1]` for negative ones) and
+//! reads with the step. A read outside the input means inference and the
+//! kernel disagree: an error, never a panic.
+
+use super::{norm_axis, Call, KResult};
+use crate::broadcast::{row_major_strides, walk};
+use crate::tensor::Tensor;
+
+pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    let data = call.input(0)?;
+    let out = call.out_shape(0)?;
+    let starts = call.input(1)?.to_i64s()?;
+    let n = starts.len();
+    let steps = match call.inputs.get(3) {
+        Some(t) => t.to_i64s()?,
+        None => vec![1; n],
+    };
+    let axes = match call.inputs.get(4) {
+        Some(t) => t.to_i64s()?,
+        None => (0..n as i64).collect(),
+    };
+    if steps.len() != n || axes.len() != n {
+        return Err("start, step and axes have different lengths".into());
+    }
+    let rank = data.shape.len();
+    if out.len() != rank {
+        return Err("internal: the inferred rank differs from the input's".into());
+    }
+    let own = row_major_strides(&data.shape);
+    let mut first = vec![0i64; rank];
+    let mut step_of = vec![1i64; rank];
+    for i in 0..n {
+        let a = norm_axis(axes[i], rank)?;
+        let dim = data.shape[a] as i64;
+        let step = steps[i];
+        if step == 0 {
+            return Err("step is 0".into());
+        }
+        let mut s = starts[i];
+        if s < 0 {
+            s = s.saturating_add(dim);
+        }
+        s = if step > 0 {
+            s.clamp(0, dim)
+        } else {
+            s.clamp(0, (dim - 1).max(0))
+        };
+        first[a] = s;
+        step_of[a] = step;
+    }
+    // Every read must be inside the input.
+    for a in 0..rank {
+        if out[a] == 0 {
+            continue;
+        }
+        let last = first[a] as i128 + (out[a] as i128 - 1) * step_of[a] as i128;
+        if first[a] < 0
+            || first[a] >= data.shape[a] as i64
+            || last < 0
+            || last >= data.shape[a] as i128
+        {
+            return Err(format!(
+                "internal: the inferred length {} of axis {a} reads outside the input {:?}",
+                out[a], data.shape
+            )
+            .into());
+        }
+    }
+    let base: isize = (0..rank).map(|a| first[a] as isize * own[a]).sum();
+    let strides = vec![(0..rank).map(|a| step_of[a] as isize * own[a]).collect()];
+    let t = super::gather_elements(data, out.clone(), |push| {
+        walk(&out, &[base], &strides, |o| push(o[0]));
+    })?;
+    Ok(vec![t])
+}

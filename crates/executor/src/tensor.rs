@@ -1,0 +1,302 @@
+//! Tensors: an element type, a static shape and a shared little-endian,
+//! row-major byte buffer.
+//!
+//! The bytes are an [`ir::TensorBytes`]: a Const's tensor is a view of the
+//! memory-mapped `.bin` (no copy), and a Reshape/Squeeze/Unsqueeze output is
+//! the same view with another shape. Views need not be aligned, so elements
+//! are read and written with `from_le_bytes`/`to_le_bytes`.
+
+use half::{bf16, f16};
+use ir::{ElementType, TensorBytes};
+
+use crate::error::ExecError;
+
+/// The largest tensor the executor creates or accepts, in bytes (4 GiB).
+pub const MAX_TENSOR_BYTES: u64 = 1 << 32;
+
+/// A tensor of static shape.
+#[derive(Clone, Debug)]
+pub struct Tensor {
+    pub element_type: ElementType,
+    pub shape: Vec<usize>,
+    pub data: TensorBytes,
+}
+
+/// The number of elements of `shape`, with checked arithmetic.
+pub fn element_count(shape: &[usize]) -> Result<usize, ExecError> {
+    shape.iter().try_fold(1usize, |acc, &d| {
+        acc.checked_mul(d)
+            .ok_or_else(|| ExecError::TooLarge(format!("the element count of {shape:?} overflows")))
+    })
+}
+
+/// The byte width of one element of a type the executor computes with.
+pub fn element_width(element_type: ElementType) -> Result<usize, ExecError> {
+    if !element_type.is_computable() {
+        return Err(ExecError::InvalidTensor(format!(
+            "element type {element_type} is not supported by the executor"
+        )));
+    }
+    // Computable types are whole bytes.
+    Ok(element_type.bit_width().map_or(1, |b| b as usize / 8))
+}
+
+/// The byte size of a tensor of `element_type` and `shape`, checked against
+/// overflow and [`MAX_TENSOR_BYTES`].
+pub fn byte_size(element_type: ElementType, shape: &[usize]) -> Result<usize, ExecError> {
+    let width = element_width(element_type)?;
+    let count = element_count(shape)?;
+    let bytes = count
+        .checked_mul(width)
+        .filter(|&b| b as u64 <= MAX_TENSOR_BYTES)
+        .ok_or_else(|| {
+            ExecError::TooLarge(format!(
+                "{element_type} {shape:?} needs more than {MAX_TENSOR_BYTES} bytes"
+            ))
+        })?;
+    Ok(bytes)
+}
+
+impl Tensor {
+    /// A tensor over `data`, which must hold exactly the bytes of
+    /// `element_type` × `shape`.
+    pub fn new(
+        element_type: ElementType,
+        shape: Vec<usize>,
+        data: TensorBytes,
+    ) -> Result<Tensor, ExecError> {
+        let size = byte_size(element_type, &shape)?;
+        if data.len() != size {
+            return Err(ExecError::InvalidTensor(format!(
+                "{element_type} {shape:?} needs {size} bytes, got {}",
+                data.len()
+            )));
+        }
+        Ok(Tensor {
+            element_type,
+            shape,
+            data,
+        })
+    }
+
+    /// A tensor owning `bytes`.
+    pub fn from_bytes(
+        element_type: ElementType,
+        shape: Vec<usize>,
+        bytes: Vec<u8>,
+    ) -> Result<Tensor, ExecError> {
+        Tensor::new(element_type, shape, TensorBytes::from_vec(bytes))
+    }
+
+    /// A tensor of `T`'s element type holding `values` in row-major order.
+    pub fn from_vec<T: Element>(shape: Vec<usize>, values: Vec<T>) -> Result<Tensor, ExecError> {
+        let count = element_count(&shape)?;
+        if values.len() != count {
+            return Err(ExecError::InvalidTensor(format!(
+                "shape {shape:?} has {count} elements, got {} values",
+                values.len()
+            )));
+        }
+        let size = byte_size(T::TYPE, &shape)?;
+        let mut bytes = vec![0u8; size];
+        for (chunk, v) in bytes.chunks_exact_mut(T::SIZE).zip(values) {
+            v.write(chunk);
+        }
+        Tensor::from_bytes(T::TYPE, shape, bytes)
+    }
+
+    /// A scalar.
+    pub fn scalar<T: Element>(value: T) -> Tensor {
+        let mut bytes = vec![0u8; T::SIZE];
+        value.write(&mut bytes);
+        Tensor {
+            element_type: T::TYPE,
+            shape: Vec::new(),
+            data: TensorBytes::from_vec(bytes),
+        }
+    }
+
+    /// The elements as `T`, which must be the tensor's element type.
+    pub fn to_vec<T: Element>(&self) -> Result<Vec<T>, ExecError> {
+        if T::TYPE != self.element_type {
+            return Err(ExecError::InvalidTensor(format!(
+                "the tensor is {}, not {}",
+                self.element_type,
+                T::TYPE
+            )));
+        }
+        Ok(self
+            .data
+            .as_slice()
+            .chunks_exact(T::SIZE)
+            .map(T::read)
+            .collect())
+    }
+
+    /// The element at row-major position `index` as `T`.
+    pub fn get<T: Element>(&self, index: usize) -> Option<T> {
+        if T::TYPE != self.element_type {
+            return None;
+        }
+        let start = index.checked_mul(T::SIZE)?;
+        self.data
+            .as_slice()
+            .get(start..start + T::SIZE)
+            .map(T::read)
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        // Checked when the tensor was made.
+        self.shape.iter().product()
+    }
+
+    /// Whether the tensor has no element.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes of the elements.
+    pub fn bytes(&self) -> &[u8] {
+        self.data.as_slice()
+    }
+
+    /// The same bytes with another shape of the same element count (no copy).
+    pub fn reshaped(&self, shape: Vec<usize>) -> Result<Tensor, ExecError> {
+        Tensor::new(self.element_type, shape, self.data.clone())
+    }
+
+    /// The elements of an integer tensor as `i64` (u64 values above
+    /// `i64::MAX` are an error).
+    pub fn to_i64s(&self) -> Result<Vec<i64>, ExecError> {
+        let bad = || {
+            ExecError::InvalidTensor(format!(
+                "expected an integer tensor, got {}",
+                self.element_type
+            ))
+        };
+        macro_rules! conv {
+            ($t:ty) => {
+                self.to_vec::<$t>()?
+                    .into_iter()
+                    .map(|v| i64::try_from(v).map_err(|_| bad()))
+                    .collect()
+            };
+        }
+        match self.element_type {
+            ElementType::I8 => conv!(i8),
+            ElementType::I16 => conv!(i16),
+            ElementType::I32 => conv!(i32),
+            ElementType::I64 => conv!(i64),
+            ElementType::U8 => conv!(u8),
+            ElementType::U16 => conv!(u16),
+            ElementType::U32 => conv!(u32),
+            ElementType::U64 => conv!(u64),
+            _ => Err(bad()),
+        }
+    }
+
+    /// Whether each element is nonzero (true), for any computable type.
+    /// NaN is nonzero, as in numpy.
+    pub fn nonzero_mask(&self) -> Result<Vec<bool>, ExecError> {
+        let b = self.bytes();
+        let w = element_width(self.element_type)?;
+        Ok(match self.element_type {
+            ElementType::F32 => b.chunks_exact(4).map(|c| f32::read(c) != 0.0).collect(),
+            ElementType::F64 => b.chunks_exact(8).map(|c| f64::read(c) != 0.0).collect(),
+            ElementType::F16 => b
+                .chunks_exact(2)
+                .map(|c| f16::read(c).to_f32() != 0.0)
+                .collect(),
+            ElementType::BF16 => b
+                .chunks_exact(2)
+                .map(|c| bf16::read(c).to_f32() != 0.0)
+                .collect(),
+            // Integers and booleans: any nonzero byte.
+            _ => b
+                .chunks_exact(w)
+                .map(|c| c.iter().any(|&x| x != 0))
+                .collect(),
+        })
+    }
+}
+
+/// A Rust type holding one element of an [`ElementType`].
+pub trait Element: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static {
+    const TYPE: ElementType;
+    const SIZE: usize;
+    /// Reads one element from exactly `SIZE` little-endian bytes.
+    fn read(bytes: &[u8]) -> Self;
+    /// Writes one element into exactly `SIZE` bytes.
+    fn write(self, out: &mut [u8]);
+}
+
+macro_rules! element {
+    ($t:ty, $et:ident) => {
+        impl Element for $t {
+            const TYPE: ElementType = ElementType::$et;
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn read(bytes: &[u8]) -> Self {
+                let mut a = [0u8; std::mem::size_of::<$t>()];
+                a.copy_from_slice(bytes);
+                <$t>::from_le_bytes(a)
+            }
+            fn write(self, out: &mut [u8]) {
+                out.copy_from_slice(&self.to_le_bytes());
+            }
+        }
+    };
+}
+
+element!(f32, F32);
+element!(f64, F64);
+element!(f16, F16);
+element!(bf16, BF16);
+element!(i8, I8);
+element!(i16, I16);
+element!(i32, I32);
+element!(i64, I64);
+element!(u8, U8);
+element!(u16, U16);
+element!(u32, U32);
+element!(u64, U64);
+
+impl Element for bool {
+    const TYPE: ElementType = ElementType::Boolean;
+    const SIZE: usize = 1;
+    fn read(bytes: &[u8]) -> Self {
+        bytes[0] != 0
+    }
+    fn write(self, out: &mut [u8]) {
+        out[0] = u8::from(self);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_checked() {
+        assert!(byte_size(ElementType::F32, &[usize::MAX, 2]).is_err());
+        assert!(byte_size(ElementType::F32, &[1 << 31, 4]).is_err());
+        assert_eq!(byte_size(ElementType::F16, &[2, 3]).unwrap(), 12);
+        assert_eq!(byte_size(ElementType::F32, &[2, 0]).unwrap(), 0);
+        assert!(byte_size(ElementType::I4, &[2]).is_err());
+        assert!(Tensor::from_bytes(ElementType::F32, vec![2], vec![0; 7]).is_err());
+    }
+
+    #[test]
+    fn typed_round_trip_and_views() {
+        let t = Tensor::from_vec(vec![2, 2], vec![1.5f32, -2.0, 3.0, f32::NAN]).unwrap();
+        let v = t.to_vec::<f32>().unwrap();
+        assert_eq!(&v[..3], &[1.5, -2.0, 3.0]);
+        assert!(v[3].is_nan());
+        let r = t.reshaped(vec![4]).unwrap();
+        assert!(r.data.same_view(&t.data));
+        assert!(t.reshaped(vec![3]).is_err());
+        assert!(t.to_vec::<i32>().is_err());
+        let b = Tensor::from_vec(vec![3], vec![true, false, true]).unwrap();
+        assert_eq!(b.nonzero_mask().unwrap(), vec![true, false, true]);
+    }
+}

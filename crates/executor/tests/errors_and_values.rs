@@ -1,0 +1,448 @@
+//! Input errors before anything runs, missing kernels, and kernel values:
+//! broadcasting arithmetic, integer division, IEEE NaN/Inf, zero-size dims,
+//! views, Convert, Concat/Transpose/Gather/ShapeOf, data-dependent chains.
+
+mod common;
+
+use common::{arange, f32_out, Net};
+use executor::{ExecError, Tensor};
+
+fn add_net() -> Net {
+    let mut net = Net::new();
+    let x = net.param("x", "f32", "2,-1");
+    let y = net.param("y", "f32", "3");
+    let out = net.op("add", "Add", "opset1", "", &[x, y], Some(vec![2, -1]));
+    net.result("out", out);
+    net
+}
+
+#[test]
+fn missing_input_is_an_error() {
+    let e = add_net().exec(vec![("x", arange(&[2, 3]))]).unwrap_err();
+    assert!(
+        matches!(&e, ExecError::MissingInput { name, .. } if name == "y"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unknown_input_is_an_error() {
+    let e = add_net()
+        .exec(vec![
+            ("x", arange(&[2, 3])),
+            ("y", arange(&[3])),
+            ("z", arange(&[1])),
+        ])
+        .unwrap_err();
+    assert!(
+        matches!(&e, ExecError::UnknownInput { name, .. } if name == "z"),
+        "{e}"
+    );
+}
+
+#[test]
+fn wrong_dtype_is_an_error() {
+    let y = Tensor::from_vec(vec![3], vec![1i32, 2, 3]).unwrap();
+    let e = add_net()
+        .exec(vec![("x", arange(&[2, 3])), ("y", y)])
+        .unwrap_err();
+    assert!(
+        matches!(&e, ExecError::InputType { name, .. } if name == "y"),
+        "{e}"
+    );
+}
+
+#[test]
+fn wrong_rank_is_an_error() {
+    let e = add_net()
+        .exec(vec![("x", arange(&[6])), ("y", arange(&[3]))])
+        .unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            ExecError::InputRank {
+                expected: 2,
+                actual: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn contradicting_static_dim_is_an_error() {
+    let e = add_net()
+        .exec(vec![("x", arange(&[3, 3])), ("y", arange(&[3]))])
+        .unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            ExecError::InputDim {
+                axis: 0,
+                actual: 3,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn shapes_that_do_not_broadcast_stop_before_running() {
+    let e = add_net()
+        .exec(vec![("x", arange(&[2, 4])), ("y", arange(&[3]))])
+        .unwrap_err();
+    assert!(matches!(&e, ExecError::Inference(_)), "{e}");
+}
+
+#[test]
+fn an_op_without_kernel_is_named() {
+    let mut net = Net::new();
+    let x = net.param("x", "f32", "2,3");
+    let y = net.op("mm", "MatMul", "opset1", "", &[x, x], Some(vec![2, 2]));
+    net.result("out", y);
+    let e = executor::Executor::new(&net.graph()).unwrap_err();
+    assert!(
+        matches!(&e, ExecError::NoKernel { op, layer } if op.starts_with("MatMul") && layer == "mm"),
+        "{e}"
+    );
+}
+
+#[test]
+fn numpy_broadcast_add_with_nan_and_inf() {
+    let x = Tensor::from_vec(
+        vec![2, 3],
+        vec![
+            1.0f32,
+            f32::NAN,
+            f32::INFINITY,
+            -1.0,
+            0.0,
+            f32::NEG_INFINITY,
+        ],
+    )
+    .unwrap();
+    let y = Tensor::from_vec(vec![3], vec![1.0f32, 1.0, f32::NEG_INFINITY]).unwrap();
+    let out = add_net().exec(vec![("x", x), ("y", y)]).unwrap();
+    let (shape, v) = f32_out(&out, "out");
+    assert_eq!(shape, vec![2, 3]);
+    assert_eq!(v[0], 2.0);
+    assert!(v[1].is_nan());
+    assert!(v[2].is_nan()); // inf + -inf
+    assert_eq!(&v[3..5], &[0.0, 1.0]);
+    assert_eq!(v[5], f32::NEG_INFINITY);
+}
+
+#[test]
+fn zero_size_dims_run() {
+    let out = add_net()
+        .exec(vec![
+            (
+                "x",
+                Tensor::from_vec(vec![2, 0], Vec::<f32>::new()).unwrap(),
+            ),
+            ("y", arange(&[1])),
+        ])
+        .unwrap_err();
+    // y is declared [3].
+    assert!(matches!(out, ExecError::InputDim { .. }));
+    let out = add_net()
+        .exec(vec![
+            (
+                "x",
+                Tensor::from_vec(vec![2, 0], Vec::<f32>::new()).unwrap(),
+            ),
+            ("y", arange(&[3])),
+        ])
+        .unwrap_err();
+    // [2, 0] + [3] does not broadcast.
+    assert!(matches!(out, ExecError::Inference(_)), "{out}");
+    let mut net = Net::new();
+    let x = net.param("x", "f32", "-1,3");
+    let r = net.op("relu", "ReLU", "opset1", "", &[x], Some(vec![-1, 3]));
+    net.result("out", r);
+    let out = net
+        .exec(vec![(
+            "x",
+            Tensor::from_vec(vec![0, 3], Vec::<f32>::new()).unwrap(),
+        )])
+        .unwrap();
+    assert_eq!(out["out"].shape, vec![0, 3]);
+}
+
+fn binary_i32(op: &str, attrs: &str, a: Vec<i32>, b: Vec<i32>) -> Result<Vec<i32>, ExecError> {
+    let mut net = Net::new();
+    let x = net.param("a", "i32", &a.len().to_string());
+    let y = net.param("b", "i32", &b.len().to_string());
+    let out = net.op("op", op, "opset1", attrs, &[x, y], Some(vec![-1]));
+    net.result("out", out);
+    let (na, nb) = (a.len(), b.len());
+    let out = net.exec(vec![
+        ("a", Tensor::from_vec(vec![na], a).unwrap()),
+        ("b", Tensor::from_vec(vec![nb], b).unwrap()),
+    ])?;
+    Ok(out["out"].to_vec::<i32>().unwrap())
+}
+
+#[test]
+fn integer_division_floors_by_default() {
+    let a = vec![7, -7, 7, -7, i32::MIN];
+    let b = vec![2, 2, -2, -2, -1];
+    assert_eq!(
+        binary_i32("Divide", "", a.clone(), b.clone()).unwrap(),
+        vec![3, -4, -4, 3, i32::MIN]
+    );
+    assert_eq!(
+        binary_i32("Divide", r#"m_pythondiv="false""#, a, b).unwrap(),
+        vec![3, -3, -3, 3, i32::MIN]
+    );
+    let e = binary_i32("Divide", "", vec![1], vec![0]).unwrap_err();
+    assert!(e.to_string().contains("division by zero"), "{e}");
+}
+
+#[test]
+fn integer_arithmetic_wraps_and_max_min() {
+    assert_eq!(
+        binary_i32("Add", "", vec![i32::MAX], vec![1]).unwrap(),
+        vec![i32::MIN]
+    );
+    assert_eq!(
+        binary_i32("Maximum", "", vec![1, 5], vec![3]).unwrap(),
+        vec![3, 5]
+    );
+    assert_eq!(
+        binary_i32("Minimum", "", vec![1, 5], vec![3]).unwrap(),
+        vec![1, 3]
+    );
+    assert_eq!(
+        binary_i32("Subtract", "", vec![1, 5], vec![3]).unwrap(),
+        vec![-2, 2]
+    );
+    assert_eq!(
+        binary_i32("Multiply", "", vec![1, 5], vec![3]).unwrap(),
+        vec![3, 15]
+    );
+}
+
+#[test]
+fn comparisons_and_logic_give_booleans() {
+    let mut net = Net::new();
+    let x = net.param("x", "f32", "4");
+    let y = net.param("y", "f32", "1");
+    let lt = net.op("lt", "Less", "opset1", "", &[x, y], Some(vec![4]));
+    let ge = net.op("ge", "GreaterEqual", "opset1", "", &[x, y], Some(vec![4]));
+    let ne = net.op("ne", "NotEqual", "opset1", "", &[x, y], Some(vec![4]));
+    let xor = net.op("xor", "LogicalXor", "opset1", "", &[lt, ge], Some(vec![4]));
+    let not = net.op("not", "LogicalNot", "opset1", "", &[ne], Some(vec![4]));
+    net.result("lt", lt);
+    net.result("xor", xor);
+    net.result("not", not);
+    let out = net
+        .exec(vec![
+            (
+                "x",
+                Tensor::from_vec(vec![4], vec![0.0f32, 1.0, 2.0, f32::NAN]).unwrap(),
+            ),
+            ("y", Tensor::from_vec(vec![1], vec![1.0f32]).unwrap()),
+        ])
+        .unwrap();
+    assert_eq!(
+        out["lt"].to_vec::<bool>().unwrap(),
+        vec![true, false, false, false]
+    );
+    // NaN is neither less nor greater-or-equal.
+    assert_eq!(
+        out["xor"].to_vec::<bool>().unwrap(),
+        vec![true, true, true, false]
+    );
+    // NaN != 1, so its negation is false.
+    assert_eq!(
+        out["not"].to_vec::<bool>().unwrap(),
+        vec![false, true, false, false]
+    );
+}
+
+#[test]
+fn unary_ops_follow_ieee() {
+    let mut net = Net::new();
+    let x = net.param("x", "f32", "4");
+    for (name, op) in [
+        ("relu", "ReLU"),
+        ("sigmoid", "Sigmoid"),
+        ("sqrt", "Sqrt"),
+        ("neg", "Negative"),
+        ("exp", "Exp"),
+        ("tanh", "Tanh"),
+        ("abs", "Abs"),
+    ] {
+        let y = net.op(name, op, "opset1", "", &[x], Some(vec![4]));
+        net.result(&format!("{name}_out"), y);
+    }
+    let input = Tensor::from_vec(vec![4], vec![-1.0f32, 0.0, 4.0, f32::NAN]).unwrap();
+    let out = net.exec(vec![("x", input)]).unwrap();
+    let v = |n: &str| f32_out(&out, n).1;
+    assert_eq!(&v("relu_out")[..3], &[0.0, 0.0, 4.0]);
+    assert!(v("relu_out")[3].is_nan());
+    assert!(v("sqrt_out")[0].is_nan());
+    assert_eq!(v("sqrt_out")[2], 2.0);
+    assert_eq!(v("sigmoid_out")[1], 0.5);
+    assert_eq!(&v("neg_out")[..3], &[1.0, -0.0, -4.0]);
+    assert_eq!(v("exp_out")[1], 1.0);
+    assert_eq!(v("tanh_out")[1], 0.0);
+    assert_eq!(&v("abs_out")[..3], &[1.0, 0.0, 4.0]);
+    assert!(v("exp_out")[3].is_nan());
+}
+
+#[test]
+fn convert_truncates_saturates_and_maps_booleans() {
+    let mut net = Net::new();
+    let x = net.param("x", "f32", "5");
+    let i = net.op(
+        "to_i8",
+        "Convert",
+        "opset1",
+        r#"destination_type="i8""#,
+        &[x],
+        Some(vec![5]),
+    );
+    let b = net.op(
+        "to_bool",
+        "Convert",
+        "opset1",
+        r#"destination_type="boolean""#,
+        &[x],
+        Some(vec![5]),
+    );
+    let h = net.op(
+        "to_f16",
+        "Convert",
+        "opset1",
+        r#"destination_type="f16""#,
+        &[x],
+        Some(vec![5]),
+    );
+    net.result("i", i);
+    net.result("b", b);
+    net.result("h", h);
+    let input = Tensor::from_vec(vec![5], vec![-1.7f32, 2.9, 1000.0, f32::NAN, 0.0]).unwrap();
+    let out = net.exec(vec![("x", input)]).unwrap();
+    assert_eq!(out["i"].to_vec::<i8>().unwrap(), vec![-1, 2, 127, 0, 0]);
+    assert_eq!(
+        out["b"].to_vec::<bool>().unwrap(),
+        vec![true, true, true, true, false]
+    );
+    assert_eq!(
+        out["h"].to_vec::<half::f16>().unwrap()[1],
+        half::f16::from_f32(2.9)
+    );
+}
+
+#[test]
+fn data_movement_ops() {
+    let mut net = Net::new();
+    let x = net.param("x", "f32", "2,3");
+    let perm = net.i64s("perm", &[2], &[1, 0]);
+    let t = net.op("t", "Transpose", "opset1", "", &[x, perm], Some(vec![3, 2]));
+    let c = net.op(
+        "c",
+        "Concat",
+        "opset1",
+        r#"axis="0""#,
+        &[t, t],
+        Some(vec![6, 2]),
+    );
+    let idx = net.i64s("idx", &[2], &[-1, 0]);
+    let axis = net.i64s("axis", &[], &[1]);
+    let g = net.op(
+        "g",
+        "Gather",
+        "opset8",
+        r#"batch_dims="0""#,
+        &[x, idx, axis],
+        Some(vec![2, 2]),
+    );
+    let s = net.op(
+        "s",
+        "ShapeOf",
+        "opset3",
+        r#"output_type="i64""#,
+        &[c],
+        Some(vec![2]),
+    );
+    let ax = net.i64s("ax", &[1], &[0]);
+    let u = net.op(
+        "u",
+        "Unsqueeze",
+        "opset1",
+        "",
+        &[g, ax],
+        Some(vec![1, 2, 2]),
+    );
+    let q = net.op("q", "Squeeze", "opset1", "", &[u, ax], Some(vec![2, 2]));
+    net.result("t_out", t);
+    net.result("c_out", c);
+    net.result("g_out", g);
+    net.result("s_out", s);
+    net.result("u_out", u);
+    net.result("q_out", q);
+    let out = net.exec(vec![("x", arange(&[2, 3]))]).unwrap();
+    assert_eq!(
+        f32_out(&out, "t_out"),
+        (vec![3, 2], vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0])
+    );
+    assert_eq!(f32_out(&out, "c_out").0, vec![6, 2]);
+    assert_eq!(
+        f32_out(&out, "g_out"),
+        (vec![2, 2], vec![2.0, 0.0, 5.0, 3.0])
+    );
+    assert_eq!(out["s_out"].to_vec::<i64>().unwrap(), vec![6, 2]);
+    assert_eq!(f32_out(&out, "u_out").0, vec![1, 2, 2]);
+    assert!(out["q_out"].data.same_view(&out["g_out"].data));
+}
+
+#[test]
+fn data_dependent_count_flows_into_later_ops() {
+    // Compress by a run-time condition, then ReLU and ShapeOf of the result.
+    let mut net = Net::new();
+    let x = net.param("x", "f32", "4,2");
+    let c = net.param("cond", "boolean", "4");
+    let k = net.op(
+        "k",
+        "Compress",
+        "ovir1",
+        r#"axis="0""#,
+        &[x, c],
+        Some(vec![-1, 2]),
+    );
+    let r = net.op("r", "ReLU", "opset1", "", &[k], Some(vec![-1, 2]));
+    let s = net.op("s", "ShapeOf", "opset3", "", &[r], Some(vec![2]));
+    net.result("r_out", r);
+    net.result("s_out", s);
+    let cond = Tensor::from_vec(vec![4], vec![true, false, true, true]).unwrap();
+    let out = net
+        .exec(vec![("x", arange(&[4, 2])), ("cond", cond)])
+        .unwrap();
+    assert_eq!(
+        f32_out(&out, "r_out"),
+        (vec![3, 2], vec![0.0, 1.0, 4.0, 5.0, 6.0, 7.0])
+    );
+    assert_eq!(out["s_out"].to_vec::<i64>().unwrap(), vec![3, 2]);
+}
+
+#[test]
+fn npy_files_round_trip_through_a_run() {
+    let dir = std::env::temp_dir().join(format!("executor-npy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("x.npy");
+    executor::write_npy(&path, &arange(&[2, 3])).unwrap();
+    let x = executor::read_npy(&path).unwrap();
+    let out = add_net().exec(vec![("x", x), ("y", arange(&[3]))]).unwrap();
+    executor::write_npy(&dir.join("out.npy"), &out["out"]).unwrap();
+    let back = executor::read_npy(&dir.join("out.npy")).unwrap();
+    assert_eq!(
+        back.to_vec::<f32>().unwrap(),
+        vec![0.0, 2.0, 4.0, 3.0, 5.0, 7.0]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
