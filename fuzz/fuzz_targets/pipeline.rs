@@ -21,6 +21,9 @@ fuzz_target!(|data: &[u8]| {
             shapes: Vec::new(),
             format,
             allow_unknown_ops: true,
+            run: false,
+            inputs: Vec::new(),
+            output_dir: ".".into(),
         };
         let outcome = ir_check::analyze("fuzz.xml", xml, read.clone(), &args);
         assert!(outcome.status <= 2);

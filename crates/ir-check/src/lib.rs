@@ -7,6 +7,7 @@
 
 pub mod diagnostics;
 pub mod report;
+pub mod run;
 
 use std::path::PathBuf;
 
@@ -55,6 +56,18 @@ pub struct Args {
     /// as warnings instead of errors).
     #[arg(long)]
     pub allow_unknown_ops: bool,
+    /// Run the model on the CPU after checking it (only when it is valid).
+    #[arg(long)]
+    pub run: bool,
+    /// With --run: the array for the Parameter whose layer or tensor name is
+    /// NAME, as a numpy .npy file.
+    #[arg(long = "input", value_name = "NAME=FILE.npy", requires = "run")]
+    pub inputs: Vec<String>,
+    /// With --run: where to write `<Result layer name>.npy` for each Result
+    /// (created if missing; characters other than letters, digits, `.`, `-`
+    /// and `_` become `_`).
+    #[arg(long, value_name = "DIR", default_value = ".", requires = "run")]
+    pub output_dir: PathBuf,
 }
 
 /// What a run prints and its exit status.
@@ -72,9 +85,18 @@ pub fn run(args: &Args) -> Outcome {
         Ok(source) => source,
         Err(e) => return usage_error(format!("cannot read `{file_name}`: {e}")),
     };
-    match ir_xml::read_model(&args.model, args.weights.as_deref()) {
-        Ok(read) => analyze(&file_name, &source, read, args),
-        Err(e) => usage_error(format!("cannot read `{file_name}`: {e}")),
+    let read = match ir_xml::read_model(&args.model, args.weights.as_deref()) {
+        Ok(read) => read,
+        Err(e) => return usage_error(format!("cannot read `{file_name}`: {e}")),
+    };
+    // The executor needs the graph as read (constants are shared views: cheap).
+    let graph = args.run.then(|| read.graph.clone());
+    let outcome = analyze(&file_name, &source, read, args);
+    match graph {
+        Some(graph) if outcome.status == EXIT_VALID => {
+            run::execute(&file_name, &source, graph, args, outcome)
+        }
+        _ => outcome,
     }
 }
 
@@ -113,7 +135,7 @@ pub fn analyze(file_name: &str, source: &str, read: ir_xml::ReadOutcome, args: &
     }
 }
 
-fn usage_error(message: String) -> Outcome {
+pub(crate) fn usage_error(message: String) -> Outcome {
     Outcome {
         stdout: String::new(),
         stderr: format!("ir-check: error: {message}\n"),

@@ -12,6 +12,9 @@ fn args() -> Args {
         shapes: Vec::new(),
         format: Format::Json,
         allow_unknown_ops: true,
+        run: false,
+        inputs: Vec::new(),
+        output_dir: ".".into(),
     }
 }
 

@@ -1,0 +1,154 @@
+//! `--run`: execute a valid model on the CPU with `.npy` inputs and write each
+//! Result as `.npy`.
+//!
+//! Problems with the inputs (an unreadable file, a missing or unknown input, a
+//! wrong dtype, rank or dim) are usage errors (exit 2) reported before
+//! anything runs; a failure while running is an invalid model (exit 1).
+
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::path::Path;
+
+use executor::{ExecError, Executor, Tensor};
+use ir::Graph;
+
+use crate::{diagnostics, usage_error, Args, Format, Outcome, EXIT_INVALID};
+
+/// Runs `graph` (already checked valid; `checked` is that check's outcome)
+/// and appends what was written to the report.
+pub fn execute(
+    file_name: &str,
+    source: &str,
+    mut graph: Graph,
+    args: &Args,
+    checked: Outcome,
+) -> Outcome {
+    for spec in &args.shapes {
+        if let Err(e) = shape_infer::overrides::apply_override(&mut graph, spec) {
+            return usage_error(format!("--shape {spec}: {e}"));
+        }
+    }
+    let mut inputs = HashMap::new();
+    for spec in &args.inputs {
+        let Some((name, path)) = spec.split_once('=') else {
+            return usage_error(format!("--input `{spec}` is not of the form NAME=FILE.npy"));
+        };
+        match executor::read_npy(Path::new(path)) {
+            Ok(tensor) => {
+                inputs.insert(name.to_owned(), tensor);
+            }
+            Err(e) => return usage_error(format!("--input {name}: `{path}`: {e}")),
+        }
+    }
+    let outputs = match Executor::new(&graph).and_then(|executor| executor.run(inputs)) {
+        Ok(outputs) => outputs,
+        Err(error) => return failure(file_name, source, error, checked),
+    };
+    if let Err(e) = std::fs::create_dir_all(&args.output_dir) {
+        return usage_error(format!(
+            "cannot create `{}`: {e}",
+            args.output_dir.display()
+        ));
+    }
+    // Results in file order, so the listing is stable.
+    let mut written = Vec::new();
+    for (_, node) in graph.results() {
+        let Some(tensor) = outputs.get(&node.name) else {
+            continue;
+        };
+        let path = args
+            .output_dir
+            .join(format!("{}.npy", file_stem(&node.name)));
+        if let Err(e) = executor::write_npy(&path, tensor) {
+            return usage_error(format!("cannot write `{}`: {e}", path.display()));
+        }
+        written.push((node.name.clone(), path.display().to_string(), tensor));
+    }
+    let mut outcome = checked;
+    match args.format {
+        Format::Text => {
+            let _ = writeln!(outcome.stdout, "\nrun: wrote {} output(s)", written.len());
+            for (name, path, tensor) in &written {
+                let _ = writeln!(outcome.stdout, "  {name}  {}  -> {path}", describe(tensor));
+            }
+        }
+        Format::Json => outcome.stdout = with_run_section(&outcome.stdout, &written),
+    }
+    outcome
+}
+
+/// A run that failed: diagnostics of re-inference are rendered like the
+/// checker's; input problems are usage errors; the rest invalid.
+fn failure(file_name: &str, source: &str, error: ExecError, checked: Outcome) -> Outcome {
+    match error {
+        ExecError::Inference(found) | ExecError::InvalidGraph(found) => Outcome {
+            stdout: checked.stdout,
+            stderr: diagnostics::render_all(file_name, source, &found),
+            status: EXIT_INVALID,
+        },
+        ExecError::MissingInput { .. }
+        | ExecError::UnknownInput { .. }
+        | ExecError::DuplicateInput { .. }
+        | ExecError::InputType { .. }
+        | ExecError::InputRank { .. }
+        | ExecError::InputDim { .. } => usage_error(format!("--run: {error}")),
+        other => Outcome {
+            stdout: checked.stdout,
+            stderr: format!("ir-check: error: --run: {other}\n"),
+            status: EXIT_INVALID,
+        },
+    }
+}
+
+/// A Result's layer name as a file stem: letters, digits, `.`, `-` and `_`
+/// stay; everything else (such as `/`) becomes `_`.
+pub fn file_stem(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn describe(tensor: &Tensor) -> String {
+    let dims: Vec<String> = tensor.shape.iter().map(ToString::to_string).collect();
+    format!("{} [{}]", tensor.element_type, dims.join(", "))
+}
+
+fn with_run_section(report: &str, written: &[(String, String, &Tensor)]) -> String {
+    let Ok(serde_json::Value::Object(mut object)) = serde_json::from_str(report) else {
+        return report.to_owned();
+    };
+    let outputs: Vec<serde_json::Value> = written
+        .iter()
+        .map(|(name, path, tensor)| {
+            serde_json::json!({
+                "name": name,
+                "file": path,
+                "element_type": tensor.element_type.name(),
+                "shape": tensor.shape,
+            })
+        })
+        .collect();
+    object.insert("run".into(), serde_json::json!({ "outputs": outputs }));
+    let mut text = serde_json::to_string_pretty(&serde_json::Value::Object(object))
+        .unwrap_or_else(|_| report.to_owned());
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_stem;
+
+    #[test]
+    fn result_names_become_file_stems() {
+        assert_eq!(file_stem("/encoder/layer.0/Add"), "_encoder_layer.0_Add");
+        assert_eq!(file_stem("out-1_x"), "out-1_x");
+        assert_eq!(file_stem("a b:c"), "a_b_c");
+    }
+}

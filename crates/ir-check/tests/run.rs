@@ -1,0 +1,143 @@
+//! `ir-check --run`: inputs from `.npy`, outputs written as `.npy`, errors
+//! before anything runs.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use executor::Tensor;
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn ir_check(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_ir-check"))
+        .current_dir(workspace_root())
+        .args(args)
+        .output()
+        .expect("ir-check runs");
+    (
+        output.status.code().expect("exited"),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ir-check-run-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn f32_tensor(shape: &[usize]) -> Tensor {
+    let count: usize = shape.iter().product();
+    let values: Vec<f32> = (0..count).map(|i| i as f32 * 0.5 - 3.0).collect();
+    Tensor::from_vec(shape.to_vec(), values).expect("a tensor")
+}
+
+#[test]
+fn a_reshape_writes_the_input_elements_under_the_result_name() {
+    let dir = temp_dir("reshape");
+    let input = dir.join("x.npy");
+    let x = f32_tensor(&[2, 3, 8, 5]);
+    executor::write_npy(&input, &x).expect("writes");
+    let out_dir = dir.join("out");
+    let (status, stdout, stderr) = ir_check(&[
+        "ir-samples/dynamic_batch_reshape.xml",
+        "--run",
+        "--input",
+        &format!("x={}", input.display()),
+        "--output-dir",
+        &out_dir.display().to_string(),
+    ]);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(stdout.contains("run: wrote 1 output(s)"), "{stdout}");
+    // The Result layer is `y/sink_port_0`: `/` becomes `_`.
+    let y = executor::read_npy(&out_dir.join("y_sink_port_0.npy")).expect("the output");
+    assert_eq!(y.shape, [2, 120]);
+    assert_eq!(
+        y.to_vec::<f32>().expect("f32"),
+        x.to_vec::<f32>().expect("f32")
+    );
+}
+
+#[test]
+fn a_missing_input_is_a_usage_error_before_anything_runs() {
+    let dir = temp_dir("missing");
+    let (status, _, stderr) = ir_check(&[
+        "ir-samples/dynamic_batch_reshape.xml",
+        "--run",
+        "--output-dir",
+        &dir.display().to_string(),
+    ]);
+    assert_eq!(status, 2);
+    assert!(stderr.contains("x"), "{stderr}");
+    assert_eq!(
+        std::fs::read_dir(&dir).expect("dir").count(),
+        0,
+        "nothing was written"
+    );
+}
+
+#[test]
+fn a_wrong_dtype_or_a_contradicting_dim_is_a_usage_error() {
+    let dir = temp_dir("dtype");
+    let wrong_type = dir.join("i32.npy");
+    let ints = Tensor::from_vec(vec![2, 3, 8, 5], vec![0i32; 240]).expect("a tensor");
+    executor::write_npy(&wrong_type, &ints).expect("writes");
+    let wrong_dim = dir.join("dim.npy");
+    executor::write_npy(&wrong_dim, &f32_tensor(&[2, 4, 8, 5])).expect("writes");
+    for file in [wrong_type, wrong_dim] {
+        let (status, _, stderr) = ir_check(&[
+            "ir-samples/dynamic_batch_reshape.xml",
+            "--run",
+            "--input",
+            &format!("x={}", file.display()),
+            "--output-dir",
+            &dir.join("out").display().to_string(),
+        ]);
+        assert_eq!(status, 2, "{stderr}");
+        assert!(stderr.contains("--run"), "{stderr}");
+    }
+    let (status, _, stderr) = ir_check(&[
+        "ir-samples/dynamic_batch_reshape.xml",
+        "--run",
+        "--input",
+        "x=/no/such/file.npy",
+    ]);
+    assert_eq!(status, 2, "{stderr}");
+}
+
+#[test]
+fn json_reports_what_the_run_wrote() {
+    let dir = temp_dir("json");
+    let input = dir.join("x.npy");
+    executor::write_npy(&input, &f32_tensor(&[1, 3, 4, 4])).expect("writes");
+    let (status, stdout, stderr) = ir_check(&[
+        "ir-samples/add_relu_static.xml",
+        "--format",
+        "json",
+        "--run",
+        "--input",
+        &format!("input={}", input.display()),
+        "--output-dir",
+        &dir.join("out").display().to_string(),
+    ]);
+    assert_eq!(status, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
+    let outputs = report["run"]["outputs"].as_array().expect("run outputs");
+    assert_eq!(outputs.len(), 1);
+    assert_eq!(outputs[0]["element_type"], "f32");
+    assert_eq!(outputs[0]["shape"], serde_json::json!([1, 3, 4, 4]));
+    let written =
+        executor::read_npy(Path::new(outputs[0]["file"].as_str().expect("path"))).expect("reads");
+    assert!(
+        written
+            .to_vec::<f32>()
+            .expect("f32")
+            .iter()
+            .all(|v| *v >= 0.0),
+        "ReLU output"
+    );
+}
