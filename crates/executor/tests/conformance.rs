@@ -11,6 +11,7 @@
 //! [`MIN_COMPARED`]. Known disagreements are listed in [`KNOWN_DIFFERENCES`];
 //! the set of mismatches must equal that list exactly.
 
+use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -33,197 +34,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[(
      computes the f16 subgraph in f32 (f16 is not a CPU execution precision) \
      and never rounds, giving 2.2431640625",
 )];
-
-// ---------------------------------------------------------------------------
-// A minimal JSON reader (the executor has no JSON dependency).
-// ---------------------------------------------------------------------------
-
-#[derive(Debug, Clone)]
-#[allow(dead_code)] // every JSON value is parsed, not every one is read
-enum Json {
-    Null,
-    Bool(bool),
-    Num(f64),
-    Str(String),
-    Arr(Vec<Json>),
-    Obj(Vec<(String, Json)>),
-}
-
-impl Json {
-    fn get(&self, key: &str) -> Option<&Json> {
-        match self {
-            Json::Obj(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-    fn as_str(&self) -> Option<&str> {
-        match self {
-            Json::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-    fn entries(&self) -> &[(String, Json)] {
-        match self {
-            Json::Obj(fields) => fields,
-            _ => &[],
-        }
-    }
-}
-
-struct JsonParser<'a> {
-    s: &'a [u8],
-    i: usize,
-}
-
-impl JsonParser<'_> {
-    fn parse(text: &str) -> Result<Json, String> {
-        let mut p = JsonParser {
-            s: text.as_bytes(),
-            i: 0,
-        };
-        let v = p.value()?;
-        p.ws();
-        if p.i != p.s.len() {
-            return Err(format!("trailing characters at {}", p.i));
-        }
-        Ok(v)
-    }
-    fn ws(&mut self) {
-        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
-            self.i += 1;
-        }
-    }
-    fn eat(&mut self, c: u8) -> Result<(), String> {
-        self.ws();
-        if self.s.get(self.i) == Some(&c) {
-            self.i += 1;
-            Ok(())
-        } else {
-            Err(format!("expected `{}` at {}", c as char, self.i))
-        }
-    }
-    fn literal(&mut self, word: &str, v: Json) -> Result<Json, String> {
-        if self.s[self.i..].starts_with(word.as_bytes()) {
-            self.i += word.len();
-            Ok(v)
-        } else {
-            Err(format!("bad literal at {}", self.i))
-        }
-    }
-    fn value(&mut self) -> Result<Json, String> {
-        self.ws();
-        match self.s.get(self.i) {
-            Some(b'{') => {
-                self.i += 1;
-                let mut fields = Vec::new();
-                self.ws();
-                if self.s.get(self.i) == Some(&b'}') {
-                    self.i += 1;
-                    return Ok(Json::Obj(fields));
-                }
-                loop {
-                    self.ws();
-                    let k = self.string()?;
-                    self.eat(b':')?;
-                    fields.push((k, self.value()?));
-                    self.ws();
-                    match self.s.get(self.i) {
-                        Some(b',') => self.i += 1,
-                        Some(b'}') => {
-                            self.i += 1;
-                            return Ok(Json::Obj(fields));
-                        }
-                        _ => return Err(format!("bad object at {}", self.i)),
-                    }
-                }
-            }
-            Some(b'[') => {
-                self.i += 1;
-                let mut items = Vec::new();
-                self.ws();
-                if self.s.get(self.i) == Some(&b']') {
-                    self.i += 1;
-                    return Ok(Json::Arr(items));
-                }
-                loop {
-                    items.push(self.value()?);
-                    self.ws();
-                    match self.s.get(self.i) {
-                        Some(b',') => self.i += 1,
-                        Some(b']') => {
-                            self.i += 1;
-                            return Ok(Json::Arr(items));
-                        }
-                        _ => return Err(format!("bad array at {}", self.i)),
-                    }
-                }
-            }
-            Some(b'"') => Ok(Json::Str(self.string()?)),
-            Some(b't') => self.literal("true", Json::Bool(true)),
-            Some(b'f') => self.literal("false", Json::Bool(false)),
-            Some(b'n') => self.literal("null", Json::Null),
-            Some(_) => {
-                let start = self.i;
-                while self.i < self.s.len() && b"+-.eE0123456789".contains(&self.s[self.i]) {
-                    self.i += 1;
-                }
-                let text = std::str::from_utf8(&self.s[start..self.i]).unwrap();
-                text.parse()
-                    .map(Json::Num)
-                    .map_err(|_| format!("bad number `{text}` at {start}"))
-            }
-            None => Err("unexpected end".to_owned()),
-        }
-    }
-    fn hex4(&mut self) -> Result<u32, String> {
-        let h = self.s.get(self.i..self.i + 4).ok_or("short \\u escape")?;
-        self.i += 4;
-        u32::from_str_radix(std::str::from_utf8(h).map_err(|e| e.to_string())?, 16)
-            .map_err(|e| e.to_string())
-    }
-    fn string(&mut self) -> Result<String, String> {
-        self.eat(b'"')?;
-        let mut out = String::new();
-        loop {
-            let start = self.i;
-            while self.i < self.s.len() && !matches!(self.s[self.i], b'"' | b'\\') {
-                self.i += 1;
-            }
-            out.push_str(std::str::from_utf8(&self.s[start..self.i]).map_err(|e| e.to_string())?);
-            match self.s.get(self.i) {
-                Some(b'"') => {
-                    self.i += 1;
-                    return Ok(out);
-                }
-                Some(b'\\') => {
-                    let c = *self.s.get(self.i + 1).ok_or("unterminated escape")?;
-                    self.i += 2;
-                    match c {
-                        b'n' => out.push('\n'),
-                        b't' => out.push('\t'),
-                        b'r' => out.push('\r'),
-                        b'b' => out.push('\u{8}'),
-                        b'f' => out.push('\u{c}'),
-                        b'u' => {
-                            let mut code = self.hex4()?;
-                            if (0xD800..0xDC00).contains(&code)
-                                && self.s.get(self.i..self.i + 2) == Some(b"\\u")
-                            {
-                                self.i += 2;
-                                let low = self.hex4()?;
-                                code =
-                                    0x10000 + ((code - 0xD800) << 10) + (low.wrapping_sub(0xDC00));
-                            }
-                            out.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
-                        }
-                        other => out.push(other as char),
-                    }
-                }
-                _ => return Err("unterminated string".to_owned()),
-            }
-        }
-    }
-}
 
 // ---------------------------------------------------------------------------
 // Comparison
@@ -317,16 +127,17 @@ enum Outcome {
 
 fn run_case(root: &Path, dir: &Path) -> Outcome {
     let text = std::fs::read_to_string(dir.join("case.json")).unwrap();
-    let meta = JsonParser::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let meta =
+        serde_json::from_str::<Value>(&text).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     if let Some(e) = meta.get("openvino_error") {
-        let stage = e.get("stage").and_then(Json::as_str).unwrap_or("?");
-        let msg = e.get("message").and_then(Json::as_str).unwrap_or("?");
+        let stage = e.get("stage").and_then(Value::as_str).unwrap_or("?");
+        let msg = e.get("message").and_then(Value::as_str).unwrap_or("?");
         return Outcome::NotGenerated(format!("OpenVINO failed at {stage}: {msg}"));
     }
-    if let Some(reason) = meta.get("skipped").and_then(Json::as_str) {
+    if let Some(reason) = meta.get("skipped").and_then(Value::as_str) {
         return Outcome::NotGenerated(format!("not kept: {reason}"));
     }
-    let model_path = root.join(meta.get("model").and_then(Json::as_str).unwrap());
+    let model_path = root.join(meta.get("model").and_then(Value::as_str).unwrap());
     let model = ir_xml::read_model(&model_path, None)
         .unwrap_or_else(|e| panic!("{}: {e}", model_path.display()));
     let exec = match Executor::new(&model.graph) {
@@ -337,20 +148,24 @@ fn run_case(root: &Path, dir: &Path) -> Outcome {
         }
     };
     let mut inputs = HashMap::new();
-    for (file, name) in meta.get("inputs").map(Json::entries).unwrap_or_default() {
+    for (file, name) in meta
+        .get("inputs")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
         let name = name.as_str().unwrap();
         let t = read_npy(&dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         // The saved input must have the shape of the recorded binding.
-        let bound: Option<Vec<usize>> = match meta.get("binding").and_then(|b| b.get(name)) {
-            Some(Json::Arr(dims)) => dims
-                .iter()
-                .map(|d| match d {
-                    Json::Num(n) => Some(*n as usize),
-                    _ => None,
-                })
-                .collect(),
-            _ => None,
-        };
+        let bound: Option<Vec<usize>> = meta
+            .get("binding")
+            .and_then(|b| b.get(name))
+            .and_then(Value::as_array)
+            .and_then(|dims| {
+                dims.iter()
+                    .map(|d| d.as_u64().and_then(|d| usize::try_from(d).ok()))
+                    .collect()
+            });
         assert_eq!(
             bound.as_deref(),
             Some(t.shape.as_slice()),
@@ -365,7 +180,12 @@ fn run_case(root: &Path, dir: &Path) -> Outcome {
         Err(e) => return Outcome::Compared(vec![("(all)".into(), format!("run: {e}"))]),
     };
     let mut mismatches = Vec::new();
-    for (file, name) in meta.get("outputs").map(Json::entries).unwrap_or_default() {
+    for (file, name) in meta
+        .get("outputs")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
         let name = name.as_str().unwrap();
         let theirs = read_npy(&dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         match ours.remove(name) {
