@@ -18,12 +18,18 @@ mod elementwise_binary;
 mod elementwise_unary;
 mod extract;
 mod gather;
+mod matmul;
+mod reduce;
 mod reshape;
 mod result;
 mod select;
 mod shape_of;
 mod slice;
+mod softmax;
+mod split;
 mod squeeze;
+mod strided_slice;
+mod tile;
 mod transpose;
 
 pub(crate) type KResult<T> = Result<T, KernelError>;
@@ -63,6 +69,27 @@ impl Call<'_> {
             .get(i)
             .map(|o| o.element_type)
             .ok_or_else(|| KernelError::from(format!("output {i} is missing")))
+    }
+
+    /// A boolean attribute; an invalid value reads as false (as OpenVINO,
+    /// and as inference, which warns).
+    pub fn attr_bool(&self, key: &str, default: bool) -> bool {
+        self.node
+            .attributes
+            .bool(key)
+            .is_ok_and(|v| v.unwrap_or(default))
+    }
+
+    /// A floating-point attribute.
+    #[allow(dead_code)]
+    pub fn attr_f64(&self, key: &str) -> KResult<Option<f64>> {
+        match self.node.attributes.get(key).map(str::trim) {
+            None => Ok(None),
+            Some(text) => text
+                .parse::<f64>()
+                .map(Some)
+                .map_err(|_| format!("`{key}` \"{text}\" is not a number").into()),
+        }
     }
 
     pub fn attr_i64(&self, key: &str) -> KResult<Option<i64>> {
@@ -117,6 +144,17 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "ShapeOf" => shape_of::run,
         "Squeeze" => squeeze::run,
         "Unsqueeze" => squeeze::run,
+        "MatMul" => matmul::run,
+        "SoftMax" => softmax::run,
+        "StridedSlice" => strided_slice::run,
+        "Split" => split::split_equal,
+        "VariadicSplit" => split::variadic,
+        "ReduceSum" => reduce::sum,
+        "ReduceProd" => reduce::prod,
+        "ReduceMax" => reduce::max,
+        "ReduceMin" => reduce::min,
+        "ReduceMean" => reduce::mean,
+        "Tile" => tile::run,
         _ => return None,
     })
 }
@@ -161,6 +199,17 @@ pub const OPS: &[&str] = &[
     "ShapeOf",
     "Squeeze",
     "Unsqueeze",
+    "MatMul",
+    "SoftMax",
+    "StridedSlice",
+    "Split",
+    "VariadicSplit",
+    "ReduceSum",
+    "ReduceProd",
+    "ReduceMax",
+    "ReduceMin",
+    "ReduceMean",
+    "Tile",
 ];
 
 /// A new tensor of `shape` whose element `k` is element `src[k]` of
@@ -350,4 +399,118 @@ pub(crate) fn to_exec(e: KernelError, node: &Node) -> ExecError {
             message,
         },
     }
+}
+
+/// The elements of a numeric tensor as `f64` (integers converted).
+pub(crate) fn to_f64s(t: &Tensor) -> KResult<Vec<f64>> {
+    use convert::{Conv, Val};
+    with_num!(t.element_type, T => Ok(t
+        .bytes()
+        .chunks_exact(T::SIZE)
+        .map(|c| match T::read(c).to_val() {
+            Val::F(f) => f,
+            Val::I(i) => i as f64,
+        })
+        .collect()), else Err(unsupported("a numeric op", t.element_type)))
+}
+
+/// The elements of an integer tensor as `i128`.
+pub(crate) fn to_i128s(t: &Tensor) -> KResult<Vec<i128>> {
+    use convert::{Conv, Val};
+    if t.element_type.is_real() {
+        return Err(unsupported("an integer op", t.element_type));
+    }
+    with_num!(t.element_type, T => Ok(t
+        .bytes()
+        .chunks_exact(T::SIZE)
+        .map(|c| match T::read(c).to_val() {
+            Val::F(f) => f as i128,
+            Val::I(i) => i,
+        })
+        .collect()), else Err(unsupported("an integer op", t.element_type)))
+}
+
+/// A tensor of a numeric type from `f64` values (rounded to nearest; to
+/// integers: truncated and saturated, as Convert).
+pub(crate) fn from_f64s(et: ElementType, shape: Vec<usize>, values: &[f64]) -> KResult<Tensor> {
+    use convert::{Conv, Val};
+    with_num!(et, T => {
+        let mut out = vec![0u8; crate::tensor::byte_size(et, &shape)?];
+        if out.len() != values.len() * T::SIZE {
+            return Err("internal: the values do not fill the output".into());
+        }
+        for (o, &v) in out.chunks_exact_mut(T::SIZE).zip(values) {
+            T::from_val(Val::F(v)).write(o);
+        }
+        Ok(Tensor::from_bytes(et, shape, out)?)
+    }, else Err(unsupported("a numeric op", et)))
+}
+
+/// A tensor of an integer type from `i128` values (wrapping, as C++).
+pub(crate) fn from_i128s(et: ElementType, shape: Vec<usize>, values: &[i128]) -> KResult<Tensor> {
+    use convert::{Conv, Val};
+    with_num!(et, T => {
+        let mut out = vec![0u8; crate::tensor::byte_size(et, &shape)?];
+        if out.len() != values.len() * T::SIZE {
+            return Err("internal: the values do not fill the output".into());
+        }
+        for (o, &v) in out.chunks_exact_mut(T::SIZE).zip(values) {
+            T::from_val(Val::I(v)).write(o);
+        }
+        Ok(Tensor::from_bytes(et, shape, out)?)
+    }, else Err(unsupported("a numeric op", et)))
+}
+
+/// Calls `f` with every multi-index of `shape` in row-major order.
+pub(crate) fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize])) {
+    if shape.contains(&0) {
+        return;
+    }
+    let mut idx = vec![0usize; shape.len()];
+    loop {
+        f(&idx);
+        let mut axis = shape.len();
+        loop {
+            if axis == 0 {
+                return;
+            }
+            axis -= 1;
+            idx[axis] += 1;
+            if idx[axis] < shape[axis] {
+                break;
+            }
+            idx[axis] = 0;
+        }
+    }
+}
+
+/// A new tensor of `shape` (raw bytes) whose element at each multi-index is
+/// element `f(index)` of `from`, or `fill` when `f` gives `None`.
+pub(crate) fn gather_indexed(
+    from: &Tensor,
+    shape: Vec<usize>,
+    fill: Option<&[u8]>,
+    mut f: impl FnMut(&[usize]) -> Option<usize>,
+) -> KResult<Tensor> {
+    let width = element_width(from.element_type)?;
+    let size = crate::tensor::byte_size(from.element_type, &shape)?;
+    let mut out = Vec::with_capacity(size);
+    let src = from.bytes();
+    let mut bad = false;
+    for_each_index(&shape, |idx| match f(idx) {
+        Some(k) => match src.get(k * width..k * width + width) {
+            Some(e) => out.extend_from_slice(e),
+            None => bad = true,
+        },
+        None => match fill {
+            Some(v) if v.len() == width => out.extend_from_slice(v),
+            _ => bad = true,
+        },
+    });
+    if bad || out.len() != size {
+        return Err(KernelError::from(format!(
+            "internal: element indices do not fill the output {shape:?}"
+        )));
+    }
+    Ok(Tensor::from_bytes(from.element_type, shape, out)?)
 }

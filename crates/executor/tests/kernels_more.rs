@@ -1,0 +1,311 @@
+//! Values of the MatMul, SoftMax, StridedSlice, Split/VariadicSplit,
+//! Reduce*, Tile, Pad, Range, Broadcast, NonZero and further elementwise
+//! kernels, against values computed by hand or by a simple reference.
+
+mod common;
+
+use common::{arange, f32_out, Net, Out};
+use executor::Tensor;
+
+/// Runs a one-op net on f32 input `x` (shape given) with extra i64 const
+/// inputs, returning the f32 output.
+fn run1(
+    type_name: &str,
+    version: &str,
+    attrs: &str,
+    x: Tensor,
+    consts: &[(&[u64], &[i64])],
+) -> Result<(Vec<usize>, Vec<f32>), executor::ExecError> {
+    let mut net = Net::new();
+    let rank = x.shape.len();
+    let p = net.param("x", "f32", &vec!["?"; rank].join(","));
+    let mut inputs = vec![p];
+    for (i, (shape, values)) in consts.iter().enumerate() {
+        inputs.push(net.i64s(&format!("c{i}"), shape, values));
+    }
+    let o = net.op("op", type_name, version, attrs, &inputs, None);
+    net.result("out", o);
+    let out = net.exec(vec![("x", x)])?;
+    Ok(f32_out(&out, "out"))
+}
+
+fn t(shape: &[usize], v: &[f32]) -> Tensor {
+    Tensor::from_vec(shape.to_vec(), v.to_vec()).unwrap()
+}
+
+/// Reference matrix product over row-major f32 (no transposes).
+fn matmul_ref(a: &[f32], b: &[f32], m: usize, k: usize, n: usize) -> Vec<f32> {
+    let mut o = vec![0.0; m * n];
+    for i in 0..m {
+        for j in 0..n {
+            o[i * n + j] = (0..k).map(|p| a[i * k + p] * b[p * n + j]).sum();
+        }
+    }
+    o
+}
+
+fn matmul(a: Tensor, b: Tensor, attrs: &str) -> (Vec<usize>, Vec<f32>) {
+    let mut net = Net::new();
+    let pa = net.param("a", "f32", &vec!["?"; a.shape.len()].join(","));
+    let pb = net.param("b", "f32", &vec!["?"; b.shape.len()].join(","));
+    let o = net.op("mm", "MatMul", "opset1", attrs, &[pa, pb], None);
+    net.result("out", o);
+    f32_out(&net.exec(vec![("a", a), ("b", b)]).unwrap(), "out")
+}
+
+#[test]
+fn matmul_plain_and_transposed() {
+    let a = arange(&[2, 3]);
+    let b = arange(&[3, 4]);
+    let (s, v) = matmul(a.clone(), b.clone(), "");
+    assert_eq!(s, vec![2, 4]);
+    let av = a.to_vec::<f32>().unwrap();
+    let bv = b.to_vec::<f32>().unwrap();
+    assert_eq!(v, matmul_ref(&av, &bv, 2, 3, 4));
+    assert_eq!(v, vec![20., 23., 26., 29., 56., 68., 80., 92.]);
+    // a^T stored as [3, 2], b^T stored as [4, 3].
+    let at: Vec<f32> = (0..3)
+        .flat_map(|k| (0..2).map(move |i| (i * 3 + k) as f32))
+        .collect();
+    let bt: Vec<f32> = (0..4)
+        .flat_map(|j| (0..3).map(move |k| (k * 4 + j) as f32))
+        .collect();
+    let (s2, v2) = matmul(
+        t(&[3, 2], &at),
+        t(&[4, 3], &bt),
+        r#"transpose_a="true" transpose_b="true""#,
+    );
+    assert_eq!((s2, v2), (vec![2, 4], v));
+}
+
+#[test]
+fn matmul_vectors_and_batch_broadcast() {
+    // [3] x [3] -> scalar
+    let (s, v) = matmul(t(&[3], &[1., 2., 3.]), t(&[3], &[4., 5., 6.]), "");
+    assert_eq!((s, v), (vec![], vec![32.]));
+    // [3] x [3, 2] -> [2]
+    let (s, v) = matmul(t(&[3], &[1., 2., 3.]), arange(&[3, 2]), "");
+    assert_eq!((s, v), (vec![2], vec![16., 22.]));
+    // [2, 3] x [3] -> [2]
+    let (s, v) = matmul(arange(&[2, 3]), t(&[3], &[1., 1., 1.]), "");
+    assert_eq!((s, v), (vec![2], vec![3., 12.]));
+    // [2, 1, 2, 3] x [3, 3, 1]: batch [2, 3]
+    let a = arange(&[2, 1, 2, 3]);
+    let b = arange(&[3, 3, 1]);
+    let (s, v) = matmul(a.clone(), b.clone(), "");
+    assert_eq!(s, vec![2, 3, 2, 1]);
+    let (av, bv) = (a.to_vec::<f32>().unwrap(), b.to_vec::<f32>().unwrap());
+    let mut expected = Vec::new();
+    for i in 0..2 {
+        for j in 0..3 {
+            expected.extend(matmul_ref(
+                &av[i * 6..i * 6 + 6],
+                &bv[j * 3..j * 3 + 3],
+                2,
+                3,
+                1,
+            ));
+        }
+    }
+    assert_eq!(v, expected);
+}
+
+#[test]
+fn matmul_integers_and_mismatch() {
+    let mut net = Net::new();
+    let pa = net.param("a", "i32", "?,?");
+    let pb = net.param("b", "i32", "?,?");
+    let o = net.op("mm", "MatMul", "opset1", "", &[pa, pb], None);
+    net.result("out", o);
+    let a = Tensor::from_vec(vec![1, 2], vec![i32::MAX, 2]).unwrap();
+    let b = Tensor::from_vec(vec![2, 1], vec![2i32, 3]).unwrap();
+    let out = net.exec(vec![("a", a), ("b", b)]).unwrap();
+    assert_eq!(
+        out["out"].to_vec::<i32>().unwrap(),
+        vec![i32::MAX.wrapping_mul(2).wrapping_add(6)]
+    );
+    let e = matmul_err(arange(&[2, 3]), arange(&[2, 3]));
+    assert!(
+        e.contains("MatMul") || e.contains("contracted") || e.contains("mm"),
+        "{e}"
+    );
+}
+
+fn matmul_err(a: Tensor, b: Tensor) -> String {
+    let mut net = Net::new();
+    let pa = net.param("a", "f32", "?,?");
+    let pb = net.param("b", "f32", "?,?");
+    let o = net.op("mm", "MatMul", "opset1", "", &[pa, pb], None);
+    net.result("out", o);
+    net.exec(vec![("a", a), ("b", b)]).unwrap_err().to_string()
+}
+
+#[test]
+fn softmax_is_stable_and_exact() {
+    let x = t(&[2, 3], &[1000., 1001., 1002., 0., 0., f32::NEG_INFINITY]);
+    let (s, v) = run1("SoftMax", "opset8", r#"axis="-1""#, x, &[]).unwrap();
+    assert_eq!(s, vec![2, 3]);
+    let e: Vec<f64> = [0f64, 1., 2.].iter().map(|x| x.exp()).collect();
+    let sum: f64 = e.iter().sum();
+    for k in 0..3 {
+        assert_eq!(v[k], (e[k] / sum) as f32);
+    }
+    assert_eq!(&v[3..], &[0.5, 0.5, 0.0]);
+    // SoftMax-1 along axis 0.
+    let (_, v) = run1(
+        "SoftMax",
+        "opset1",
+        r#"axis="0""#,
+        t(&[2, 1], &[3., 3.]),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(v, vec![0.5, 0.5]);
+}
+
+/// Reference StridedSlice for positive steps without masks.
+#[test]
+fn strided_slice_basic_and_negative_stride() {
+    let x = arange(&[3, 4]);
+    let (s, v) = run1(
+        "StridedSlice",
+        "opset1",
+        r#"begin_mask="0,0" end_mask="0,0""#,
+        x.clone(),
+        &[(&[2], &[1, 0]), (&[2], &[3, 4]), (&[2], &[1, 2])],
+    )
+    .unwrap();
+    assert_eq!((s, v), (vec![2, 2], vec![4., 6., 8., 10.]));
+    // Reversed columns, all rows via begin/end masks.
+    let (s, v) = run1(
+        "StridedSlice",
+        "opset1",
+        r#"begin_mask="1,1" end_mask="1,1""#,
+        x.clone(),
+        &[(&[2], &[0, 0]), (&[2], &[0, 0]), (&[2], &[1, -1])],
+    )
+    .unwrap();
+    assert_eq!(s, vec![3, 4]);
+    assert_eq!(&v[..4], &[3., 2., 1., 0.]);
+    assert_eq!(&v[8..], &[11., 10., 9., 8.]);
+}
+
+#[test]
+fn strided_slice_shrink_new_axis_ellipsis() {
+    let x = arange(&[2, 3, 4]);
+    // x[1, ..., newaxis, 1:3]
+    let (s, v) = run1(
+        "StridedSlice",
+        "opset1",
+        r#"begin_mask="0,0,0,0" end_mask="0,0,0,0" shrink_axis_mask="1,0,0,0" new_axis_mask="0,0,1,0" ellipsis_mask="0,1,0,0""#,
+        x,
+        &[
+            (&[4], &[1, 0, 0, 1]),
+            (&[4], &[2, 0, 0, 3]),
+            (&[4], &[1, 1, 1, 1]),
+        ],
+    )
+    .unwrap();
+    assert_eq!(s, vec![3, 1, 2]);
+    assert_eq!(v, vec![13., 14., 17., 18., 21., 22.]);
+    // Negative shrink index.
+    let (s, v) = run1(
+        "StridedSlice",
+        "opset1",
+        r#"begin_mask="0" end_mask="0" shrink_axis_mask="1""#,
+        arange(&[3, 2]),
+        &[(&[1], &[-1]), (&[1], &[0]), (&[1], &[1])],
+    )
+    .unwrap();
+    assert_eq!((s, v), (vec![2], vec![4., 5.]));
+}
+
+#[test]
+fn split_and_variadic_split() {
+    let mut net = Net::new();
+    let p = net.param("x", "f32", "?,?");
+    let axis = net.i64s("axis", &[], &[1]);
+    let outs = net.op_multi(
+        "split",
+        "Split",
+        "opset1",
+        r#"num_splits="3""#,
+        &[p, axis],
+        vec![None, None, None],
+    );
+    for (k, &o) in outs.iter().enumerate() {
+        net.result(&format!("o{k}"), o);
+    }
+    let out = net.exec(vec![("x", arange(&[2, 6]))]).unwrap();
+    assert_eq!(f32_out(&out, "o0"), (vec![2, 2], vec![0., 1., 6., 7.]));
+    assert_eq!(f32_out(&out, "o2"), (vec![2, 2], vec![4., 5., 10., 11.]));
+    assert!(net.exec(vec![("x", arange(&[2, 5]))]).is_err());
+
+    let mut net = Net::new();
+    let p = net.param("x", "f32", "?,?");
+    let axis = net.i64s("axis", &[], &[-1]);
+    let lengths = net.i64s("lengths", &[3], &[1, -1, 2]);
+    let outs: Vec<Out> = net.op_multi(
+        "vsplit",
+        "VariadicSplit",
+        "opset1",
+        "",
+        &[p, axis, lengths],
+        vec![None, None, None],
+    );
+    for (k, &o) in outs.iter().enumerate() {
+        net.result(&format!("o{k}"), o);
+    }
+    let out = net.exec(vec![("x", arange(&[2, 6]))]).unwrap();
+    assert_eq!(f32_out(&out, "o0"), (vec![2, 1], vec![0., 6.]));
+    assert_eq!(
+        f32_out(&out, "o1"),
+        (vec![2, 3], vec![1., 2., 3., 7., 8., 9.])
+    );
+    assert_eq!(f32_out(&out, "o2"), (vec![2, 2], vec![4., 5., 10., 11.]));
+}
+
+#[test]
+fn reductions() {
+    let x = arange(&[2, 3]);
+    let r = |op: &str, axes: &[i64], keep: bool| {
+        run1(
+            op,
+            "opset1",
+            &format!(r#"keep_dims="{keep}""#),
+            x.clone(),
+            &[(&[axes.len() as u64], axes)],
+        )
+        .unwrap()
+    };
+    assert_eq!(r("ReduceSum", &[1], false), (vec![2], vec![3., 12.]));
+    assert_eq!(r("ReduceSum", &[0], true), (vec![1, 3], vec![3., 5., 7.]));
+    assert_eq!(r("ReduceSum", &[0, -1], false), (vec![], vec![15.]));
+    assert_eq!(r("ReduceProd", &[1], true), (vec![2, 1], vec![0., 60.]));
+    assert_eq!(r("ReduceMax", &[0], false), (vec![3], vec![3., 4., 5.]));
+    assert_eq!(r("ReduceMin", &[1], false), (vec![2], vec![0., 3.]));
+    assert_eq!(r("ReduceMean", &[1], false), (vec![2], vec![1., 4.]));
+    assert_eq!(r("ReduceMean", &[0, 1], true), (vec![1, 1], vec![2.5]));
+
+    let mut net = Net::new();
+    let p = net.param("x", "i8", "?");
+    let axes = net.i64s("axes", &[1], &[0]);
+    let o = net.op("sum", "ReduceSum", "opset1", "", &[p, axes], None);
+    net.result("out", o);
+    let x = Tensor::from_vec(vec![3], vec![100i8, 100, 1]).unwrap();
+    let out = net.exec(vec![("x", x)]).unwrap();
+    assert_eq!(
+        out["out"].to_vec::<i8>().unwrap(),
+        vec![(201i32 - 256) as i8]
+    );
+}
+
+#[test]
+fn tile_repeats_with_rank_padding() {
+    let (s, v) = run1("Tile", "opset1", "", t(&[2], &[1., 2.]), &[(&[2], &[2, 2])]).unwrap();
+    assert_eq!((s, v), (vec![2, 4], vec![1., 2., 1., 2., 1., 2., 1., 2.]));
+    let (s, v) = run1("Tile", "opset1", "", arange(&[2, 2]), &[(&[1], &[2])]).unwrap();
+    assert_eq!((s, v), (vec![2, 4], vec![0., 1., 0., 1., 2., 3., 2., 3.]));
+    let (s, v) = run1("Tile", "opset1", "", arange(&[2, 1]), &[(&[2], &[2, 0])]).unwrap();
+    assert_eq!((s, v), (vec![4, 0], vec![]));
+}
