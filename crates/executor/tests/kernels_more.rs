@@ -309,3 +309,186 @@ fn tile_repeats_with_rank_padding() {
     let (s, v) = run1("Tile", "opset1", "", arange(&[2, 1]), &[(&[2], &[2, 0])]).unwrap();
     assert_eq!((s, v), (vec![4, 0], vec![]));
 }
+
+fn pad(
+    x: Tensor,
+    begin: &[i64],
+    end: &[i64],
+    mode: &str,
+    value: Option<f32>,
+) -> (Vec<usize>, Vec<f32>) {
+    let mut net = Net::new();
+    let p = net.param("x", "f32", &vec!["?"; x.shape.len()].join(","));
+    let n = begin.len() as u64;
+    let b = net.i64s("b", &[n], begin);
+    let e = net.i64s("e", &[n], end);
+    let mut inputs = vec![p, b, e];
+    if let Some(v) = value {
+        inputs.push(net.f32s("v", &[], &[v]));
+    }
+    let attrs = format!(r#"pad_mode="{mode}""#);
+    let o = net.op("pad", "Pad", "opset12", &attrs, &inputs, None);
+    net.result("out", o);
+    f32_out(&net.exec(vec![("x", x)]).unwrap(), "out")
+}
+
+#[test]
+fn pad_modes() {
+    let x = t(&[4], &[1., 2., 3., 4.]);
+    assert_eq!(
+        pad(x.clone(), &[2], &[1], "constant", Some(9.)),
+        (vec![7], vec![9., 9., 1., 2., 3., 4., 9.])
+    );
+    assert_eq!(
+        pad(x.clone(), &[2], &[1], "constant", None),
+        (vec![7], vec![0., 0., 1., 2., 3., 4., 0.])
+    );
+    assert_eq!(
+        pad(x.clone(), &[2], &[2], "edge", None),
+        (vec![8], vec![1., 1., 1., 2., 3., 4., 4., 4.])
+    );
+    assert_eq!(
+        pad(x.clone(), &[2], &[2], "reflect", None),
+        (vec![8], vec![3., 2., 1., 2., 3., 4., 3., 2.])
+    );
+    assert_eq!(
+        pad(x.clone(), &[2], &[2], "symmetric", None),
+        (vec![8], vec![2., 1., 1., 2., 3., 4., 4., 3.])
+    );
+    // Negative pads crop.
+    assert_eq!(
+        pad(x, &[-1], &[1], "constant", None),
+        (vec![4], vec![2., 3., 4., 0.])
+    );
+    // 2-D edge.
+    assert_eq!(
+        pad(arange(&[2, 2]), &[1, 0], &[0, 1], "edge", None),
+        (vec![3, 3], vec![0., 1., 1., 0., 1., 1., 2., 3., 3.])
+    );
+}
+
+#[test]
+fn range_static_and_run_time() {
+    let mut net = Net::new();
+    let a = net.i64s("a", &[], &[1]);
+    let b = net.i64s("b", &[], &[10]);
+    let c = net.i64s("c", &[], &[3]);
+    let o = net.op(
+        "r",
+        "Range",
+        "opset4",
+        r#"output_type="f32""#,
+        &[a, b, c],
+        None,
+    );
+    net.result("out", o);
+    assert_eq!(
+        f32_out(&net.exec(vec![]).unwrap(), "out"),
+        (vec![3], vec![1., 4., 7.])
+    );
+
+    let mut net = Net::new();
+    let a = net.param("a", "f32", "");
+    let b = net.param("b", "f32", "");
+    let c = net.param("c", "f32", "");
+    let o = net.op(
+        "r",
+        "Range",
+        "opset4",
+        r#"output_type="i32""#,
+        &[a, b, c],
+        None,
+    );
+    net.result("out", o);
+    let s = |v: f32| Tensor::scalar(v);
+    let out = net
+        .exec(vec![("a", s(5.7)), ("b", s(0.2)), ("c", s(-2.5))])
+        .unwrap();
+    // Truncated to 5, 0, -2: 5, 3, 1.
+    assert_eq!(out["out"].to_vec::<i32>().unwrap(), vec![5, 3, 1]);
+    let out = net
+        .exec(vec![("a", s(0.0)), ("b", s(-1.0)), ("c", s(1.0))])
+        .unwrap();
+    assert_eq!(out["out"].shape, vec![0]);
+
+    let mut net = Net::new();
+    let a = net.param("a", "f32", "");
+    let b = net.param("b", "f32", "");
+    let c = net.param("c", "f32", "");
+    let o = net.op("r", "Range", "opset1", "", &[a, b, c], None);
+    net.result("out", o);
+    let out = net
+        .exec(vec![("a", s(0.0)), ("b", s(1.0)), ("c", s(0.25))])
+        .unwrap();
+    assert_eq!(f32_out(&out, "out"), (vec![4], vec![0., 0.25, 0.5, 0.75]));
+}
+
+fn broadcast(
+    x: Tensor,
+    target: &[i64],
+    mode: &str,
+    axes: Option<&[i64]>,
+) -> (Vec<usize>, Vec<f32>) {
+    let mut net = Net::new();
+    let p = net.param("x", "f32", &vec!["?"; x.shape.len()].join(","));
+    let tg = net.i64s("t", &[target.len() as u64], target);
+    let mut inputs = vec![p, tg];
+    if let Some(a) = axes {
+        inputs.push(net.i64s("a", &[a.len() as u64], a));
+    }
+    let attrs = format!(r#"mode="{mode}""#);
+    let o = net.op("b", "Broadcast", "opset3", &attrs, &inputs, None);
+    net.result("out", o);
+    f32_out(&net.exec(vec![("x", x)]).unwrap(), "out")
+}
+
+#[test]
+fn broadcast_modes() {
+    assert_eq!(
+        broadcast(t(&[3], &[1., 2., 3.]), &[2, 3], "numpy", None),
+        (vec![2, 3], vec![1., 2., 3., 1., 2., 3.])
+    );
+    assert_eq!(
+        broadcast(t(&[2, 1], &[1., 2.]), &[1, 3], "bidirectional", None),
+        (vec![2, 3], vec![1., 1., 1., 2., 2., 2.])
+    );
+    assert_eq!(
+        broadcast(t(&[2], &[1., 2.]), &[2, 3], "explicit", Some(&[0])),
+        (vec![2, 3], vec![1., 1., 1., 2., 2., 2.])
+    );
+    // Non-adjacent mapping: [2, 3] into [2, 2, 3] at axes 0, 2.
+    let (s, v) = broadcast(arange(&[2, 3]), &[2, 2, 3], "explicit", Some(&[0, 2]));
+    assert_eq!(s, vec![2, 2, 3]);
+    assert_eq!(v, vec![0., 1., 2., 0., 1., 2., 3., 4., 5., 3., 4., 5.]);
+}
+
+#[test]
+fn nonzero_counts_from_data() {
+    let mut net = Net::new();
+    let p = net.param("x", "f32", "?,?");
+    let o = net.op(
+        "nz",
+        "NonZero",
+        "opset3",
+        r#"output_type="i32""#,
+        &[p],
+        None,
+    );
+    net.result("out", o);
+    let x = t(&[2, 3], &[0., 1., 0., f32::NAN, 0., 2.]);
+    let out = net.exec(vec![("x", x)]).unwrap();
+    assert_eq!(out["out"].shape, vec![2, 3]);
+    assert_eq!(out["out"].to_vec::<i32>().unwrap(), vec![0, 1, 1, 1, 0, 2]);
+    let out = net.exec(vec![("x", t(&[1, 2], &[0., 0.]))]).unwrap();
+    assert_eq!(out["out"].shape, vec![2, 0]);
+
+    let mut net = Net::new();
+    let p = net.param("x", "f32", "");
+    let o = net.op("nz", "NonZero", "opset3", "", &[p], None);
+    net.result("out", o);
+    let out = net.exec(vec![("x", Tensor::scalar(3.0f32))]).unwrap();
+    assert_eq!(out["out"].shape, vec![1, 1]);
+    assert_eq!(out["out"].to_vec::<i64>().unwrap(), vec![0]);
+    let out = net.exec(vec![("x", Tensor::scalar(0.0f32))]).unwrap();
+    assert_eq!(out["out"].shape, vec![0, 0]);
+}

@@ -7,7 +7,7 @@
 
 use super::{from_f64s, from_i128s, to_f64s, to_i128s, Call, KResult};
 use crate::broadcast::{placed_strides, walk};
-use crate::tensor::{element_count, Tensor};
+use crate::tensor::{byte_size, element_count, Tensor};
 
 /// An operand as a batch of matrices: batch dims, rows, cols, and whether
 /// element (r, c) is stored transposed.
@@ -99,11 +99,15 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         placed_strides(oa.batch, out_batch, None)?,
         placed_strides(ob.batch, out_batch, None)?,
     ];
+    let total = element_count(&out)?;
+    if total == 0 {
+        return Ok(vec![Tensor::from_bytes(a.element_type, out, Vec::new())?]);
+    }
+    byte_size(a.element_type, &out)?;
     let batches = element_count(out_batch)?;
     let mut pairs = Vec::with_capacity(batches);
     walk(out_batch, &[0, 0], &strides, |o| pairs.push((o[0], o[1])));
     let (sa, sb) = (m * k, k * n);
-    let total = element_count(&out)?;
     if pairs.len() * m * n != total {
         return Err("internal: the batch does not fill the output".into());
     }

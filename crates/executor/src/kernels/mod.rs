@@ -10,6 +10,7 @@ use ir::{ElementType, Node};
 use crate::error::{ExecError, KernelError};
 use crate::tensor::{element_width, Element, Tensor};
 
+mod broadcast_op;
 mod compress;
 mod concat;
 mod constant;
@@ -19,6 +20,9 @@ mod elementwise_unary;
 mod extract;
 mod gather;
 mod matmul;
+mod non_zero;
+mod pad;
+mod range;
 mod reduce;
 mod reshape;
 mod result;
@@ -155,6 +159,10 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "ReduceMin" => reduce::min,
         "ReduceMean" => reduce::mean,
         "Tile" => tile::run,
+        "Pad" => pad::run,
+        "Range" => range::run,
+        "Broadcast" => broadcast_op::run,
+        "NonZero" => non_zero::run,
         _ => return None,
     })
 }
@@ -210,6 +218,10 @@ pub const OPS: &[&str] = &[
     "ReduceMin",
     "ReduceMean",
     "Tile",
+    "Pad",
+    "Range",
+    "Broadcast",
+    "NonZero",
 ];
 
 /// A new tensor of `shape` whose element `k` is element `src[k]` of

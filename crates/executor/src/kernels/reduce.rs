@@ -10,7 +10,7 @@
 
 use super::{from_f64s, from_i128s, norm_axis, to_f64s, to_i128s, Call, KResult};
 use crate::broadcast::{row_major_strides, walk};
-use crate::tensor::{element_count, Tensor};
+use crate::tensor::{byte_size, element_count, Tensor};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -65,6 +65,7 @@ fn reduce(call: &Call<'_>, kind: Kind) -> KResult<Vec<Tensor>> {
         .map(|a| if reduced[a] { 1 } else { x.shape[a] })
         .collect();
     let count = element_count(&kept)?;
+    byte_size(x.element_type, &kept)?;
     if element_count(&out)? != count {
         return Err(format!(
             "internal: the inferred shape {out:?} does not hold the reduction {kept:?}"
