@@ -492,3 +492,210 @@ fn nonzero_counts_from_data() {
     let out = net.exec(vec![("x", Tensor::scalar(0.0f32))]).unwrap();
     assert_eq!(out["out"].shape, vec![0, 0]);
 }
+
+fn binary<T: executor::Element>(
+    op: &str,
+    et: &str,
+    a: Vec<T>,
+    b: Vec<T>,
+) -> Result<Vec<T>, String> {
+    let mut net = Net::new();
+    let pa = net.param("a", et, "?");
+    let pb = net.param("b", et, "?");
+    let o = net.op("op", op, "opset1", "", &[pa, pb], None);
+    net.result("out", o);
+    let n = a.len();
+    let out = net
+        .exec(vec![
+            ("a", Tensor::from_vec(vec![n], a).unwrap()),
+            ("b", Tensor::from_vec(vec![n], b).unwrap()),
+        ])
+        .map_err(|e| e.to_string())?;
+    Ok(out["out"].to_vec::<T>().unwrap())
+}
+
+#[test]
+fn remainder_power_squared_difference() {
+    let a = vec![7i32, -7, 7, -7];
+    let b = vec![3i32, 3, -3, -3];
+    assert_eq!(
+        binary("FloorMod", "i32", a.clone(), b.clone()).unwrap(),
+        vec![1, 2, -2, -1]
+    );
+    assert_eq!(
+        binary("Mod", "i32", a.clone(), b.clone()).unwrap(),
+        vec![1, -1, 1, -1]
+    );
+    assert!(binary("Mod", "i32", vec![1], vec![0])
+        .unwrap_err()
+        .contains("division by zero"));
+    let af = vec![7.5f32, -7.5, 7.5, -7.5];
+    let bf = vec![2f32, 2., -2., -2.];
+    assert_eq!(
+        binary("FloorMod", "f32", af.clone(), bf.clone()).unwrap(),
+        vec![1.5, 0.5, -0.5, -1.5]
+    );
+    assert_eq!(
+        binary("Mod", "f32", af, bf).unwrap(),
+        vec![1.5, -1.5, 1.5, -1.5]
+    );
+    assert_eq!(
+        binary("Power", "i32", vec![2, 3, -1, 2, 0], vec![10, 0, 3, -1, 0]).unwrap(),
+        vec![1024, 1, -1, 0, 1]
+    );
+    assert_eq!(
+        binary("Power", "f32", vec![4f32, 2.], vec![0.5, -1.]).unwrap(),
+        vec![2., 0.5]
+    );
+    assert_eq!(
+        binary("SquaredDifference", "f32", vec![1f32, 5.], vec![4., 2.]).unwrap(),
+        vec![9., 9.]
+    );
+    assert_eq!(
+        binary("SquaredDifference", "u8", vec![1u8, 5], vec![4, 2]).unwrap(),
+        vec![9, 9]
+    );
+}
+
+fn unary(op: &str, version: &str, attrs: &str, x: &[f32]) -> Vec<f32> {
+    run1(op, version, attrs, t(&[x.len()], x), &[]).unwrap().1
+}
+
+#[test]
+fn rounding_and_sign() {
+    let x = [-2.5f32, -1.5, -0.5, 0.5, 1.5, 2.5, 2.7];
+    assert_eq!(
+        unary("Floor", "opset1", "", &x),
+        vec![-3., -2., -1., 0., 1., 2., 2.]
+    );
+    assert_eq!(
+        unary("Ceiling", "opset1", "", &x),
+        vec![-2., -1., -0., 1., 2., 3., 3.]
+    );
+    assert_eq!(
+        unary("Round", "opset5", r#"mode="half_to_even""#, &x),
+        vec![-2., -2., -0., 0., 2., 2., 3.]
+    );
+    assert_eq!(
+        unary("Round", "opset5", r#"mode="half_away_from_zero""#, &x),
+        vec![-3., -2., -1., 1., 2., 3., 3.]
+    );
+    assert_eq!(
+        unary("Sign", "opset1", "", &[-3., 0., 2.]),
+        vec![-1., 0., 1.]
+    );
+    assert_eq!(
+        unary("Clamp", "opset1", r#"min="-1" max="2""#, &[-3., 0.5, 7.]),
+        vec![-1., 0.5, 2.]
+    );
+}
+
+#[test]
+fn float_functions() {
+    let close = |a: &[f32], b: &[f64]| {
+        for (x, y) in a.iter().zip(b) {
+            assert!(
+                (*x as f64 - y).abs() <= 1e-6 * y.abs().max(1.0),
+                "{a:?} vs {b:?}"
+            );
+        }
+    };
+    // erf reference values (Abramowitz & Stegun table).
+    close(
+        &unary("Erf", "opset1", "", &[0., 0.5, 1., 2., -3., 4.]),
+        &[
+            0.,
+            0.520_499_877_8,
+            0.842_700_792_9,
+            0.995_322_265_0,
+            -0.999_977_909_5,
+            0.999_999_984_6,
+        ],
+    );
+    close(
+        &unary("Log", "opset1", "", &[1., std::f32::consts::E]),
+        &[0., 1.],
+    );
+    let x = [-2f32, 0., 1.5];
+    let xs: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+    let sig = |v: f64| 1.0 / (1.0 + (-v).exp());
+    let sp = |v: f64| (1.0 + v.exp()).ln();
+    close(
+        &unary("SoftPlus", "opset4", "", &x),
+        &xs.iter().map(|&v| sp(v)).collect::<Vec<_>>(),
+    );
+    close(
+        &unary("Mish", "opset4", "", &x),
+        &xs.iter().map(|&v| v * sp(v).tanh()).collect::<Vec<_>>(),
+    );
+    close(
+        &unary("Swish", "opset4", "", &x),
+        &xs.iter().map(|&v| v * sig(v)).collect::<Vec<_>>(),
+    );
+    close(
+        &unary("HSwish", "opset4", "", &[-4., -1., 1., 4.]),
+        &[0., -2. / 6., 4. / 6., 4.],
+    );
+    close(
+        &unary("HSigmoid", "opset5", "", &[-4., 0., 4.]),
+        &[0., 0.5, 1.],
+    );
+    close(
+        &unary("Elu", "opset1", r#"alpha="0.5""#, &x),
+        &[0.5 * ((-2f64).exp() - 1.0), 0., 1.5],
+    );
+    // Gelu: erf form and tanh approximation.
+    close(
+        &unary("Gelu", "opset7", "", &[-1., 0., 1.]),
+        &[-0.158_655_253_9, 0., 0.841_344_746_1],
+    );
+    let tanh_gelu = |v: f64| {
+        0.5 * v * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (v + 0.044715 * v * v * v)).tanh())
+    };
+    close(
+        &unary("Gelu", "opset7", r#"approximation_mode="tanh""#, &[-1., 1.]),
+        &[tanh_gelu(-1.0), tanh_gelu(1.0)],
+    );
+    close(&unary("Gelu", "opset2", "", &[1.]), &[0.841_344_746_1]);
+}
+
+#[test]
+fn prelu_hard_sigmoid_convert_like() {
+    let mut net = Net::new();
+    let p = net.param("x", "f32", "?,?");
+    let slope = net.f32s("s", &[2], &[0.5, 2.0]);
+    let o = net.op("pr", "PReLU", "opset1", "", &[p, slope], None);
+    net.result("out", o);
+    let out = net
+        .exec(vec![("x", t(&[2, 2], &[-2., 3., -4., 5.]))])
+        .unwrap();
+    // Channel axis 1 has 2: slope per column.
+    assert_eq!(f32_out(&out, "out").1, vec![-1., 3., -2., 5.]);
+    // [1, 2, 3]: the slope goes on the channel axis 1, not the last.
+    let mut net = Net::new();
+    let p = net.param("x", "f32", "?,?,?");
+    let slope = net.f32s("s", &[2], &[0.5, 2.0]);
+    let o = net.op("pr", "PReLU", "opset1", "", &[p, slope], None);
+    net.result("out", o);
+    let out = net
+        .exec(vec![("x", t(&[1, 2, 3], &[-2., 3., -4., -6., 5., 1.]))])
+        .unwrap();
+    assert_eq!(f32_out(&out, "out").1, vec![-1., 3., -2., -12., 5., 1.]);
+
+    let mut net = Net::new();
+    let p = net.param("x", "f32", "?");
+    let alpha = net.f32s("a", &[], &[0.2]);
+    let beta = net.f32s("b", &[], &[0.5]);
+    let o = net.op("hs", "HardSigmoid", "opset1", "", &[p, alpha, beta], None);
+    net.result("out", o);
+    let out = net.exec(vec![("x", t(&[3], &[-5., 0., 5.]))]).unwrap();
+    assert_eq!(f32_out(&out, "out").1, vec![0., 0.5, 1.]);
+
+    let mut net = Net::new();
+    let p = net.param("x", "f32", "?");
+    let like = net.i64s("like", &[1], &[0]);
+    let o = net.op("cl", "ConvertLike", "opset1", "", &[p, like], None);
+    net.result("out", o);
+    let out = net.exec(vec![("x", t(&[2], &[2.7, -1.5]))]).unwrap();
+    assert_eq!(out["out"].to_vec::<i64>().unwrap(), vec![2, -1]);
+}

@@ -10,6 +10,7 @@ use ir::{ElementType, Node};
 use crate::error::{ExecError, KernelError};
 use crate::tensor::{element_width, Element, Tensor};
 
+mod activation;
 mod broadcast_op;
 mod compress;
 mod concat;
@@ -85,7 +86,6 @@ impl Call<'_> {
     }
 
     /// A floating-point attribute.
-    #[allow(dead_code)]
     pub fn attr_f64(&self, key: &str) -> KResult<Option<f64>> {
         match self.node.attributes.get(key).map(str::trim) {
             None => Ok(None),
@@ -133,6 +133,27 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "LogicalAnd" => b::logical_and,
         "LogicalOr" => b::logical_or,
         "LogicalXor" => b::logical_xor,
+        "FloorMod" => b::floor_mod,
+        "Mod" => b::modulo,
+        "Power" => b::power,
+        "SquaredDifference" => b::squared_difference,
+        "Log" => u::log,
+        "Erf" => u::erf_op,
+        "Floor" => u::floor,
+        "Ceiling" => u::ceiling,
+        "Round" => u::round,
+        "Sign" => u::sign,
+        "Clamp" => activation::clamp,
+        "Gelu" => activation::gelu,
+        "HSwish" => activation::hswish,
+        "HSigmoid" => activation::hsigmoid,
+        "HardSigmoid" => activation::hard_sigmoid,
+        "Swish" => activation::swish,
+        "Mish" => activation::mish,
+        "SoftPlus" => activation::softplus,
+        "Elu" => activation::elu,
+        "PReLU" => activation::prelu,
+        "ConvertLike" => convert::like,
         "ReLU" => u::relu,
         "Abs" => u::abs,
         "Negative" => u::negative,
@@ -222,6 +243,27 @@ pub const OPS: &[&str] = &[
     "Range",
     "Broadcast",
     "NonZero",
+    "FloorMod",
+    "Mod",
+    "Power",
+    "SquaredDifference",
+    "Log",
+    "Erf",
+    "Floor",
+    "Ceiling",
+    "Round",
+    "Sign",
+    "Clamp",
+    "Gelu",
+    "HSwish",
+    "HSigmoid",
+    "HardSigmoid",
+    "Swish",
+    "Mish",
+    "SoftPlus",
+    "Elu",
+    "PReLU",
+    "ConvertLike",
 ];
 
 /// A new tensor of `shape` whose element `k` is element `src[k]` of
@@ -273,6 +315,12 @@ pub(crate) trait Num: Element + PartialOrd {
     fn neg(self) -> Self;
     /// A real function, for floating-point types only.
     fn real(self, f: fn(f64) -> f64) -> Option<Self>;
+    /// The remainder with the sign of the dividend (C `fmod`/`%`), or of the
+    /// divisor when `floor`; `None`: integer division by zero.
+    fn rem(self, o: Self, floor: bool) -> Option<Self>;
+    /// `self` to the power `o` (integers: wrapping, negative exponents
+    /// truncate toward zero; `None` for 0 to a negative power).
+    fn pow(self, o: Self) -> Option<Self>;
 }
 
 macro_rules! num_int {
@@ -294,6 +342,31 @@ macro_rules! num_int {
             fn abs(self) -> Self { if self < 0 { (0 as $t).wrapping_sub(self) } else { self } }
             fn neg(self) -> Self { (0 as $t).wrapping_sub(self) }
             fn real(self, _: fn(f64) -> f64) -> Option<Self> { None }
+            #[allow(unused_comparisons)]
+            fn rem(self, o: Self, floor: bool) -> Option<Self> {
+                if o == 0 { return None; }
+                let r = self.wrapping_rem(o);
+                Some(if floor && r != 0 && ((r < 0) != (o < 0)) { r.wrapping_add(o) } else { r })
+            }
+            #[allow(unused_comparisons)]
+            fn pow(self, o: Self) -> Option<Self> {
+                if o < 0 {
+                    // |base| > 1 gives a fraction that truncates to 0.
+                    return match self as i128 {
+                        0 => None,
+                        1 => Some(self),
+                        -1 => Some(if o.wrapping_rem(2) == 0 { (0 as $t).wrapping_sub(self) } else { self }),
+                        _ => Some(0),
+                    };
+                }
+                let (mut base, mut e, mut acc) = (self, o as u64, 1 as $t);
+                while e > 0 {
+                    if e & 1 == 1 { acc = acc.wrapping_mul(base); }
+                    base = base.wrapping_mul(base);
+                    e >>= 1;
+                }
+                Some(acc)
+            }
         }
     )*};
 }
@@ -328,6 +401,17 @@ macro_rules! num_float {
             }
             fn real(self, f: fn(f64) -> f64) -> Option<Self> {
                 Some($from(f($to(self) as f64) as _))
+            }
+            fn rem(self, o: Self, floor: bool) -> Option<Self> {
+                let (x, y) = ($to(self), $to(o));
+                let mut r = x % y;
+                if floor && r != 0.0 && ((r < 0.0) != (y < 0.0)) {
+                    r += y;
+                }
+                Some($from(r))
+            }
+            fn pow(self, o: Self) -> Option<Self> {
+                Some($from($to(self).powf($to(o))))
             }
         }
     };
