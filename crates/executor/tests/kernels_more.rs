@@ -699,3 +699,46 @@ fn prelu_hard_sigmoid_convert_like() {
     let out = net.exec(vec![("x", t(&[2], &[2.7, -1.5]))]).unwrap();
     assert_eq!(out["out"].to_vec::<i64>().unwrap(), vec![2, -1]);
 }
+
+#[test]
+fn every_registry_op_has_a_kernel() {
+    for def in shape_infer::Registry::standard().ops() {
+        assert!(
+            executor::OPS.contains(&def.type_name),
+            "{} has no kernel",
+            def.type_name
+        );
+    }
+}
+
+#[test]
+fn half_precision_types_compute_through_wider_floats() {
+    use half::{bf16, f16};
+    let mut net = Net::new();
+    let pa = net.param("a", "f16", "?,?");
+    let pb = net.param("b", "f16", "?,?");
+    let o = net.op("mm", "MatMul", "opset1", "", &[pa, pb], None);
+    net.result("out", o);
+    let h = |v: &[f32]| v.iter().map(|&x| f16::from_f32(x)).collect::<Vec<_>>();
+    let a = Tensor::from_vec(vec![1, 2], h(&[1.5, 2.0])).unwrap();
+    let b = Tensor::from_vec(vec![2, 1], h(&[4.0, 0.25])).unwrap();
+    let out = net.exec(vec![("a", a), ("b", b)]).unwrap();
+    assert_eq!(out["out"].to_vec::<f16>().unwrap(), h(&[6.5]));
+
+    let mut net = Net::new();
+    let p = net.param("x", "bf16", "?");
+    let axes = net.i64s("axes", &[1], &[0]);
+    let o = net.op("m", "ReduceMean", "opset1", "", &[p, axes], None);
+    net.result("out", o);
+    let x: Vec<bf16> = [1.0f32, 2.0, 6.0]
+        .iter()
+        .map(|&v| bf16::from_f32(v))
+        .collect();
+    let out = net
+        .exec(vec![("x", Tensor::from_vec(vec![3], x).unwrap())])
+        .unwrap();
+    assert_eq!(
+        out["out"].to_vec::<bf16>().unwrap(),
+        vec![bf16::from_f32(3.0)]
+    );
+}
