@@ -45,6 +45,32 @@ pub(crate) fn placed_strides(
     Ok(strides)
 }
 
+/// The strides, per axis of `out`, of an operand whose axis `j` is placed
+/// at output axis `axes[j]` (Broadcast's explicit `axes_mapping`: increasing
+/// axes, not necessarily adjacent). Each operand dim must be 1 or the
+/// output's.
+pub(crate) fn mapped_strides(
+    input: &[usize],
+    out: &[usize],
+    axes: &[usize],
+) -> Result<Vec<isize>, String> {
+    let bad = || format!("an operand of shape {input:?} does not map to {out:?} by axes {axes:?}");
+    if axes.len() != input.len() || axes.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(bad());
+    }
+    let own = row_major_strides(input);
+    let mut strides = vec![0isize; out.len()];
+    for (j, (&d, &a)) in input.iter().zip(axes).enumerate() {
+        let o = *out.get(a).ok_or_else(bad)?;
+        if d == o && d != 1 {
+            strides[a] = own[j];
+        } else if d != 1 {
+            return Err(bad());
+        }
+    }
+    Ok(strides)
+}
+
 /// Calls `f` with each operand's element offset for every position of `out`
 /// in row-major order. Operand `k` starts at `bases[k]` and moves by
 /// `strides[k][axis]` along each axis (strides may be negative or 0).

@@ -154,10 +154,13 @@ fn sample_shapes_match_inference() {
         "dynamic_rank",
         "extract_size",
         "interval_dims",
+        "multi_output_split",
         "scalar_and_types",
         "select_broadcast",
         "shape_subgraph_reshape",
         "shared_constants",
+        "strided_slice_reduce",
+        "transformer_block",
     ] {
         assert!(
             ran.iter().any(|r| r == expected),

@@ -187,3 +187,9 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let to = call.out_type(0)?;
     Ok(vec![convert(call.input(0)?, to)?])
 }
+
+/// ConvertLike-1: input 0 converted to the element type of input 1.
+pub(crate) fn like(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    let to = call.input(1)?.element_type;
+    Ok(vec![convert(call.input(0)?, to)?])
+}

@@ -2,6 +2,9 @@
 //! pdpd, none): arithmetic (integers wrap; Divide floors integer quotients
 //! when `m_pythondiv`, the default, and integer division by zero is an
 //! error), comparisons (boolean output) and logical ops (boolean inputs).
+//! FloorMod takes the sign of the divisor, Mod of the dividend (C `fmod`);
+//! integer Power wraps and truncates negative exponents toward zero;
+//! SquaredDifference is `(a - b) * (a - b)` in the type.
 //! Floats follow IEEE: NaN and infinities propagate, Maximum/Minimum return
 //! NaN when either operand is NaN.
 
@@ -30,6 +33,10 @@ enum Op {
     And,
     Or,
     Xor,
+    FloorMod,
+    Mod,
+    Pow,
+    SqDiff,
 }
 
 macro_rules! entry {
@@ -40,7 +47,8 @@ macro_rules! entry {
 entry!(add => Add, subtract => Sub, multiply => Mul, divide => Div, maximum => Max,
        minimum => Min, equal => Eq, not_equal => Ne, less => Lt, less_equal => Le,
        greater => Gt, greater_equal => Ge, logical_and => And, logical_or => Or,
-       logical_xor => Xor);
+       logical_xor => Xor, floor_mod => FloorMod, modulo => Mod, power => Pow,
+       squared_difference => SqDiff);
 
 fn binary(call: &Call<'_>, op: Op) -> KResult<Vec<Tensor>> {
     let (a, b) = (call.input(0)?, call.input(1)?);
@@ -122,6 +130,14 @@ fn arith<T: Num>(op: Op, x: T, y: T, python: bool) -> KResult<T> {
             } else {
                 y
             }
+        }
+        Op::FloorMod | Op::Mod => x
+            .rem(y, op == Op::FloorMod)
+            .ok_or("integer division by zero")?,
+        Op::Pow => x.pow(y).ok_or("integer 0 to a negative power")?,
+        Op::SqDiff => {
+            let d = x.sub(y);
+            d.mul(d)
         }
         _ => return Err("internal: not an arithmetic op".into()),
     })

@@ -1,11 +1,12 @@
 //! Unary elementwise ops: ReLU, Abs, Negative (every numeric type; integers
 //! wrap), Sigmoid, Tanh, Exp, Sqrt (floating-point types, computed in f64
-//! and rounded to the type; NaN propagates, Sqrt of a negative is NaN), and
-//! LogicalNot (boolean).
+//! and rounded to the type; NaN propagates, Sqrt of a negative is NaN),
+//! LogicalNot (boolean), Log and Erf (floats), Floor, Ceiling, Round and
+//! Sign (every numeric type; identity on integers except Sign).
 
 use ir::ElementType;
 
-use super::{unsupported, with_num, Call, KResult, Num};
+use super::{from_f64s, from_i128s, to_f64s, to_i128s, unsupported, with_num, Call, KResult, Num};
 use crate::tensor::{byte_size, Element, Tensor};
 
 fn map<T: Element>(t: &Tensor, f: impl Fn(T) -> Option<T>, what: &str) -> KResult<Tensor> {
@@ -65,4 +66,100 @@ pub(crate) fn logical_not(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         return Err(unsupported("LogicalNot", x.element_type));
     }
     Ok(vec![map::<bool>(x, |v| Some(!v), "LogicalNot")?])
+}
+
+/// `f` applied to every element of a floating-point tensor, computed in f64
+/// and rounded once to the type.
+pub(crate) fn floats(call: &Call<'_>, what: &str, f: impl Fn(f64) -> f64) -> KResult<Vec<Tensor>> {
+    let x = call.input(0)?;
+    let et = x.element_type;
+    if !et.is_real() {
+        return Err(unsupported(what, et));
+    }
+    let v: Vec<f64> = to_f64s(x)?.into_iter().map(f).collect();
+    Ok(vec![from_f64s(et, x.shape.clone(), &v)?])
+}
+
+/// `ff` on floats (in f64), `fi` on integers (in i128, wrapped to the type).
+pub(crate) fn any_num(
+    call: &Call<'_>,
+    what: &str,
+    ff: impl Fn(f64) -> f64,
+    fi: impl Fn(i128) -> i128,
+) -> KResult<Vec<Tensor>> {
+    let x = call.input(0)?;
+    if x.element_type.is_real() {
+        return floats(call, what, ff);
+    }
+    let v: Vec<i128> = to_i128s(x)?.into_iter().map(fi).collect();
+    Ok(vec![from_i128s(x.element_type, x.shape.clone(), &v)?])
+}
+
+/// The Gauss error function to about 1e-13 (a Taylor series below 3, the
+/// continued fraction of erfc above).
+pub(crate) fn erf(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    let a = x.abs();
+    if a >= 6.0 {
+        return x.signum();
+    }
+    if a < 3.0 {
+        // erf(x) = 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1))
+        let x2 = x * x;
+        let mut term = x;
+        let mut sum = x;
+        let mut n = 0.0;
+        while term.abs() > 1e-17 * sum.abs() {
+            n += 1.0;
+            term *= -x2 / n;
+            sum += term / (2.0 * n + 1.0);
+        }
+        return sum * std::f64::consts::FRAC_2_SQRT_PI;
+    }
+    // erfc(a) = exp(-a^2)/sqrt(pi) / (a + (1/2)/(a + 1/(a + (3/2)/(a + ...))))
+    let mut t = a;
+    for k in (1..=80).rev() {
+        t = a + (k as f64 / 2.0) / t;
+    }
+    let erfc = (-a * a).exp() / std::f64::consts::PI.sqrt() / t;
+    (1.0 - erfc).copysign(x)
+}
+
+pub(crate) fn log(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    floats(call, "Log", f64::ln)
+}
+pub(crate) fn erf_op(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    floats(call, "Erf", erf)
+}
+pub(crate) fn floor(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    any_num(call, "Floor", f64::floor, |v| v)
+}
+pub(crate) fn ceiling(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    any_num(call, "Ceiling", f64::ceil, |v| v)
+}
+/// Round-5: `half_to_even` (default) or `half_away_from_zero`.
+pub(crate) fn round(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    let f: fn(f64) -> f64 = match call.node.attributes.get("mode").map(str::trim) {
+        None | Some("half_to_even") => f64::round_ties_even,
+        Some("half_away_from_zero") => f64::round,
+        Some(other) => return Err(format!("Round mode `{other}` is unknown").into()),
+    };
+    any_num(call, "Round", f, |v| v)
+}
+/// Sign: -1, 0 or 1 (NaN stays NaN, -0 gives 0).
+pub(crate) fn sign(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    any_num(
+        call,
+        "Sign",
+        |v| {
+            if v.is_nan() || v == 0.0 {
+                v.abs()
+            } else {
+                v.signum()
+            }
+        },
+        i128::signum,
+    )
 }

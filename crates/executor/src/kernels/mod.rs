@@ -10,6 +10,8 @@ use ir::{ElementType, Node};
 use crate::error::{ExecError, KernelError};
 use crate::tensor::{element_width, Element, Tensor};
 
+mod activation;
+mod broadcast_op;
 mod compress;
 mod concat;
 mod constant;
@@ -18,12 +20,21 @@ mod elementwise_binary;
 mod elementwise_unary;
 mod extract;
 mod gather;
+mod matmul;
+mod non_zero;
+mod pad;
+mod range;
+mod reduce;
 mod reshape;
 mod result;
 mod select;
 mod shape_of;
 mod slice;
+mod softmax;
+mod split;
 mod squeeze;
+mod strided_slice;
+mod tile;
 mod transpose;
 
 pub(crate) type KResult<T> = Result<T, KernelError>;
@@ -65,6 +76,26 @@ impl Call<'_> {
             .ok_or_else(|| KernelError::from(format!("output {i} is missing")))
     }
 
+    /// A boolean attribute; an invalid value reads as false (as OpenVINO,
+    /// and as inference, which warns).
+    pub fn attr_bool(&self, key: &str, default: bool) -> bool {
+        self.node
+            .attributes
+            .bool(key)
+            .is_ok_and(|v| v.unwrap_or(default))
+    }
+
+    /// A floating-point attribute.
+    pub fn attr_f64(&self, key: &str) -> KResult<Option<f64>> {
+        match self.node.attributes.get(key).map(str::trim) {
+            None => Ok(None),
+            Some(text) => text
+                .parse::<f64>()
+                .map(Some)
+                .map_err(|_| format!("`{key}` \"{text}\" is not a number").into()),
+        }
+    }
+
     pub fn attr_i64(&self, key: &str) -> KResult<Option<i64>> {
         self.node
             .attributes
@@ -102,6 +133,27 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "LogicalAnd" => b::logical_and,
         "LogicalOr" => b::logical_or,
         "LogicalXor" => b::logical_xor,
+        "FloorMod" => b::floor_mod,
+        "Mod" => b::modulo,
+        "Power" => b::power,
+        "SquaredDifference" => b::squared_difference,
+        "Log" => u::log,
+        "Erf" => u::erf_op,
+        "Floor" => u::floor,
+        "Ceiling" => u::ceiling,
+        "Round" => u::round,
+        "Sign" => u::sign,
+        "Clamp" => activation::clamp,
+        "Gelu" => activation::gelu,
+        "HSwish" => activation::hswish,
+        "HSigmoid" => activation::hsigmoid,
+        "HardSigmoid" => activation::hard_sigmoid,
+        "Swish" => activation::swish,
+        "Mish" => activation::mish,
+        "SoftPlus" => activation::softplus,
+        "Elu" => activation::elu,
+        "PReLU" => activation::prelu,
+        "ConvertLike" => convert::like,
         "ReLU" => u::relu,
         "Abs" => u::abs,
         "Negative" => u::negative,
@@ -117,6 +169,21 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "ShapeOf" => shape_of::run,
         "Squeeze" => squeeze::run,
         "Unsqueeze" => squeeze::run,
+        "MatMul" => matmul::run,
+        "SoftMax" => softmax::run,
+        "StridedSlice" => strided_slice::run,
+        "Split" => split::split_equal,
+        "VariadicSplit" => split::variadic,
+        "ReduceSum" => reduce::sum,
+        "ReduceProd" => reduce::prod,
+        "ReduceMax" => reduce::max,
+        "ReduceMin" => reduce::min,
+        "ReduceMean" => reduce::mean,
+        "Tile" => tile::run,
+        "Pad" => pad::run,
+        "Range" => range::run,
+        "Broadcast" => broadcast_op::run,
+        "NonZero" => non_zero::run,
         _ => return None,
     })
 }
@@ -161,6 +228,42 @@ pub const OPS: &[&str] = &[
     "ShapeOf",
     "Squeeze",
     "Unsqueeze",
+    "MatMul",
+    "SoftMax",
+    "StridedSlice",
+    "Split",
+    "VariadicSplit",
+    "ReduceSum",
+    "ReduceProd",
+    "ReduceMax",
+    "ReduceMin",
+    "ReduceMean",
+    "Tile",
+    "Pad",
+    "Range",
+    "Broadcast",
+    "NonZero",
+    "FloorMod",
+    "Mod",
+    "Power",
+    "SquaredDifference",
+    "Log",
+    "Erf",
+    "Floor",
+    "Ceiling",
+    "Round",
+    "Sign",
+    "Clamp",
+    "Gelu",
+    "HSwish",
+    "HSigmoid",
+    "HardSigmoid",
+    "Swish",
+    "Mish",
+    "SoftPlus",
+    "Elu",
+    "PReLU",
+    "ConvertLike",
 ];
 
 /// A new tensor of `shape` whose element `k` is element `src[k]` of
@@ -212,6 +315,12 @@ pub(crate) trait Num: Element + PartialOrd {
     fn neg(self) -> Self;
     /// A real function, for floating-point types only.
     fn real(self, f: fn(f64) -> f64) -> Option<Self>;
+    /// The remainder with the sign of the dividend (C `fmod`/`%`), or of the
+    /// divisor when `floor`; `None`: integer division by zero.
+    fn rem(self, o: Self, floor: bool) -> Option<Self>;
+    /// `self` to the power `o` (integers: wrapping, negative exponents
+    /// truncate toward zero; `None` for 0 to a negative power).
+    fn pow(self, o: Self) -> Option<Self>;
 }
 
 macro_rules! num_int {
@@ -233,6 +342,31 @@ macro_rules! num_int {
             fn abs(self) -> Self { if self < 0 { (0 as $t).wrapping_sub(self) } else { self } }
             fn neg(self) -> Self { (0 as $t).wrapping_sub(self) }
             fn real(self, _: fn(f64) -> f64) -> Option<Self> { None }
+            #[allow(unused_comparisons)]
+            fn rem(self, o: Self, floor: bool) -> Option<Self> {
+                if o == 0 { return None; }
+                let r = self.wrapping_rem(o);
+                Some(if floor && r != 0 && ((r < 0) != (o < 0)) { r.wrapping_add(o) } else { r })
+            }
+            #[allow(unused_comparisons)]
+            fn pow(self, o: Self) -> Option<Self> {
+                if o < 0 {
+                    // |base| > 1 gives a fraction that truncates to 0.
+                    return match self as i128 {
+                        0 => None,
+                        1 => Some(self),
+                        -1 => Some(if o.wrapping_rem(2) == 0 { (0 as $t).wrapping_sub(self) } else { self }),
+                        _ => Some(0),
+                    };
+                }
+                let (mut base, mut e, mut acc) = (self, o as u64, 1 as $t);
+                while e > 0 {
+                    if e & 1 == 1 { acc = acc.wrapping_mul(base); }
+                    base = base.wrapping_mul(base);
+                    e >>= 1;
+                }
+                Some(acc)
+            }
         }
     )*};
 }
@@ -267,6 +401,17 @@ macro_rules! num_float {
             }
             fn real(self, f: fn(f64) -> f64) -> Option<Self> {
                 Some($from(f($to(self) as f64) as _))
+            }
+            fn rem(self, o: Self, floor: bool) -> Option<Self> {
+                let (x, y) = ($to(self), $to(o));
+                let mut r = x % y;
+                if floor && r != 0.0 && ((r < 0.0) != (y < 0.0)) {
+                    r += y;
+                }
+                Some($from(r))
+            }
+            fn pow(self, o: Self) -> Option<Self> {
+                Some($from($to(self).powf($to(o))))
             }
         }
     };
@@ -350,4 +495,118 @@ pub(crate) fn to_exec(e: KernelError, node: &Node) -> ExecError {
             message,
         },
     }
+}
+
+/// The elements of a numeric tensor as `f64` (integers converted).
+pub(crate) fn to_f64s(t: &Tensor) -> KResult<Vec<f64>> {
+    use convert::{Conv, Val};
+    with_num!(t.element_type, T => Ok(t
+        .bytes()
+        .chunks_exact(T::SIZE)
+        .map(|c| match T::read(c).to_val() {
+            Val::F(f) => f,
+            Val::I(i) => i as f64,
+        })
+        .collect()), else Err(unsupported("a numeric op", t.element_type)))
+}
+
+/// The elements of an integer tensor as `i128`.
+pub(crate) fn to_i128s(t: &Tensor) -> KResult<Vec<i128>> {
+    use convert::{Conv, Val};
+    if t.element_type.is_real() {
+        return Err(unsupported("an integer op", t.element_type));
+    }
+    with_num!(t.element_type, T => Ok(t
+        .bytes()
+        .chunks_exact(T::SIZE)
+        .map(|c| match T::read(c).to_val() {
+            Val::F(f) => f as i128,
+            Val::I(i) => i,
+        })
+        .collect()), else Err(unsupported("an integer op", t.element_type)))
+}
+
+/// A tensor of a numeric type from `f64` values (rounded to nearest; to
+/// integers: truncated and saturated, as Convert).
+pub(crate) fn from_f64s(et: ElementType, shape: Vec<usize>, values: &[f64]) -> KResult<Tensor> {
+    use convert::{Conv, Val};
+    with_num!(et, T => {
+        let mut out = vec![0u8; crate::tensor::byte_size(et, &shape)?];
+        if out.len() != values.len() * T::SIZE {
+            return Err("internal: the values do not fill the output".into());
+        }
+        for (o, &v) in out.chunks_exact_mut(T::SIZE).zip(values) {
+            T::from_val(Val::F(v)).write(o);
+        }
+        Ok(Tensor::from_bytes(et, shape, out)?)
+    }, else Err(unsupported("a numeric op", et)))
+}
+
+/// A tensor of an integer type from `i128` values (wrapping, as C++).
+pub(crate) fn from_i128s(et: ElementType, shape: Vec<usize>, values: &[i128]) -> KResult<Tensor> {
+    use convert::{Conv, Val};
+    with_num!(et, T => {
+        let mut out = vec![0u8; crate::tensor::byte_size(et, &shape)?];
+        if out.len() != values.len() * T::SIZE {
+            return Err("internal: the values do not fill the output".into());
+        }
+        for (o, &v) in out.chunks_exact_mut(T::SIZE).zip(values) {
+            T::from_val(Val::I(v)).write(o);
+        }
+        Ok(Tensor::from_bytes(et, shape, out)?)
+    }, else Err(unsupported("a numeric op", et)))
+}
+
+/// Calls `f` with every multi-index of `shape` in row-major order.
+pub(crate) fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize])) {
+    if shape.contains(&0) {
+        return;
+    }
+    let mut idx = vec![0usize; shape.len()];
+    loop {
+        f(&idx);
+        let mut axis = shape.len();
+        loop {
+            if axis == 0 {
+                return;
+            }
+            axis -= 1;
+            idx[axis] += 1;
+            if idx[axis] < shape[axis] {
+                break;
+            }
+            idx[axis] = 0;
+        }
+    }
+}
+
+/// A new tensor of `shape` (raw bytes) whose element at each multi-index is
+/// element `f(index)` of `from`, or `fill` when `f` gives `None`.
+pub(crate) fn gather_indexed(
+    from: &Tensor,
+    shape: Vec<usize>,
+    fill: Option<&[u8]>,
+    mut f: impl FnMut(&[usize]) -> Option<usize>,
+) -> KResult<Tensor> {
+    let width = element_width(from.element_type)?;
+    let size = crate::tensor::byte_size(from.element_type, &shape)?;
+    let mut out = Vec::with_capacity(size);
+    let src = from.bytes();
+    let mut bad = false;
+    for_each_index(&shape, |idx| match f(idx) {
+        Some(k) => match src.get(k * width..k * width + width) {
+            Some(e) => out.extend_from_slice(e),
+            None => bad = true,
+        },
+        None => match fill {
+            Some(v) if v.len() == width => out.extend_from_slice(v),
+            _ => bad = true,
+        },
+    });
+    if bad || out.len() != size {
+        return Err(KernelError::from(format!(
+            "internal: element indices do not fill the output {shape:?}"
+        )));
+    }
+    Ok(Tensor::from_bytes(from.element_type, shape, out)?)
 }

@@ -40,35 +40,13 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         if step == 0 {
             return Err("step is 0".into());
         }
-        let mut s = starts[i];
-        if s < 0 {
-            s = s.saturating_add(dim);
-        }
-        s = if step > 0 {
-            s.clamp(0, dim)
-        } else {
-            s.clamp(0, (dim - 1).max(0))
-        };
+        let s = first_index(starts[i], step, dim);
         first[a] = s;
         step_of[a] = step;
     }
     // Every read must be inside the input.
     for a in 0..rank {
-        if out[a] == 0 {
-            continue;
-        }
-        let last = first[a] as i128 + (out[a] as i128 - 1) * step_of[a] as i128;
-        if first[a] < 0
-            || first[a] >= data.shape[a] as i64
-            || last < 0
-            || last >= data.shape[a] as i128
-        {
-            return Err(format!(
-                "internal: the inferred length {} of axis {a} reads outside the input {:?}",
-                out[a], data.shape
-            )
-            .into());
-        }
+        check_reads(first[a], step_of[a], out[a], data.shape[a], a)?;
     }
     let base: isize = (0..rank).map(|a| first[a] as isize * own[a]).sum();
     let strides = vec![(0..rank).map(|a| step_of[a] as isize * own[a]).collect()];
@@ -76,4 +54,42 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         walk(&out, &[base], &strides, |o| push(o[0]));
     })?;
     Ok(vec![t])
+}
+
+/// The first index read along an axis of `dim` for a slice starting at
+/// `start` (negative: from the end) with `step`: clamped to `[0, dim]` for
+/// positive steps and `[0, dim - 1]` for negative ones (ONNX rules).
+pub(crate) fn first_index(start: i64, step: i64, dim: i64) -> i64 {
+    let s = if start < 0 {
+        start.saturating_add(dim)
+    } else {
+        start
+    };
+    if step > 0 {
+        s.clamp(0, dim)
+    } else {
+        s.clamp(0, (dim - 1).max(0))
+    }
+}
+
+/// An error unless `len` reads from `first` by `step` stay inside `dim`
+/// (the inferred length and the kernel's first index must agree).
+pub(crate) fn check_reads(
+    first: i64,
+    step: i64,
+    len: usize,
+    dim: usize,
+    axis: usize,
+) -> KResult<()> {
+    if len == 0 {
+        return Ok(());
+    }
+    let last = first as i128 + (len as i128 - 1) * step as i128;
+    if first < 0 || first >= dim as i64 || last < 0 || last >= dim as i128 {
+        return Err(format!(
+            "internal: the inferred length {len} of axis {axis} reads outside the input dim {dim}"
+        )
+        .into());
+    }
+    Ok(())
 }

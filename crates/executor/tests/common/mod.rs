@@ -112,6 +112,26 @@ impl Net {
         })
     }
 
+    /// An op with `n` outputs of unknown dims (rank `rank` each).
+    pub fn op_multi(
+        &mut self,
+        name: &str,
+        type_name: &str,
+        version: &str,
+        attrs: &str,
+        inputs: &[Out],
+        outputs: Vec<Option<Vec<i64>>>,
+    ) -> Vec<Out> {
+        let n = outputs.len();
+        let (id, _) = self.push(Layer {
+            xml_head: format!(r#"name="{name}" type="{type_name}" version="{version}""#),
+            data: attrs.to_owned(),
+            inputs: inputs.to_vec(),
+            outputs,
+        });
+        (0..n).map(|k| (id, k)).collect()
+    }
+
     pub fn result(&mut self, name: &str, input: Out) {
         self.push(Layer {
             xml_head: format!(r#"name="{name}" type="Result" version="opset1""#),

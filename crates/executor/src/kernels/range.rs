@@ -1,0 +1,83 @@
+//! Range-1/4: `start, start + step, …` up to `stop` (exclusive). The length
+//! is the inferred one; when the inputs were only known at run time the
+//! kernel computes it as inference does for known values
+//! (`max(ceil((stop - start) / step), 0)`; floats in f64 after truncating
+//! the inputs when the output type is an integer) and the executor checks
+//! it. Integer inputs compute exactly; others in f64, rounded to the type.
+
+use super::{from_f64s, from_i128s, to_f64s, to_i128s, Call, KResult};
+use crate::tensor::{byte_size, Tensor};
+
+fn scalar_f64(t: &Tensor, what: &str) -> KResult<f64> {
+    match to_f64s(t)?.as_slice() {
+        [v] => Ok(*v),
+        _ => Err(format!("{what} must be a scalar").into()),
+    }
+}
+
+fn scalar_i128(t: &Tensor, what: &str) -> KResult<i128> {
+    match to_i128s(t)?.as_slice() {
+        [v] => Ok(*v),
+        _ => Err(format!("{what} must be a scalar").into()),
+    }
+}
+
+pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    let et = call.out_type(0)?;
+    let known = call.outputs.first().and_then(|o| o.shape.clone());
+    let ins = [call.input(0)?, call.input(1)?, call.input(2)?];
+    let names = ["start", "stop", "step"];
+    let integers = ins.iter().all(|t| !t.element_type.is_real());
+    if integers {
+        let [start, stop, step] = [0, 1, 2].map(|i| scalar_i128(ins[i], names[i]));
+        let (start, stop, step) = (start?, stop?, step?);
+        if step == 0 {
+            return Err("step is 0".into());
+        }
+        let len = match &known {
+            Some(s) => *s.first().ok_or("internal: Range output is not 1-D")?,
+            None => {
+                let span = stop - start;
+                let n = if step > 0 {
+                    (span + step - 1).div_euclid(step)
+                } else {
+                    (-span - step - 1).div_euclid(-step)
+                };
+                usize::try_from(n.max(0)).map_err(|_| "the Range is too long")?
+            }
+        };
+        byte_size(et, &[len])?;
+        let values: Vec<i128> = (0..len as i128).map(|k| start + k * step).collect();
+        return Ok(vec![if et.is_real() {
+            let f: Vec<f64> = values.iter().map(|&v| v as f64).collect();
+            from_f64s(et, vec![len], &f)?
+        } else {
+            from_i128s(et, vec![len], &values)?
+        }]);
+    }
+    let [start, stop, step] = [0, 1, 2].map(|i| scalar_f64(ins[i], names[i]));
+    let (mut start, mut stop, mut step) = (start?, stop?, step?);
+    if !et.is_real() {
+        (start, stop, step) = (start.trunc(), stop.trunc(), step.trunc());
+    }
+    let len = match &known {
+        Some(s) => *s.first().ok_or("internal: Range output is not 1-D")?,
+        None => {
+            if !(start.is_finite() && stop.is_finite() && step.is_finite()) {
+                return Err("start, stop and step must be finite".into());
+            }
+            if step == 0.0 || (step > 0.0 && start >= stop) || (step < 0.0 && start <= stop) {
+                0
+            } else {
+                let n = ((stop - start).abs() / step.abs()).ceil();
+                if n >= 9.0e18 {
+                    return Err("the Range is too long".into());
+                }
+                n as usize
+            }
+        }
+    };
+    byte_size(et, &[len])?;
+    let values: Vec<f64> = (0..len).map(|k| start + k as f64 * step).collect();
+    Ok(vec![from_f64s(et, vec![len], &values)?])
+}

@@ -1,0 +1,139 @@
+//! ReduceSum/ReduceProd/ReduceMax/ReduceMin/ReduceMean-1 over the `axes`
+//! (input 1; negative values count from the end; empty: nothing reduced),
+//! with `keep_dims`. The output shape is inference's.
+//!
+//! Floats accumulate in f64 and round once; integers accumulate in i128 and
+//! wrap to the type (the same result as wrapping in the type for Sum and
+//! Prod); ReduceMean of integers truncates the quotient. Over an empty set:
+//! Sum 0, Prod 1, Max/Min the type's lowest/highest value (±inf for floats),
+//! Mean NaN (floats) or an error (integers).
+
+use super::{from_f64s, from_i128s, norm_axis, to_f64s, to_i128s, Call, KResult};
+use crate::broadcast::{row_major_strides, walk};
+use crate::tensor::{byte_size, element_count, Tensor};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Sum,
+    Prod,
+    Max,
+    Min,
+    Mean,
+}
+
+pub(crate) fn sum(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    reduce(call, Kind::Sum)
+}
+pub(crate) fn prod(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    reduce(call, Kind::Prod)
+}
+pub(crate) fn max(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    reduce(call, Kind::Max)
+}
+pub(crate) fn min(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    reduce(call, Kind::Min)
+}
+pub(crate) fn mean(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    reduce(call, Kind::Mean)
+}
+
+/// The lowest and highest value of an integer type.
+fn int_limits(et: ir::ElementType) -> (i128, i128) {
+    use ir::ElementType as E;
+    match et {
+        E::I8 => (i8::MIN.into(), i8::MAX.into()),
+        E::I16 => (i16::MIN.into(), i16::MAX.into()),
+        E::I32 => (i32::MIN.into(), i32::MAX.into()),
+        E::I64 => (i64::MIN.into(), i64::MAX.into()),
+        E::U8 => (0, u8::MAX.into()),
+        E::U16 => (0, u16::MAX.into()),
+        E::U32 => (0, u32::MAX.into()),
+        _ => (0, u64::MAX.into()),
+    }
+}
+
+fn reduce(call: &Call<'_>, kind: Kind) -> KResult<Vec<Tensor>> {
+    let x = call.input(0)?;
+    let out = call.out_shape(0)?;
+    let rank = x.shape.len();
+    let mut reduced = vec![false; rank];
+    for a in call.input(1)?.to_i64s()? {
+        reduced[norm_axis(a, rank)?] = true;
+    }
+    // The output with kept dims: reduced axes are 1 and do not move.
+    let kept: Vec<usize> = (0..rank)
+        .map(|a| if reduced[a] { 1 } else { x.shape[a] })
+        .collect();
+    let count = element_count(&kept)?;
+    byte_size(x.element_type, &kept)?;
+    if element_count(&out)? != count {
+        return Err(format!(
+            "internal: the inferred shape {out:?} does not hold the reduction {kept:?}"
+        )
+        .into());
+    }
+    let mut strides = row_major_strides(&kept);
+    for a in 0..rank {
+        if reduced[a] {
+            strides[a] = 0;
+        }
+    }
+    let mut targets = Vec::with_capacity(x.len());
+    walk(&x.shape, &[0], &[strides], |o| targets.push(o[0]));
+    let n = element_count(&x.shape)? / count.max(1);
+    let et = x.element_type;
+    let t = if et.is_real() {
+        let init = match kind {
+            Kind::Sum | Kind::Mean => 0.0,
+            Kind::Prod => 1.0,
+            Kind::Max => f64::NEG_INFINITY,
+            Kind::Min => f64::INFINITY,
+        };
+        let mut acc = vec![init; count];
+        for (v, &k) in to_f64s(x)?.into_iter().zip(&targets) {
+            let a = &mut acc[k];
+            *a = match kind {
+                Kind::Sum | Kind::Mean => *a + v,
+                Kind::Prod => *a * v,
+                // NaN propagates.
+                Kind::Max if v.is_nan() || v > *a => v,
+                Kind::Min if v.is_nan() || v < *a => v,
+                _ => *a,
+            };
+        }
+        if kind == Kind::Mean {
+            for a in &mut acc {
+                *a /= n as f64;
+            }
+        }
+        from_f64s(et, out, &acc)?
+    } else {
+        let (lo, hi) = int_limits(et);
+        let init = match kind {
+            Kind::Sum | Kind::Mean => 0,
+            Kind::Prod => 1,
+            Kind::Max => lo,
+            Kind::Min => hi,
+        };
+        let mut acc = vec![init; count];
+        for (v, &k) in to_i128s(x)?.into_iter().zip(&targets) {
+            let a = &mut acc[k];
+            *a = match kind {
+                Kind::Sum | Kind::Mean => a.wrapping_add(v),
+                Kind::Prod => a.wrapping_mul(v),
+                Kind::Max => (*a).max(v),
+                Kind::Min => (*a).min(v),
+            };
+        }
+        if kind == Kind::Mean {
+            if n == 0 {
+                return Err("ReduceMean of integers over an empty set".into());
+            }
+            for a in &mut acc {
+                *a /= n as i128;
+            }
+        }
+        from_i128s(et, out, &acc)?
+    };
+    Ok(vec![t])
+}
