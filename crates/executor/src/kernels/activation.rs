@@ -128,12 +128,23 @@ pub(crate) fn prelu(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     }
     let out = x.shape.clone();
     let channel = slope.shape.len() == 1 && out.len() >= 2 && slope.shape[0] == out[1];
-    let strides = vec![
-        crate::broadcast::row_major_strides(&out),
-        placed_strides(&slope.shape, &out, channel.then_some(1))?,
-    ];
+    // Scalar data with a longer slope: OpenVINO 2026.4's CPU plugin uses the
+    // slope's last element (measured: x = -2, slope [0.1, 0.2, 0.3] gives -0.6).
+    let slope_strides = if out.is_empty() {
+        Vec::new()
+    } else {
+        placed_strides(&slope.shape, &out, channel.then_some(1))?
+    };
+    let slope_start = if out.is_empty() {
+        element_count(&slope.shape)?.saturating_sub(1)
+    } else {
+        0
+    };
+    let strides = vec![crate::broadcast::row_major_strides(&out), slope_strides];
     let mut pairs = Vec::with_capacity(element_count(&out)?);
-    walk(&out, &[0, 0], &strides, |o| pairs.push((o[0], o[1])));
+    walk(&out, &[0, slope_start as isize], &strides, |o| {
+        pairs.push((o[0], o[1]))
+    });
     let t = if x.element_type.is_real() {
         let (xv, sv) = (to_f64s(x)?, to_f64s(slope)?);
         let v: Vec<f64> = pairs

@@ -95,36 +95,9 @@ pub(crate) fn any_num(
     Ok(vec![from_i128s(x.element_type, x.shape.clone(), &v)?])
 }
 
-/// The Gauss error function to about 1e-13 (a Taylor series below 3, the
-/// continued fraction of erfc above).
+/// The Gauss error function (from `libm`, the port of musl's libm).
 pub(crate) fn erf(x: f64) -> f64 {
-    if x.is_nan() {
-        return x;
-    }
-    let a = x.abs();
-    if a >= 6.0 {
-        return x.signum();
-    }
-    if a < 3.0 {
-        // erf(x) = 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1))
-        let x2 = x * x;
-        let mut term = x;
-        let mut sum = x;
-        let mut n = 0.0;
-        while term.abs() > 1e-17 * sum.abs() {
-            n += 1.0;
-            term *= -x2 / n;
-            sum += term / (2.0 * n + 1.0);
-        }
-        return sum * std::f64::consts::FRAC_2_SQRT_PI;
-    }
-    // erfc(a) = exp(-a^2)/sqrt(pi) / (a + (1/2)/(a + 1/(a + (3/2)/(a + ...))))
-    let mut t = a;
-    for k in (1..=80).rev() {
-        t = a + (k as f64 / 2.0) / t;
-    }
-    let erfc = (-a * a).exp() / std::f64::consts::PI.sqrt() / t;
-    (1.0 - erfc).copysign(x)
+    libm::erf(x)
 }
 
 pub(crate) fn log(call: &Call<'_>) -> KResult<Vec<Tensor>> {
