@@ -8,7 +8,7 @@
 use half::{bf16, f16};
 use ir::ElementType;
 
-use super::{Call, KResult};
+use super::{with_num, Call, KResult};
 use crate::error::ExecError;
 use crate::tensor::{byte_size, Element, Tensor};
 
@@ -102,63 +102,18 @@ pub(crate) fn from_int_checked<T: Conv>(v: i128) -> Option<T> {
     matches!(t.to_val(), Val::I(back) if back == v).then_some(t)
 }
 
+/// Runs `$body` with `$T` the Rust type of any computable element type
+/// (the numeric ones of [`with_num`], and `bool`).
 macro_rules! with_conv {
     ($et:expr, $T:ident => $body:expr) => {{
-        use ir::ElementType as E;
         match $et {
-            E::Boolean => {
+            ir::ElementType::Boolean => {
                 type $T = bool;
                 $body
             }
-            E::F32 => {
-                type $T = f32;
-                $body
-            }
-            E::F64 => {
-                type $T = f64;
-                $body
-            }
-            E::F16 => {
-                type $T = half::f16;
-                $body
-            }
-            E::BF16 => {
-                type $T = half::bf16;
-                $body
-            }
-            E::I8 => {
-                type $T = i8;
-                $body
-            }
-            E::I16 => {
-                type $T = i16;
-                $body
-            }
-            E::I32 => {
-                type $T = i32;
-                $body
-            }
-            E::I64 => {
-                type $T = i64;
-                $body
-            }
-            E::U8 => {
-                type $T = u8;
-                $body
-            }
-            E::U16 => {
-                type $T = u16;
-                $body
-            }
-            E::U32 => {
-                type $T = u32;
-                $body
-            }
-            E::U64 => {
-                type $T = u64;
-                $body
-            }
-            t => return Err(ExecError::InvalidTensor(format!("cannot convert {t}"))),
+            other => with_num!(other, $T => $body, else {
+                return Err(ExecError::InvalidTensor(format!("cannot convert {other}")))
+            }),
         }
     }};
 }
