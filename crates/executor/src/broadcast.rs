@@ -3,7 +3,15 @@
 //! [`placed_strides`] gives, for each output axis, the element stride of an
 //! operand placed in the output's axes (numpy: aligned right; pdpd: from a
 //! start axis), 0 where the operand has 1 (broadcast). [`walk`] visits every
-//! output position in row-major order with each operand's element offset.
+//! output position in row-major order with each operand's element offset;
+//! [`Rows`] does the same a row at a time, after merging the axes every
+//! operand reads contiguously, so that the hot kernels run tight loops (and
+//! whole-row copies) over long rows and split the rows among threads.
+//! [`copy_strided`] is the data-movement kernel built on it.
+
+use std::ops::Range;
+
+use crate::parallel;
 
 /// Row-major element strides of `shape`.
 pub(crate) fn row_major_strides(shape: &[usize]) -> Vec<isize> {
@@ -113,6 +121,183 @@ pub(crate) fn walk(
     }
 }
 
+/// The output of a strided or broadcast access as rows: the innermost run
+/// of the output (after dropping size-1 axes and merging adjacent axes that
+/// every operand steps through as one) and, for each row, every operand's
+/// element offset at the row's start.
+#[derive(Debug, Clone)]
+pub(crate) struct Rows {
+    /// Elements per row.
+    pub len: usize,
+    /// Per operand, its element stride along a row.
+    pub steps: Vec<isize>,
+    /// The output axes around the rows, outermost first.
+    outer: Vec<usize>,
+    /// Per operand, its stride along each outer axis.
+    outer_strides: Vec<Vec<isize>>,
+    bases: Vec<isize>,
+    count: usize,
+}
+
+impl Rows {
+    /// The rows of `out` for operands starting at `bases` with `strides`
+    /// (one per output axis, as for [`walk`]).
+    pub fn new(out: &[usize], bases: &[isize], strides: &[Vec<isize>]) -> Rows {
+        let operands = bases.len();
+        // Axes (innermost first) as (dim, per-operand strides), merged.
+        let mut axes: Vec<(usize, Vec<isize>)> = Vec::new();
+        for axis in (0..out.len()).rev() {
+            let dim = out[axis];
+            if dim == 1 {
+                continue;
+            }
+            let own: Vec<isize> = strides.iter().map(|s| s[axis]).collect();
+            if let Some((inner_dim, inner)) = axes.last_mut() {
+                let contiguous = own
+                    .iter()
+                    .zip(inner.iter())
+                    .all(|(&o, &i)| o == i.wrapping_mul(*inner_dim as isize));
+                if contiguous {
+                    *inner_dim *= dim;
+                    continue;
+                }
+            }
+            axes.push((dim, own));
+        }
+        let count_all: usize = out.iter().product();
+        let (len, steps) = match axes.first() {
+            Some((dim, steps)) => (*dim, steps.clone()),
+            None => (1, vec![0; operands]),
+        };
+        let rest: Vec<&(usize, Vec<isize>)> = axes.iter().skip(1).rev().collect();
+        Rows {
+            len,
+            steps,
+            outer: rest.iter().map(|(d, _)| *d).collect(),
+            outer_strides: (0..operands)
+                .map(|k| rest.iter().map(|(_, s)| s[k]).collect())
+                .collect(),
+            bases: bases.to_vec(),
+            count: if count_all == 0 { 0 } else { count_all / len },
+        }
+    }
+
+    /// Calls `f` with every operand's offset at the start of each row in
+    /// `range`, in order.
+    pub fn visit(&self, range: Range<usize>, mut f: impl FnMut(&[isize])) {
+        let range = range.start..range.end.min(self.count);
+        if range.is_empty() {
+            return;
+        }
+        // The multi-index of the first row, and the offsets there.
+        let mut idx = vec![0usize; self.outer.len()];
+        let mut rest = range.start;
+        for (i, &d) in self.outer.iter().enumerate().rev() {
+            idx[i] = rest % d;
+            rest /= d;
+        }
+        let mut offs: Vec<isize> = (0..self.bases.len())
+            .map(|k| {
+                let s = &self.outer_strides[k];
+                self.bases[k]
+                    + idx
+                        .iter()
+                        .zip(s)
+                        .map(|(&i, &s)| i as isize * s)
+                        .sum::<isize>()
+            })
+            .collect();
+        for _ in range {
+            f(&offs);
+            for axis in (0..self.outer.len()).rev() {
+                idx[axis] += 1;
+                for (o, s) in offs.iter_mut().zip(&self.outer_strides) {
+                    *o += s[axis];
+                }
+                if idx[axis] < self.outer[axis] {
+                    break;
+                }
+                for (o, s) in offs.iter_mut().zip(&self.outer_strides) {
+                    *o -= s[axis] * self.outer[axis] as isize;
+                }
+                idx[axis] = 0;
+            }
+        }
+    }
+
+    /// A new buffer of every row, `row_bytes` bytes each, row by row filled
+    /// by `fill(offsets, row)`; in parallel when large.
+    pub fn fill(&self, row_bytes: usize, fill: impl Fn(&[isize], &mut [u8]) + Sync) -> Vec<u8> {
+        parallel::filled(self.count * row_bytes, row_bytes, |first, chunk| {
+            let n = chunk.len() / row_bytes;
+            let mut rows = chunk.chunks_exact_mut(row_bytes);
+            self.visit(first..first + n, |offs| {
+                if let Some(row) = rows.next() {
+                    fill(offs, row);
+                }
+            });
+        })
+    }
+}
+
+/// Whether `len` elements from `first` by `step` lie in `0..size`.
+pub(crate) fn run_in_bounds(first: isize, step: isize, len: usize, size: usize) -> bool {
+    if len == 0 {
+        return true;
+    }
+    let last = first as i128 + (len as i128 - 1) * step as i128;
+    first >= 0 && last >= 0 && (first as i128) < size as i128 && last < size as i128
+}
+
+/// Copies `row.len() / W` elements of `W` bytes from `src`, from element
+/// `first` by `step` (the run must be in bounds).
+fn copy_run<const W: usize>(src: &[u8], first: isize, step: isize, row: &mut [u8]) {
+    if step == 1 {
+        let start = first as usize * W;
+        row.copy_from_slice(&src[start..start + row.len()]);
+        return;
+    }
+    for (k, out) in row.chunks_exact_mut(W).enumerate() {
+        let at = (first + k as isize * step) as usize * W;
+        out.copy_from_slice(&src[at..at + W]);
+    }
+}
+
+/// Elements of `width` bytes of `src` read in the pattern of `out`: element
+/// `base + Σ index[i] * strides[i]` at each output index. `None` when a read
+/// falls outside `src` (the caller's shapes disagree: an internal error).
+pub(crate) fn copy_strided(
+    src: &[u8],
+    width: usize,
+    out: &[usize],
+    base: isize,
+    strides: &[isize],
+) -> Option<Vec<u8>> {
+    let rows = Rows::new(out, &[base], &[strides.to_vec()]);
+    let size = src.len() / width.max(1);
+    let step = rows.steps[0];
+    let outside = std::sync::atomic::AtomicBool::new(false);
+    let bytes = rows.fill(rows.len * width, |offs, row| {
+        if !run_in_bounds(offs[0], step, rows.len, size) {
+            outside.store(true, std::sync::atomic::Ordering::Relaxed);
+            return;
+        }
+        match width {
+            1 => copy_run::<1>(src, offs[0], step, row),
+            2 => copy_run::<2>(src, offs[0], step, row),
+            4 => copy_run::<4>(src, offs[0], step, row),
+            8 => copy_run::<8>(src, offs[0], step, row),
+            _ => {
+                for (k, out) in row.chunks_exact_mut(width).enumerate() {
+                    let at = (offs[0] + k as isize * step) as usize * width;
+                    out.copy_from_slice(&src[at..at + width]);
+                }
+            }
+        }
+    });
+    (!outside.into_inner()).then_some(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,5 +317,82 @@ mod tests {
         assert_eq!(n, 1);
         walk(&[2, 0], &[0], &[vec![0, 0]], |_| n += 1);
         assert_eq!(n, 1);
+    }
+
+    /// Every output position's offsets, through `Rows`, as `walk` gives them.
+    fn by_rows(out: &[usize], bases: &[isize], strides: &[Vec<isize>]) -> Vec<Vec<usize>> {
+        let rows = Rows::new(out, bases, strides);
+        let mut seen = Vec::new();
+        for split in [0, rows.count / 3, rows.count] {
+            let mut part = Vec::new();
+            let mut visit = |range: Range<usize>| {
+                rows.visit(range, |offs| {
+                    for k in 0..rows.len {
+                        part.push(
+                            offs.iter()
+                                .zip(&rows.steps)
+                                .map(|(&o, &s)| (o + k as isize * s) as usize)
+                                .collect::<Vec<_>>(),
+                        );
+                    }
+                })
+            };
+            visit(0..split);
+            visit(split..rows.count);
+            if seen.is_empty() {
+                seen = part;
+            } else {
+                assert_eq!(seen, part, "split at row {split}");
+            }
+        }
+        seen
+    }
+
+    /// Output dims, each operand's base offset, each operand's strides.
+    type WalkCase = (Vec<usize>, Vec<isize>, Vec<Vec<isize>>);
+
+    #[test]
+    fn rows_visit_what_walk_visits() {
+        let cases: Vec<WalkCase> = vec![
+            (
+                vec![2, 3, 4],
+                vec![0, 0],
+                vec![vec![12, 4, 1], vec![0, 1, 0]],
+            ),
+            (vec![2, 3, 4], vec![0], vec![vec![0, 0, 1]]),
+            (vec![4, 1, 5], vec![3], vec![vec![5, 0, 1]]),
+            (vec![3, 4], vec![0], vec![vec![1, 3]]),
+            (vec![2, 2, 2, 2], vec![15], vec![vec![-8, -4, -2, -1]]),
+            (vec![1, 1], vec![0, 0], vec![vec![0, 0], vec![0, 0]]),
+            (vec![], vec![2], vec![vec![]]),
+            (vec![3, 0, 2], vec![0], vec![vec![0, 2, 1]]),
+        ];
+        for (out, bases, strides) in cases {
+            let mut expected = Vec::new();
+            walk(&out, &bases, &strides, |o| expected.push(o.to_vec()));
+            assert_eq!(
+                by_rows(&out, &bases, &strides),
+                expected,
+                "{out:?} {strides:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn strided_copies_check_their_reads() {
+        let src: Vec<u8> = (0..24).collect();
+        // A 2-byte transpose of [3, 4] elements.
+        let t = copy_strided(&src, 2, &[4, 3], 0, &[1, 4]).unwrap();
+        assert_eq!(&t[..6], &[0, 1, 8, 9, 16, 17]);
+        // A negative step reading before the start is refused, not a panic.
+        assert!(copy_strided(&src, 4, &[3], 1, &[-1]).is_none());
+        assert_eq!(
+            copy_strided(&src, 4, &[2], 5, &[-1]).unwrap(),
+            (20..24).chain(16..20).collect::<Vec<u8>>()
+        );
+        assert_eq!(
+            copy_strided(&src, 3, &[0, 2], 0, &[2, 1]).unwrap(),
+            Vec::<u8>::new()
+        );
     }
 }

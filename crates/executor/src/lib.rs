@@ -29,6 +29,7 @@ mod error;
 mod executor;
 mod kernels;
 mod npy;
+mod parallel;
 mod tensor;
 
 pub use error::ExecError;

@@ -4,7 +4,6 @@
 //! decides it and the executor checks it against the inferred range.
 
 use super::{norm_axis, Call, KResult};
-use crate::broadcast::{row_major_strides, walk};
 use crate::tensor::{element_count, Tensor};
 
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
@@ -21,18 +20,11 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let kept: Vec<usize> = (0..length.min(mask.len())).filter(|&i| mask[i]).collect();
     let mut out = shape.clone();
     out[axis] = kept.len();
-    let own = row_major_strides(&shape);
-    let t = super::gather_elements(data, out.clone(), |push| {
-        // Outer axes before `axis`, the kept positions, inner axes after.
-        let outer: usize = shape[..axis].iter().product();
-        let inner_shape: Vec<usize> = shape[axis + 1..].to_vec();
-        let inner_strides = vec![own[axis + 1..].to_vec()];
-        for o in 0..outer {
-            for &k in &kept {
-                let base = (o * length + k) as isize * own[axis];
-                walk(&inner_shape, &[base], &inner_strides, |i| push(i[0]));
-            }
-        }
+    // Output slice r = (outer index, kept position j) of `inner` elements.
+    let inner = element_count(&shape[axis + 1..])?;
+    let t = super::copy_slices(data, out, inner, |r| {
+        let (o, j) = (r / kept.len(), r % kept.len());
+        (o * length + kept[j]) * inner
     })?;
     Ok(vec![t])
 }

@@ -11,9 +11,10 @@
 use ir::ElementType;
 use shape_infer::broadcast::Mode;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::{unsupported, with_num, Call, KResult, Num};
-use crate::broadcast::{placed_strides, walk};
-use crate::error::KernelError;
+use crate::broadcast::{placed_strides, run_in_bounds, Rows};
 use crate::tensor::{byte_size, Element, Tensor};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -72,103 +73,168 @@ fn binary(call: &Call<'_>, op: Op) -> KResult<Vec<Tensor>> {
         call.node.attributes.get("m_pythondiv").map(str::trim),
         Some("false" | "0")
     );
+    let rows = Rows::new(&out, &[0, 0], &strides);
     let t = a.element_type;
-    match op {
+    let failed = AtomicBool::new(false);
+    let tensor = match op {
         Op::And | Op::Or | Op::Xor => {
             if t != ElementType::Boolean {
                 return Err(unsupported("a logical op", t));
             }
-            let f = match op {
-                Op::And => |x: bool, y: bool| x & y,
-                Op::Or => |x: bool, y: bool| x | y,
-                _ => |x: bool, y: bool| x ^ y,
-            };
-            Ok(vec![map2::<bool, bool>(a, b, &out, &strides, |x, y| {
-                Ok(f(x, y))
-            })?])
+            match op {
+                Op::And => map2(a, b, &out, &rows, |x: bool, y: bool| x & y),
+                Op::Or => map2(a, b, &out, &rows, |x: bool, y: bool| x | y),
+                _ => map2(a, b, &out, &rows, |x: bool, y: bool| x ^ y),
+            }
         }
         Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge => {
             if t == ElementType::Boolean {
-                return Ok(vec![map2::<bool, bool>(a, b, &out, &strides, |x, y| {
-                    Ok(compare(op, x, y))
-                })?]);
+                compare::<bool>(op, a, b, &out, &rows)
+            } else {
+                with_num!(t, T => compare::<T>(op, a, b, &out, &rows),
+                    else Err(unsupported("a comparison", t)))
             }
-            with_num!(t, T => Ok(vec![map2::<T, bool>(a, b, &out, &strides, |x, y| Ok(compare(op, x, y)))?]),
-                else Err(unsupported("a comparison", t)))
         }
-        _ => {
-            with_num!(t, T => Ok(vec![map2::<T, T>(a, b, &out, &strides, |x, y| arith(op, x, y, python))?]),
-            else Err(unsupported("arithmetic", t)))
+        _ => with_num!(t, T => arith::<T>(op, python, a, b, &out, &rows, &failed),
+            else Err(unsupported("arithmetic", t))),
+    }?;
+    if failed.into_inner() {
+        return Err(match op {
+            Op::Pow => "integer 0 to a negative power",
+            _ => "integer division by zero",
         }
+        .into());
     }
+    Ok(vec![tensor])
 }
 
-fn compare<T: PartialOrd>(op: Op, x: T, y: T) -> bool {
+fn compare<T: Element + PartialOrd>(
+    op: Op,
+    a: &Tensor,
+    b: &Tensor,
+    out: &[usize],
+    rows: &Rows,
+) -> KResult<Tensor> {
     match op {
-        Op::Eq => x == y,
-        Op::Ne => x != y,
-        Op::Lt => x < y,
-        Op::Le => x <= y,
-        Op::Gt => x > y,
-        _ => x >= y,
+        Op::Eq => map2(a, b, out, rows, |x: T, y: T| x == y),
+        Op::Ne => map2(a, b, out, rows, |x: T, y: T| x != y),
+        Op::Lt => map2(a, b, out, rows, |x: T, y: T| x < y),
+        Op::Le => map2(a, b, out, rows, |x: T, y: T| x <= y),
+        Op::Gt => map2(a, b, out, rows, |x: T, y: T| x > y),
+        _ => map2(a, b, out, rows, |x: T, y: T| x >= y),
     }
 }
 
-fn arith<T: Num>(op: Op, x: T, y: T, python: bool) -> KResult<T> {
-    Ok(match op {
-        Op::Add => x.add(y),
-        Op::Sub => x.sub(y),
-        Op::Mul => x.mul(y),
-        Op::Div => x.div(y, python).ok_or("integer division by zero")?,
-        Op::Max | Op::Min => {
-            if x.is_nan() {
-                x
-            } else if y.is_nan() {
-                y
-            } else if (op == Op::Max) == (x >= y) {
+/// Arithmetic; an integer division by zero (or 0 to a negative power) sets
+/// `failed` and writes 0 (the caller turns it into an error).
+fn arith<T: Num>(
+    op: Op,
+    python: bool,
+    a: &Tensor,
+    b: &Tensor,
+    out: &[usize],
+    rows: &Rows,
+    failed: &AtomicBool,
+) -> KResult<Tensor> {
+    let fail = || {
+        failed.store(true, Ordering::Relaxed);
+        T::zero()
+    };
+    match op {
+        Op::Add => map2(a, b, out, rows, |x: T, y| x.add(y)),
+        Op::Sub => map2(a, b, out, rows, |x: T, y| x.sub(y)),
+        Op::Mul => map2(a, b, out, rows, |x: T, y| x.mul(y)),
+        Op::Div => map2(a, b, out, rows, |x: T, y| {
+            x.div(y, python).unwrap_or_else(fail)
+        }),
+        // NaN wins either way; ties give `y` for Min and `x` for Max.
+        Op::Max => map2(a, b, out, rows, |x: T, y| {
+            if x.is_nan() || (!y.is_nan() && x >= y) {
                 x
             } else {
                 y
             }
-        }
-        Op::FloorMod | Op::Mod => x
-            .rem(y, op == Op::FloorMod)
-            .ok_or("integer division by zero")?,
-        Op::Pow => x.pow(y).ok_or("integer 0 to a negative power")?,
-        Op::SqDiff => {
+        }),
+        Op::Min => map2(a, b, out, rows, |x: T, y| {
+            if x.is_nan() || (!y.is_nan() && x < y) {
+                x
+            } else {
+                y
+            }
+        }),
+        Op::FloorMod => map2(a, b, out, rows, |x: T, y| {
+            x.rem(y, true).unwrap_or_else(fail)
+        }),
+        Op::Mod => map2(a, b, out, rows, |x: T, y| {
+            x.rem(y, false).unwrap_or_else(fail)
+        }),
+        Op::Pow => map2(a, b, out, rows, |x: T, y| x.pow(y).unwrap_or_else(fail)),
+        Op::SqDiff => map2(a, b, out, rows, |x: T, y| {
             let d = x.sub(y);
             d.mul(d)
-        }
-        _ => return Err("internal: not an arithmetic op".into()),
-    })
+        }),
+        _ => Err("internal: not an arithmetic op".into()),
+    }
 }
 
-/// Applies `f` to every broadcast pair of elements.
+/// `f` over every broadcast pair of elements, a row at a time. Each
+/// operand steps by 1 along a row or stays put (broadcast); other steps
+/// cannot come from numpy or pdpd placement but are handled all the same.
 fn map2<T: Element, O: Element>(
     a: &Tensor,
     b: &Tensor,
     out: &[usize],
-    strides: &[Vec<isize>],
-    f: impl Fn(T, T) -> KResult<O>,
+    rows: &Rows,
+    f: impl Fn(T, T) -> O + Sync,
 ) -> KResult<Tensor> {
+    byte_size(O::TYPE, out)?;
     let (ab, bb) = (a.bytes(), b.bytes());
-    let mut bytes = vec![0u8; byte_size(O::TYPE, out)?];
-    let mut chunks = bytes.chunks_exact_mut(O::SIZE);
-    let mut error: Option<KernelError> = None;
-    walk(out, &[0, 0], strides, |o| {
-        if error.is_some() {
+    let (sa, sb) = (rows.steps[0], rows.steps[1]);
+    let (na, nb) = (ab.len() / T::SIZE, bb.len() / T::SIZE);
+    let outside = AtomicBool::new(false);
+    let bytes = rows.fill(rows.len * O::SIZE, |offs, row| {
+        let (oa, ob) = (offs[0], offs[1]);
+        if !run_in_bounds(oa, sa, rows.len, na) || !run_in_bounds(ob, sb, rows.len, nb) {
+            outside.store(true, Ordering::Relaxed);
             return;
         }
-        let x = T::read(&ab[o[0] * T::SIZE..(o[0] + 1) * T::SIZE]);
-        let y = T::read(&bb[o[1] * T::SIZE..(o[1] + 1) * T::SIZE]);
-        match (f(x, y), chunks.next()) {
-            (Ok(v), Some(c)) => v.write(c),
-            (Err(e), _) => error = Some(e),
-            (_, None) => error = Some("internal: output overflow".into()),
+        let (ra, rb) = (&ab[oa as usize * T::SIZE..], &bb[ob as usize * T::SIZE..]);
+        let outs = row.chunks_exact_mut(O::SIZE);
+        let n = rows.len * T::SIZE;
+        match (sa, sb) {
+            (1, 1) => {
+                let pairs = ra[..n]
+                    .chunks_exact(T::SIZE)
+                    .zip(rb[..n].chunks_exact(T::SIZE));
+                for (o, (x, y)) in outs.zip(pairs) {
+                    f(T::read(x), T::read(y)).write(o);
+                }
+            }
+            (1, 0) => {
+                let y = T::read(&rb[..T::SIZE]);
+                for (o, x) in outs.zip(ra[..n].chunks_exact(T::SIZE)) {
+                    f(T::read(x), y).write(o);
+                }
+            }
+            (0, 1) => {
+                let x = T::read(&ra[..T::SIZE]);
+                for (o, y) in outs.zip(rb[..n].chunks_exact(T::SIZE)) {
+                    f(x, T::read(y)).write(o);
+                }
+            }
+            _ => {
+                // In bounds: checked above for the whole run.
+                for (k, o) in (0..).zip(outs) {
+                    let (i, j) = ((oa + k * sa) as usize, (ob + k * sb) as usize);
+                    let x = T::read(&ab[i * T::SIZE..][..T::SIZE]);
+                    let y = T::read(&bb[j * T::SIZE..][..T::SIZE]);
+                    f(x, y).write(o);
+                }
+            }
         }
     });
-    if let Some(e) = error {
-        return Err(e);
+    if outside.into_inner() {
+        return Err("internal: an operand does not cover the output".into());
     }
     Ok(Tensor::from_bytes(O::TYPE, out.to_vec(), bytes)?)
 }

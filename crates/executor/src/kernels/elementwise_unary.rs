@@ -6,36 +6,60 @@
 
 use ir::ElementType;
 
-use super::{from_f64s, from_i128s, to_f64s, to_i128s, unsupported, with_num, Call, KResult, Num};
+use super::convert::{Conv, Val};
+use super::{unsupported, with_num, Call, KResult, Num};
+use crate::parallel;
 use crate::tensor::{byte_size, Element, Tensor};
 
-fn map<T: Element>(t: &Tensor, f: impl Fn(T) -> Option<T>, what: &str) -> KResult<Tensor> {
-    let mut out = vec![0u8; byte_size(T::TYPE, &t.shape)?];
-    for (o, i) in out
-        .chunks_exact_mut(T::SIZE)
-        .zip(t.bytes().chunks_exact(T::SIZE))
-    {
-        f(T::read(i))
-            .ok_or_else(|| unsupported(what, t.element_type))?
-            .write(o);
+/// `f` over every element of `t` (of `T`'s type), in parallel when large.
+pub(crate) fn map1<T: Element, O: Element>(
+    t: &Tensor,
+    f: impl Fn(T) -> O + Sync,
+) -> KResult<Tensor> {
+    let size = byte_size(O::TYPE, &t.shape)?;
+    let src = t.bytes();
+    if t.element_type != T::TYPE || src.len() != size / O::SIZE * T::SIZE {
+        return Err("internal: the input is not of the kernel's type".into());
     }
-    Ok(Tensor::from_bytes(T::TYPE, t.shape.clone(), out)?)
+    let bytes = parallel::filled(size, O::SIZE, |first, chunk| {
+        let n = chunk.len() / O::SIZE;
+        let input = src[first * T::SIZE..(first + n) * T::SIZE].chunks_exact(T::SIZE);
+        for (o, i) in chunk.chunks_exact_mut(O::SIZE).zip(input) {
+            f(T::read(i)).write(o);
+        }
+    });
+    Ok(Tensor::from_bytes(O::TYPE, t.shape.clone(), bytes)?)
+}
+
+/// A value as `f64` (integers converted).
+fn f64_of<T: Conv>(v: T) -> f64 {
+    match v.to_val() {
+        Val::F(f) => f,
+        Val::I(i) => i as f64,
+    }
+}
+
+/// An integer value as `i128`.
+fn i128_of<T: Conv>(v: T) -> i128 {
+    match v.to_val() {
+        Val::F(f) => f as i128,
+        Val::I(i) => i,
+    }
 }
 
 fn numeric(call: &Call<'_>, what: &str, f: fn(f64) -> f64, int: bool) -> KResult<Vec<Tensor>> {
     let x = call.input(0)?;
     let t = x.element_type;
     with_num!(t, T => {
-        let h = |v: T| -> Option<T> {
-            match what {
-                "ReLU" => Some(if v.is_nan() || v > T::zero() { v } else { T::zero() }),
-                "Abs" => Some(v.abs()),
-                "Negative" => Some(v.neg()),
-                _ if int => None,
-                _ => v.real(f),
-            }
+        let y = match what {
+            "ReLU" => map1(x, |v: T| if v.is_nan() || v > T::zero() { v } else { T::zero() }),
+            "Abs" => map1(x, |v: T| v.abs()),
+            "Negative" => map1(x, |v: T| v.neg()),
+            _ if int || !t.is_real() => Err(unsupported(what, t)),
+            // `real` is defined for every floating-point type.
+            _ => map1(x, |v: T| v.real(f).unwrap_or(v)),
         };
-        Ok(vec![map::<T>(x, h, what)?])
+        Ok(vec![y?])
     }, else Err(unsupported(what, t)))
 }
 
@@ -65,34 +89,39 @@ pub(crate) fn logical_not(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     if x.element_type != ElementType::Boolean {
         return Err(unsupported("LogicalNot", x.element_type));
     }
-    Ok(vec![map::<bool>(x, |v| Some(!v), "LogicalNot")?])
+    Ok(vec![map1(x, |v: bool| !v)?])
 }
 
 /// `f` applied to every element of a floating-point tensor, computed in f64
 /// and rounded once to the type.
-pub(crate) fn floats(call: &Call<'_>, what: &str, f: impl Fn(f64) -> f64) -> KResult<Vec<Tensor>> {
+pub(crate) fn floats(
+    call: &Call<'_>,
+    what: &str,
+    f: impl Fn(f64) -> f64 + Sync,
+) -> KResult<Vec<Tensor>> {
     let x = call.input(0)?;
     let et = x.element_type;
     if !et.is_real() {
         return Err(unsupported(what, et));
     }
-    let v: Vec<f64> = to_f64s(x)?.into_iter().map(f).collect();
-    Ok(vec![from_f64s(et, x.shape.clone(), &v)?])
+    with_num!(et, T => Ok(vec![map1(x, |v: T| T::from_val(Val::F(f(f64_of(v)))))?]),
+        else Err(unsupported(what, et)))
 }
 
 /// `ff` on floats (in f64), `fi` on integers (in i128, wrapped to the type).
 pub(crate) fn any_num(
     call: &Call<'_>,
     what: &str,
-    ff: impl Fn(f64) -> f64,
-    fi: impl Fn(i128) -> i128,
+    ff: impl Fn(f64) -> f64 + Sync,
+    fi: impl Fn(i128) -> i128 + Sync,
 ) -> KResult<Vec<Tensor>> {
     let x = call.input(0)?;
     if x.element_type.is_real() {
         return floats(call, what, ff);
     }
-    let v: Vec<i128> = to_i128s(x)?.into_iter().map(fi).collect();
-    Ok(vec![from_i128s(x.element_type, x.shape.clone(), &v)?])
+    let et = x.element_type;
+    with_num!(et, T => Ok(vec![map1(x, |v: T| T::from_val(Val::I(fi(i128_of(v)))))?]),
+        else Err(unsupported(what, et)))
 }
 
 /// The Gauss error function (from `libm`, the port of musl's libm).

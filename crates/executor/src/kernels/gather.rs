@@ -22,7 +22,6 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         return Err(format!("batch_dims {bd} is out of range").into());
     }
     let idx = indices.to_i64s()?;
-    let batch: usize = element_count(&data.shape[..batch_dims])?;
     let outer: usize = element_count(&data.shape[batch_dims..axis])?;
     let len = data.shape[axis];
     let inner: usize = element_count(&data.shape[axis + 1..])?;
@@ -35,17 +34,10 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         }
         positions.push(p as usize);
     }
-    let t = super::gather_elements(data, out, |push| {
-        for b in 0..batch {
-            for o in 0..outer {
-                for &p in &positions[b * per_batch..(b + 1) * per_batch] {
-                    let base = ((b * outer + o) * len + p) * inner;
-                    for k in 0..inner {
-                        push(base + k);
-                    }
-                }
-            }
-        }
+    // Output slice r = (batch × outer index, position j) of `inner` elements.
+    let t = super::copy_slices(data, out, inner, |r| {
+        let (bo, j) = (r / per_batch, r % per_batch);
+        (bo * len + positions[bo / outer * per_batch + j]) * inner
     })?;
     Ok(vec![t])
 }

@@ -4,6 +4,8 @@
 //! from run-time data) decide a size themselves, which the executor then
 //! checks against the inferred symbol's range.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use half::{bf16, f16};
 use ir::{ElementType, Node};
 
@@ -265,6 +267,58 @@ pub const OPS: &[&str] = &[
     "PReLU",
     "ConvertLike",
 ];
+
+/// A new tensor of `shape` reading `from` in a strided pattern (see
+/// [`copy_strided`](crate::broadcast::copy_strided)); raw bytes, any type.
+pub(crate) fn strided(
+    from: &Tensor,
+    shape: Vec<usize>,
+    base: isize,
+    strides: &[isize],
+) -> KResult<Tensor> {
+    let width = element_width(from.element_type)?;
+    crate::tensor::byte_size(from.element_type, &shape)?;
+    let bytes = crate::broadcast::copy_strided(from.bytes(), width, &shape, base, strides)
+        .ok_or_else(|| {
+            KernelError::from(format!(
+                "internal: the reads of an output of {shape:?} fall outside the input {:?}",
+                from.shape
+            ))
+        })?;
+    Ok(Tensor::from_bytes(from.element_type, shape, bytes)?)
+}
+
+/// A new tensor of `shape` made of slices of `slice` contiguous elements of
+/// `from`: output slice `r` is the input slice starting at element
+/// `start_of(r)`. Raw bytes, any type; in parallel when large.
+pub(crate) fn copy_slices(
+    from: &Tensor,
+    shape: Vec<usize>,
+    slice: usize,
+    start_of: impl Fn(usize) -> usize + Sync,
+) -> KResult<Tensor> {
+    let width = element_width(from.element_type)?;
+    let size = crate::tensor::byte_size(from.element_type, &shape)?;
+    let slice_bytes = slice * width;
+    let src = from.bytes();
+    let outside = AtomicBool::new(false);
+    let bytes = crate::parallel::filled(size, slice_bytes, |first, chunk| {
+        for (r, dst) in (first..).zip(chunk.chunks_exact_mut(slice_bytes)) {
+            let at = start_of(r).saturating_mul(width);
+            match src.get(at..at.saturating_add(slice_bytes)) {
+                Some(s) => dst.copy_from_slice(s),
+                None => outside.store(true, Ordering::Relaxed),
+            }
+        }
+    });
+    if outside.into_inner() {
+        return Err(KernelError::from(format!(
+            "internal: a slice of an output of {shape:?} falls outside the input {:?}",
+            from.shape
+        )));
+    }
+    Ok(Tensor::from_bytes(from.element_type, shape, bytes)?)
+}
 
 /// A new tensor of `shape` whose element `k` is element `src[k]` of
 /// `from` (raw bytes: works for every element type).

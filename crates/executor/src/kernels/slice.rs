@@ -6,8 +6,8 @@
 //! reads with the step. A read outside the input means inference and the
 //! kernel disagree: an error, never a panic.
 
-use super::{norm_axis, Call, KResult};
-use crate::broadcast::{row_major_strides, walk};
+use super::{norm_axis, strided, Call, KResult};
+use crate::broadcast::row_major_strides;
 use crate::tensor::Tensor;
 
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
@@ -49,11 +49,8 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         check_reads(first[a], step_of[a], out[a], data.shape[a], a)?;
     }
     let base: isize = (0..rank).map(|a| first[a] as isize * own[a]).sum();
-    let strides = vec![(0..rank).map(|a| step_of[a] as isize * own[a]).collect()];
-    let t = super::gather_elements(data, out.clone(), |push| {
-        walk(&out, &[base], &strides, |o| push(o[0]));
-    })?;
-    Ok(vec![t])
+    let strides: Vec<isize> = (0..rank).map(|a| step_of[a] as isize * own[a]).collect();
+    Ok(vec![strided(data, out, base, &strides)?])
 }
 
 /// The first index read along an axis of `dim` for a slice starting at

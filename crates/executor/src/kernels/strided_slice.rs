@@ -9,7 +9,7 @@
 
 use super::slice::{check_reads, first_index};
 use super::{Call, KResult};
-use crate::broadcast::{row_major_strides, walk};
+use crate::broadcast::row_major_strides;
 use crate::tensor::Tensor;
 
 fn mask(call: &Call<'_>, key: &str) -> KResult<Vec<bool>> {
@@ -128,9 +128,5 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         }
     }
     let base = isize::try_from(base).map_err(|_| "internal: offset overflow")?;
-    let strides = vec![strides];
-    let t = super::gather_elements(data, out.clone(), |push| {
-        walk(&out, &[base], &strides, |o| push(o[0]));
-    })?;
-    Ok(vec![t])
+    Ok(vec![super::strided(data, out, base, &strides)?])
 }

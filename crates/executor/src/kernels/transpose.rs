@@ -1,7 +1,7 @@
 //! Transpose-1: axes permuted by input 1 (empty: reversed). Raw bytes.
 
-use super::{norm_axis, Call, KResult};
-use crate::broadcast::{row_major_strides, walk};
+use super::{norm_axis, strided, Call, KResult};
+use crate::broadcast::row_major_strides;
 use crate::tensor::Tensor;
 
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
@@ -21,9 +21,6 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         return Err(format!("the permutation has {} axes, the data {rank}", perm.len()).into());
     }
     let own = row_major_strides(&data.shape);
-    let strides = vec![perm.iter().map(|&p| own[p]).collect()];
-    let t = super::gather_elements(data, out.clone(), |push| {
-        walk(&out, &[0], &strides, |o| push(o[0]));
-    })?;
-    Ok(vec![t])
+    let strides: Vec<isize> = perm.iter().map(|&p| own[p]).collect();
+    Ok(vec![strided(data, out, 0, &strides)?])
 }
