@@ -73,9 +73,23 @@ pub enum ExecError {
         expected: String,
         actual: Vec<usize>,
     },
-    /// A tensor's size overflows or exceeds [`crate::MAX_TENSOR_BYTES`].
+    /// A tensor's size overflows or exceeds [`crate::MAX_TENSOR_BYTES`] (or
+    /// the run's per-tensor limit, checked inside a kernel).
     #[error("tensor too large: {0}")]
     TooLarge(String),
+    /// A layer's outputs would take the run past one of its [`crate::Limits`]
+    /// (checked before the kernel allocates them).
+    #[error(
+        "layer `{layer}` ({op}): {what} would need {needed} bytes, over the limit of {limit} bytes"
+    )]
+    MemoryLimit {
+        layer: String,
+        op: String,
+        /// `"output N"` (the per-tensor limit) or `"the live tensors"`.
+        what: String,
+        needed: u64,
+        limit: u64,
+    },
     /// A tensor whose bytes do not match its type and shape, or whose type
     /// the executor cannot compute with.
     #[error("invalid tensor: {0}")]

@@ -10,7 +10,30 @@ use symdim::{Expr, SymbolTable};
 
 use crate::error::ExecError;
 use crate::kernels::{self, Call, KernelFn, OutSpec};
-use crate::tensor::{element_width, Tensor};
+use crate::tensor::{element_count, element_width, limit_tensors, Tensor, MAX_TENSOR_BYTES};
+
+/// How much memory a run may take. Sizes written in a file (a Const-fed
+/// Broadcast or Range target) can ask for any size, so each layer's outputs
+/// are checked against these before its kernel allocates them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The largest tensor a kernel may create, in bytes (at most
+    /// [`MAX_TENSOR_BYTES`]). Kernels' scratch space is checked against it too.
+    pub max_tensor_bytes: u64,
+    /// The most bytes the buffers kernels allocated may hold at once
+    /// (intermediates not yet freed, and the Results). The inputs and the
+    /// Consts (views of the weights) are not counted.
+    pub max_live_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_tensor_bytes: MAX_TENSOR_BYTES,
+            max_live_bytes: 4 * MAX_TENSOR_BYTES,
+        }
+    }
+}
 
 /// A graph prepared for running on the CPU.
 pub struct Executor {
@@ -23,6 +46,7 @@ pub struct Executor {
     consumers: Vec<Vec<usize>>,
     /// Per node, its kernel (`None` for Parameters).
     kernels: Vec<Option<KernelFn>>,
+    limits: Limits,
 }
 
 impl std::fmt::Debug for Executor {
@@ -88,7 +112,19 @@ impl Executor {
             sources,
             consumers,
             kernels,
+            limits: Limits::default(),
         })
+    }
+
+    /// The same executor with other memory limits.
+    pub fn with_limits(mut self, limits: Limits) -> Executor {
+        self.limits = limits;
+        self
+    }
+
+    /// The memory limits of a run.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// The graph.
@@ -103,6 +139,7 @@ impl Executor {
         &self,
         inputs: HashMap<String, Tensor>,
     ) -> Result<HashMap<String, Tensor>, ExecError> {
+        let _limit = limit_tensors(self.limits.max_tensor_bytes);
         let (bound, inference) = self.bind(inputs)?;
         self.execute(bound, &inference)
     }
@@ -156,7 +193,17 @@ impl Executor {
                     actual: tensor.element_type,
                 });
             }
-            element_width(tensor.element_type)?;
+            // `Tensor`'s fields are public: its bytes need not match its shape.
+            let width = element_width(tensor.element_type)?;
+            let expected = element_count(&tensor.shape)?.checked_mul(width);
+            if expected != Some(tensor.data.len()) {
+                return Err(ExecError::InvalidTensor(format!(
+                    "input `{name}`: {} {:?} does not match its {} bytes",
+                    tensor.element_type,
+                    tensor.shape,
+                    tensor.data.len()
+                )));
+            }
             if let Some(dims) = shape.dims() {
                 if dims.len() != tensor.shape.len() {
                     return Err(ExecError::InputRank {
@@ -247,6 +294,7 @@ impl Executor {
         let mut remaining: HashMap<(usize, usize), usize> = HashMap::new();
         let mut bindings: HashMap<SymbolId, i64> = HashMap::new();
         let mut results = HashMap::new();
+        let mut live = Live::default();
         for &id in &self.order {
             let node = self.graph.node(id);
             let infos = match inference.outcome(id) {
@@ -276,11 +324,24 @@ impl Executor {
                 })?;
                 inputs.push(t);
             }
+            if allocates(node) {
+                self.check_memory(node, &specs, live.total)?;
+            }
             let outputs = match self.kernels[id.index()] {
                 None => vec![bound.remove(&id).ok_or_else(|| ExecError::MissingInput {
                     name: node.name.clone(),
                     available: available(&self.graph),
                 })?],
+                Some(_) if allocates(node) && vast_and_empty(&inputs, &specs) => specs
+                    .iter()
+                    .filter_map(|s| {
+                        Some(Tensor::from_bytes(
+                            s.element_type,
+                            s.shape.clone()?,
+                            Vec::new(),
+                        ))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
                 Some(kernel) => {
                     let call = Call {
                         node,
@@ -313,6 +374,28 @@ impl Executor {
                     &mut bindings,
                 )?;
             }
+            // Count what is kept before the inputs are released, so a view
+            // of an input keeps its buffer counted.
+            let external = matches!(node.op, Op::Parameter { .. } | Op::Constant { .. });
+            let kept: Vec<(usize, Tensor)> = if matches!(node.op, Op::Result) {
+                outputs.into_iter().take(1).map(|t| (0, t)).collect()
+            } else {
+                outputs
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(k, _)| self.consumers[id.index()].get(*k).is_some_and(|&n| n > 0))
+                    .collect()
+            };
+            for (k, t) in &kept {
+                let bytes = t.data.len() as u64;
+                if !external && bytes > self.limits.max_tensor_bytes {
+                    return Err(self.over_limit(node, format!("output {k}"), bytes, false));
+                }
+                live.hold(t, external);
+            }
+            if live.total > self.limits.max_live_bytes {
+                return Err(self.over_limit(node, "the live tensors".to_owned(), live.total, true));
+            }
             // Free the inputs whose last consumer this was.
             for src in &self.sources[id.index()] {
                 let key = (src.node.index(), src.output);
@@ -320,25 +403,151 @@ impl Executor {
                     *n -= 1;
                     if *n == 0 {
                         remaining.remove(&key);
-                        values.remove(&key);
+                        if let Some(t) = values.remove(&key) {
+                            live.release(&t);
+                        }
                     }
                 }
             }
             if matches!(node.op, Op::Result) {
-                if let Some(t) = outputs.into_iter().next() {
+                // Results are held to the end (their buffers stay counted).
+                if let Some((_, t)) = kept.into_iter().next() {
                     results.insert(node.name.clone(), t);
                 }
                 continue;
             }
-            for (k, t) in outputs.into_iter().enumerate() {
+            for (k, t) in kept {
                 let n = self.consumers[id.index()].get(k).copied().unwrap_or(0);
-                if n > 0 {
-                    values.insert((id.index(), k), t);
-                    remaining.insert((id.index(), k), n);
-                }
+                values.insert((id.index(), k), t);
+                remaining.insert((id.index(), k), n);
             }
         }
         Ok(results)
+    }
+
+    /// Checks the outputs inference sized against the limits, before the
+    /// kernel allocates them (data-dependent sizes are checked by the kernel
+    /// through [`crate::byte_size`], and after it).
+    fn check_memory(&self, node: &Node, specs: &[OutSpec], live: u64) -> Result<(), ExecError> {
+        let mut needed = 0u64;
+        for (k, spec) in specs.iter().enumerate() {
+            let (Some(shape), Ok(width)) = (&spec.shape, element_width(spec.element_type)) else {
+                continue;
+            };
+            // Saturating: a 0 dim still gives 0 after an overflow.
+            let bytes = shape
+                .iter()
+                .fold(width as u128, |acc, &d| acc.saturating_mul(d as u128));
+            let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
+            if bytes > self.limits.max_tensor_bytes {
+                return Err(self.over_limit(node, format!("output {k}"), bytes, false));
+            }
+            needed = needed.saturating_add(bytes);
+        }
+        let total = live.saturating_add(needed);
+        if total > self.limits.max_live_bytes {
+            return Err(self.over_limit(node, "the live tensors".to_owned(), total, true));
+        }
+        Ok(())
+    }
+
+    fn over_limit(&self, node: &Node, what: String, needed: u64, live: bool) -> ExecError {
+        ExecError::MemoryLimit {
+            layer: node.name.clone(),
+            op: node.op_type.name.clone(),
+            what,
+            needed,
+            limit: if live {
+                self.limits.max_live_bytes
+            } else {
+                self.limits.max_tensor_bytes
+            },
+        }
+    }
+}
+
+/// Above this many positions (the product of a shape's nonzero dims), an
+/// empty tensor is not walked.
+const EMPTY_WALK_LIMIT: u128 = 1 << 16;
+
+/// Whether every output is known to be empty while some input or output has
+/// vast nonzero dims (`[2^40, 0]`): there is nothing to compute, but a
+/// kernel's loops over the nonzero dims would not end, so the executor makes
+/// the empty outputs itself. Small empty tensors still go through the
+/// kernels.
+fn vast_and_empty(inputs: &[Tensor], specs: &[OutSpec]) -> bool {
+    let positions = |shape: &[usize]| {
+        shape
+            .iter()
+            .filter(|&&d| d != 0)
+            .fold(1u128, |acc, &d| acc.saturating_mul(d as u128))
+    };
+    let empty = |s: &OutSpec| {
+        s.shape.as_ref().is_some_and(|shape| shape.contains(&0))
+            && element_width(s.element_type).is_ok()
+    };
+    !specs.is_empty()
+        && specs.iter().all(empty)
+        && inputs
+            .iter()
+            .map(|t| t.shape.as_slice())
+            .chain(specs.iter().filter_map(|s| s.shape.as_deref()))
+            .any(|shape| positions(shape) > EMPTY_WALK_LIMIT)
+}
+
+/// Whether a layer's kernel allocates its outputs (the others are views of
+/// their input or of the weights).
+fn allocates(node: &Node) -> bool {
+    !matches!(
+        node.op_type.name.as_str(),
+        "Parameter" | "Const" | "Reshape" | "Squeeze" | "Unsqueeze" | "Result"
+    )
+}
+
+/// The bytes of the buffers kernels allocated that live tensors still hold.
+/// A buffer is known by its address, so views that share it (a Reshape's
+/// output, a Result) count it once; it is released when no tensor the run
+/// holds refers to it any more.
+#[derive(Default)]
+struct Live {
+    /// Buffer address → (bytes, the number of held tensors viewing it).
+    buffers: HashMap<usize, (u64, usize)>,
+    total: u64,
+}
+
+/// The address of the buffer a tensor views.
+fn buffer_of(t: &Tensor) -> usize {
+    (t.data.as_slice().as_ptr() as usize).wrapping_sub(t.data.offset_in_backing())
+}
+
+impl Live {
+    /// Holds `t`; a buffer seen for the first time counts its bytes unless
+    /// the run did not allocate it (`external`: inputs and weights).
+    fn hold(&mut self, t: &Tensor, external: bool) {
+        // Empty buffers take no memory (and need not have distinct addresses).
+        if t.data.is_empty() {
+            return;
+        }
+        let entry = self.buffers.entry(buffer_of(t)).or_insert_with(|| {
+            let bytes = if external { 0 } else { t.data.len() as u64 };
+            self.total = self.total.saturating_add(bytes);
+            (bytes, 0)
+        });
+        entry.1 += 1;
+    }
+
+    fn release(&mut self, t: &Tensor) {
+        if t.data.is_empty() {
+            return;
+        }
+        let key = buffer_of(t);
+        if let Some(entry) = self.buffers.get_mut(&key) {
+            entry.1 = entry.1.saturating_sub(1);
+            if entry.1 == 0 {
+                self.total = self.total.saturating_sub(entry.0);
+                self.buffers.remove(&key);
+            }
+        }
     }
 }
 

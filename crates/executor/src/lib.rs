@@ -33,7 +33,7 @@ mod parallel;
 mod tensor;
 
 pub use error::ExecError;
-pub use executor::Executor;
+pub use executor::{Executor, Limits};
 pub use kernels::convert::convert;
 pub use kernels::OPS;
 pub use npy::{parse_npy, read_npy, to_npy_bytes, write_npy};

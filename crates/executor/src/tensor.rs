@@ -6,6 +6,8 @@
 //! the same view with another shape. Views need not be aligned, so elements
 //! are read and written with `from_le_bytes`/`to_le_bytes`.
 
+use std::cell::Cell;
+
 use half::{bf16, f16};
 use ir::{ElementType, TensorBytes};
 
@@ -13,6 +15,48 @@ use crate::error::ExecError;
 
 /// The largest tensor the executor creates or accepts, in bytes (4 GiB).
 pub const MAX_TENSOR_BYTES: u64 = 1 << 32;
+
+thread_local! {
+    /// The per-tensor limit [`byte_size`] enforces: [`MAX_TENSOR_BYTES`], or
+    /// a run's smaller limit while it runs. A thread-local rather than an
+    /// argument so that every kernel's existing size check (and the
+    /// data-dependent sizes only a kernel knows) honours the run's limit.
+    static TENSOR_LIMIT: Cell<u64> = const { Cell::new(MAX_TENSOR_BYTES) };
+}
+
+/// The per-tensor byte limit in force on this thread.
+pub(crate) fn tensor_limit() -> u64 {
+    TENSOR_LIMIT.with(Cell::get)
+}
+
+/// Lowers the per-tensor limit on this thread until the guard is dropped.
+pub(crate) fn limit_tensors(bytes: u64) -> LimitGuard {
+    let previous = TENSOR_LIMIT.with(|l| l.replace(bytes.min(MAX_TENSOR_BYTES)));
+    LimitGuard { previous }
+}
+
+/// Restores the previous per-tensor limit when dropped.
+pub(crate) struct LimitGuard {
+    previous: u64,
+}
+
+impl Drop for LimitGuard {
+    fn drop(&mut self) {
+        TENSOR_LIMIT.with(|l| l.set(self.previous));
+    }
+}
+
+/// Checks that a kernel's scratch space of `count` items of `width` bytes
+/// stays within the per-tensor limit, before it is allocated.
+pub(crate) fn check_scratch(count: usize, width: usize, what: &str) -> Result<(), ExecError> {
+    let limit = tensor_limit();
+    match count.checked_mul(width) {
+        Some(b) if b as u64 <= limit => Ok(()),
+        _ => Err(ExecError::TooLarge(format!(
+            "{what}: {count} items of {width} bytes exceed {limit} bytes"
+        ))),
+    }
+}
 
 /// A tensor of static shape.
 #[derive(Clone, Debug)]
@@ -42,16 +86,18 @@ pub fn element_width(element_type: ElementType) -> Result<usize, ExecError> {
 }
 
 /// The byte size of a tensor of `element_type` and `shape`, checked against
-/// overflow and [`MAX_TENSOR_BYTES`].
+/// overflow and [`MAX_TENSOR_BYTES`] (or, during a run, the run's smaller
+/// per-tensor limit).
 pub fn byte_size(element_type: ElementType, shape: &[usize]) -> Result<usize, ExecError> {
     let width = element_width(element_type)?;
     let count = element_count(shape)?;
+    let limit = tensor_limit();
     let bytes = count
         .checked_mul(width)
-        .filter(|&b| b as u64 <= MAX_TENSOR_BYTES)
+        .filter(|&b| b as u64 <= limit)
         .ok_or_else(|| {
             ExecError::TooLarge(format!(
-                "{element_type} {shape:?} needs more than {MAX_TENSOR_BYTES} bytes"
+                "{element_type} {shape:?} needs more than {limit} bytes"
             ))
         })?;
     Ok(bytes)

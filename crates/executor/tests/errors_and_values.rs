@@ -71,6 +71,20 @@ fn wrong_rank_is_an_error() {
 }
 
 #[test]
+fn bytes_that_do_not_match_the_shape_are_an_error() {
+    // `Tensor`'s fields are public, so a caller can build an inconsistent one.
+    let mut y = arange(&[3]);
+    y.shape = vec![3_000_000];
+    let e = add_net()
+        .exec(vec![("x", arange(&[2, 3])), ("y", y)])
+        .unwrap_err();
+    assert!(
+        matches!(&e, ExecError::InvalidTensor(m) if m.contains("`y`")),
+        "{e}"
+    );
+}
+
+#[test]
 fn contradicting_static_dim_is_an_error() {
     let e = add_net()
         .exec(vec![("x", arange(&[3, 3])), ("y", arange(&[3]))])

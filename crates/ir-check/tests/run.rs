@@ -141,3 +141,111 @@ fn json_reports_what_the_run_wrote() {
         "ReLU output"
     );
 }
+
+/// A model written to `dir` as `name.xml` (+ `name.bin` holding `bin`).
+fn write_model(dir: &Path, name: &str, xml: &str, bin: &[u8]) -> String {
+    std::fs::write(dir.join(format!("{name}.bin")), bin).expect("writes");
+    let path = dir.join(format!("{name}.xml"));
+    std::fs::write(&path, xml).expect("writes");
+    path.display().to_string()
+}
+
+fn dims(dims: &[u64]) -> String {
+    dims.iter().map(|d| format!("<dim>{d}</dim>")).collect()
+}
+
+#[test]
+fn a_size_written_in_the_file_is_refused_before_it_is_allocated() {
+    // Broadcast of one f32 to [2^20, 2^20, 2^10]: 2^52 bytes, a valid model.
+    let dir = temp_dir("huge-broadcast");
+    let target: [u64; 3] = [1 << 20, 1 << 20, 1 << 10];
+    let mut bin = 1.0f32.to_le_bytes().to_vec();
+    for d in target {
+        bin.extend_from_slice(&(d as i64).to_le_bytes());
+    }
+    let xml = format!(
+        r#"<?xml version="1.0"?>
+<net name="huge" version="11">
+  <layers>
+    <layer id="0" name="x" type="Const" version="opset1">
+      <data element_type="f32" shape="1" offset="0" size="4"/>
+      <output><port id="0" precision="FP32">{one}</port></output>
+    </layer>
+    <layer id="1" name="t" type="Const" version="opset1">
+      <data element_type="i64" shape="3" offset="4" size="24"/>
+      <output><port id="0" precision="I64">{three}</port></output>
+    </layer>
+    <layer id="2" name="b" type="Broadcast" version="opset3">
+      <input><port id="0">{one}</port><port id="1">{three}</port></input>
+      <output><port id="2" precision="FP32">{big}</port></output>
+    </layer>
+    <layer id="3" name="out" type="Result" version="opset1">
+      <input><port id="0">{big}</port></input>
+    </layer>
+  </layers>
+  <edges>
+    <edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
+    <edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
+    <edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
+  </edges>
+</net>
+"#,
+        one = dims(&[1]),
+        three = dims(&[3]),
+        big = dims(&target),
+    );
+    let model = write_model(&dir, "huge", &xml, &bin);
+    let (status, _, stderr) = ir_check(&[&model]);
+    assert_eq!(status, 0, "the model itself is valid: {stderr}");
+    let out_dir = dir.join("out").display().to_string();
+    let (status, _, stderr) = ir_check(&[&model, "--run", "--output-dir", &out_dir]);
+    assert_eq!(status, 1, "{stderr}");
+    assert!(
+        stderr.contains("layer `b` (Broadcast): output 0 would need 4503599627370496 bytes"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_empty_input_with_a_vast_dim_runs_at_once() {
+    // A SoftMax over [2^40, 0]: nothing to compute, and nothing walks 2^40 rows.
+    let dir = temp_dir("vast-empty");
+    let xml = r#"<?xml version="1.0"?>
+<net name="vast" version="11">
+  <layers>
+    <layer id="0" name="x" type="Parameter" version="opset1">
+      <data element_type="f32" shape="?,?"/>
+      <output><port id="0" precision="FP32"><dim>-1</dim><dim>-1</dim></port></output>
+    </layer>
+    <layer id="1" name="s" type="SoftMax" version="opset8">
+      <data axis="1"/>
+      <input><port id="0"><dim>-1</dim><dim>-1</dim></port></input>
+      <output><port id="1" precision="FP32"><dim>-1</dim><dim>-1</dim></port></output>
+    </layer>
+    <layer id="2" name="out" type="Result" version="opset1">
+      <input><port id="0"><dim>-1</dim><dim>-1</dim></port></input>
+    </layer>
+  </layers>
+  <edges>
+    <edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+    <edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>
+  </edges>
+</net>
+"#;
+    let model = write_model(&dir, "vast", xml, &[]);
+    let input = dir.join("x.npy");
+    let x = Tensor::from_vec(vec![1 << 40, 0], Vec::<f32>::new()).expect("empty");
+    executor::write_npy(&input, &x).expect("writes");
+    let out_dir = dir.join("out");
+    let (status, _, stderr) = ir_check(&[
+        &model,
+        "--run",
+        "--input",
+        &format!("x={}", input.display()),
+        "--output-dir",
+        &out_dir.display().to_string(),
+    ]);
+    assert_eq!(status, 0, "{stderr}");
+    let y = executor::read_npy(&out_dir.join("out.npy")).expect("the output");
+    assert_eq!(y.shape, [1 << 40, 0]);
+}

@@ -5,7 +5,7 @@
 //! is data-dependent: the executor checks it against the inferred range.
 
 use super::{from_i128s, Call, KResult};
-use crate::tensor::Tensor;
+use crate::tensor::{byte_size, check_scratch, Tensor};
 
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let x = call.input(0)?;
@@ -21,6 +21,9 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     }
     let hits: Vec<usize> = (0..mask.len()).filter(|&k| mask[k]).collect();
     let count = hits.len();
+    // The output and its i128 values, checked before they are allocated.
+    byte_size(et, &[rank, count])?;
+    check_scratch(rank.saturating_mul(count), 16, "NonZero")?;
     let mut values = vec![0i128; rank * count];
     for (j, &k) in hits.iter().enumerate() {
         let mut rest = k;

@@ -6,7 +6,7 @@
 //! it. Integer inputs compute exactly; others in f64, rounded to the type.
 
 use super::{from_f64s, from_i128s, to_f64s, to_i128s, Call, KResult};
-use crate::tensor::{byte_size, Tensor};
+use crate::tensor::{byte_size, check_scratch, Tensor};
 
 fn scalar_f64(t: &Tensor, what: &str) -> KResult<f64> {
     match to_f64s(t)?.as_slice() {
@@ -47,6 +47,8 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
             }
         };
         byte_size(et, &[len])?;
+        // The values are computed in i128 first: check that much as well.
+        check_scratch(len, 16, "Range")?;
         let values: Vec<i128> = (0..len as i128).map(|k| start + k * step).collect();
         return Ok(vec![if et.is_real() {
             let f: Vec<f64> = values.iter().map(|&v| v as f64).collect();
@@ -78,6 +80,7 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         }
     };
     byte_size(et, &[len])?;
+    check_scratch(len, 8, "Range")?;
     let values: Vec<f64> = (0..len).map(|k| start + k as f64 * step).collect();
     Ok(vec![from_f64s(et, vec![len], &values)?])
 }

@@ -49,7 +49,18 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         check_reads(first[a], step_of[a], out[a], data.shape[a], a)?;
     }
     let base: isize = (0..rank).map(|a| first[a] as isize * own[a]).sum();
-    let strides: Vec<isize> = (0..rank).map(|a| step_of[a] as isize * own[a]).collect();
+    // An axis read at most once never moves, whatever its step (a vast
+    // step times the stride would overflow); longer reads stay inside the
+    // input (checked above), so their strides fit.
+    let strides: Vec<isize> = (0..rank)
+        .map(|a| {
+            if out[a] > 1 {
+                step_of[a] as isize * own[a]
+            } else {
+                0
+            }
+        })
+        .collect();
     Ok(vec![strided(data, out, base, &strides)?])
 }
 

@@ -123,7 +123,13 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
             Some(a) => {
                 check_reads(first, step, out[k], data.shape[a], a)?;
                 base += first as i128 * own[a] as i128;
-                strides.push(step as isize * own[a]);
+                // An axis read at most once never moves (a vast step times
+                // the stride would overflow); longer reads stay inside.
+                strides.push(if out[k] > 1 {
+                    step as isize * own[a]
+                } else {
+                    0
+                });
             }
         }
     }
