@@ -4,8 +4,9 @@
 use std::collections::HashMap;
 
 use ir::{Graph, Node, NodeId, Op, OutputRef, Shape, SymbolId};
+use shape_infer::ops::support::{MAX_REAL_VALUE_ELEMENTS, MAX_VALUE_ELEMENTS};
 use shape_infer::overrides::find_parameter;
-use shape_infer::{infer, Inference, NodeOutcome, Options, Registry, TensorInfo};
+use shape_infer::{infer, infer_node, Inference, NodeOutcome, Options, Registry, TensorInfo};
 use symdim::{Expr, SymbolTable};
 
 use crate::error::ExecError;
@@ -307,7 +308,7 @@ impl Executor {
                     .at_layer(node.layer_ref(), node.location)]))
                 }
             };
-            let specs: Vec<OutSpec> = infos
+            let mut specs: Vec<OutSpec> = infos
                 .iter()
                 .map(|info| OutSpec {
                     element_type: info.element_type,
@@ -323,6 +324,16 @@ impl Executor {
                     message: "internal: an input was freed or never computed".to_owned(),
                 })?;
                 inputs.push(t);
+            }
+            if self.kernels[id.index()].is_some() && specs.iter().any(|s| s.shape.is_none()) {
+                self.rerun_rule(
+                    node,
+                    &inputs,
+                    infos,
+                    &mut specs,
+                    &inference.symbols,
+                    &mut bindings,
+                )?;
             }
             if allocates(node) {
                 self.check_memory(node, &specs, live.total)?;
@@ -423,6 +434,42 @@ impl Executor {
             }
         }
         Ok(results)
+    }
+
+    /// Sizes the outputs inference left to run time (their shape waited on
+    /// values, such as a Slice's starts fed by a Parameter) by the op's own
+    /// shape rule evaluated at the concrete inputs, as OpenVINO's CPU plugin
+    /// reruns `shape_infer`; binds the symbols those dims stand for. Outputs
+    /// whose size only the data decides (NonZero) stay for the kernel.
+    fn rerun_rule(
+        &self,
+        node: &Node,
+        inputs: &[Tensor],
+        infos: &[TensorInfo],
+        specs: &mut [OutSpec],
+        symbols: &SymbolTable,
+        bindings: &mut HashMap<SymbolId, i64>,
+    ) -> Result<(), ExecError> {
+        let concrete: Vec<TensorInfo> = inputs.iter().map(concrete_info).collect();
+        let outputs =
+            infer_node(&self.registry, symbols.clone(), node, &concrete).map_err(|e| {
+                ExecError::Inference(vec![ir::Diagnostic::error(e.rule_name(), e.to_string())
+                    .at_layer(node.layer_ref(), node.location)])
+            })?;
+        for (k, spec) in specs.iter_mut().enumerate() {
+            let (Some(info), Some(out)) = (infos.get(k), outputs.get(k)) else {
+                continue;
+            };
+            if spec.shape.is_some() {
+                continue;
+            }
+            let Some(shape) = eval_shape(&out.shape, &HashMap::new()) else {
+                continue;
+            };
+            bind_shape(node, k, info, &shape, symbols, bindings)?;
+            spec.shape = Some(shape);
+        }
+        Ok(())
     }
 
     /// Checks the outputs inference sized against the limits, before the
@@ -581,30 +628,51 @@ fn check_output(
     symbols: &SymbolTable,
     bindings: &mut HashMap<SymbolId, i64>,
 ) -> Result<(), ExecError> {
-    let mismatch = || ExecError::ShapeMismatch {
+    if info.element_type.is_static() && info.element_type != t.element_type {
+        return Err(shape_mismatch(node, k, info, symbols, &t.shape));
+    }
+    match &spec.shape {
+        Some(shape) if *shape == t.shape => Ok(()),
+        Some(_) => Err(shape_mismatch(node, k, info, symbols, &t.shape)),
+        None => bind_shape(node, k, info, &t.shape, symbols, bindings),
+    }
+}
+
+fn shape_mismatch(
+    node: &Node,
+    k: usize,
+    info: &TensorInfo,
+    symbols: &SymbolTable,
+    actual: &[usize],
+) -> ExecError {
+    ExecError::ShapeMismatch {
         layer: node.name.clone(),
         output: k,
         expected: format!("{} {}", info.element_type, info.shape.display(symbols)),
-        actual: t.shape.clone(),
-    };
-    if info.element_type.is_static() && info.element_type != t.element_type {
-        return Err(mismatch());
+        actual: actual.to_vec(),
     }
-    if let Some(shape) = &spec.shape {
-        return if *shape == t.shape {
-            Ok(())
-        } else {
-            Err(mismatch())
-        };
-    }
+}
+
+/// Binds the data-dependent symbols of inferred output `k` to the dims of
+/// `actual` (checking each against its range), then checks that every dim
+/// evaluates to the actual one.
+fn bind_shape(
+    node: &Node,
+    k: usize,
+    info: &TensorInfo,
+    actual: &[usize],
+    symbols: &SymbolTable,
+    bindings: &mut HashMap<SymbolId, i64>,
+) -> Result<(), ExecError> {
+    let mismatch = || shape_mismatch(node, k, info, symbols, actual);
     let Some(dims) = info.shape.dims() else {
         return Ok(());
     };
-    if dims.len() != t.shape.len() {
+    if dims.len() != actual.len() {
         return Err(mismatch());
     }
     // Bare symbols first (they bind), then every dim must evaluate and agree.
-    for (axis, (dim, &actual)) in dims.iter().zip(&t.shape).enumerate() {
+    for (axis, (dim, &actual)) in dims.iter().zip(actual).enumerate() {
         let Some(s) = dim.as_symbol() else { continue };
         if bindings.contains_key(&s) {
             continue;
@@ -630,11 +698,33 @@ fn check_output(
         }
         bindings.insert(s, value);
     }
-    for (dim, &actual) in dims.iter().zip(&t.shape) {
+    for (dim, &actual) in dims.iter().zip(actual) {
         match dim.eval(&|s| bindings.get(&s).copied()) {
             Ok(v) if v == actual as i64 => {}
             _ => return Err(mismatch()),
         }
     }
     Ok(())
+}
+
+/// What the shape rules see of a run-time tensor: its shape, and its values
+/// when it is small enough that inference would carry them for a Const
+/// (integers up to [`MAX_VALUE_ELEMENTS`], floats up to
+/// [`MAX_REAL_VALUE_ELEMENTS`]): the starts of a Slice, the target of a
+/// Reshape, the bounds of a Range.
+fn concrete_info(t: &Tensor) -> TensorInfo {
+    let dims = t.shape.iter().map(|&d| Expr::constant(d as i64));
+    let info = TensorInfo::new(t.element_type, Shape::ranked(dims));
+    let n = t.len();
+    if n <= MAX_VALUE_ELEMENTS {
+        if let Ok(values) = t.to_i64s() {
+            return info.with_value(values.into_iter().map(Expr::constant).collect());
+        }
+    }
+    if n <= MAX_REAL_VALUE_ELEMENTS && t.element_type.is_real() {
+        if let Ok(values) = kernels::to_f64s(t) {
+            return info.with_real_value(values);
+        }
+    }
+    info
 }

@@ -208,3 +208,40 @@ pub fn infer(graph: &Graph, registry: &Registry, options: &Options) -> Inference
         diagnostics,
     }
 }
+
+/// Evaluates the rule of one `node` on `inputs` alone, over `symbols`.
+///
+/// The executor calls it at run time for a layer whose output shape waited
+/// on values only the run knows (a Slice or a Reshape fed by a Parameter):
+/// given the concrete input shapes and values, the rule answers with the
+/// concrete output shape, as OpenVINO's CPU plugin reruns `shape_infer` on
+/// the tensors of each inference. Kernels then produce what the rule says;
+/// they never size an output by a computation of their own.
+pub fn infer_node(
+    registry: &Registry,
+    symbols: SymbolTable,
+    node: &ir::Node,
+    inputs: &[TensorInfo],
+) -> Result<Vec<TensorInfo>, ShapeError> {
+    let Resolution::Known(def, version) =
+        registry.resolve(&node.op_type.name, &node.op_type.version)
+    else {
+        return Err(ShapeError::rule(
+            "op-unknown",
+            format!(
+                "unknown op `{}` (version `{}`)",
+                node.op_type.name, node.op_type.version
+            ),
+        ));
+    };
+    let mut ctx = InferContext::new(symbols);
+    ctx.enter(node);
+    (def.infer)(
+        &mut ctx,
+        &OpCall {
+            node,
+            version,
+            inputs,
+        },
+    )
+}

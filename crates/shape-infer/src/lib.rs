@@ -23,7 +23,7 @@ pub mod tensor;
 pub mod validate;
 
 pub use context::{Constraint, InferContext};
-pub use engine::{infer, Inference, NodeOutcome, Options};
+pub use engine::{infer, infer_node, Inference, NodeOutcome, Options};
 pub use error::ShapeError;
 pub use registry::{OpDef, Registry};
 pub use tensor::{ShapeOrigin, TensorInfo};

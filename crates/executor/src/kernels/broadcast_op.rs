@@ -18,13 +18,9 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         .unwrap_or("numpy")
         .trim()
         .to_ascii_lowercase();
-    // A target known only at run time (fed by a Parameter): the shape is its
-    // values (bidirectional: broadcast with the data's); the executor checks
-    // it against the inferred symbols.
-    let out = match call.out_shape(0) {
-        Ok(out) => out,
-        Err(_) => run_time_shape(&data.shape, &call.input(1)?.to_i64s()?, &mode)?,
-    };
+    // A target known only at run time (fed by a Parameter) is sized by
+    // Broadcast's shape rule, which the executor reruns on its values.
+    let out = call.out_shape(0)?;
     let strides = match mode.as_str() {
         "numpy" | "bidirectional" => placed_strides(&data.shape, &out, None)?,
         "pdpd" => {
@@ -52,35 +48,4 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         walk(&out, &[0], &strides, |o| push(o[0]));
     })?;
     Ok(vec![t])
-}
-
-/// The output shape from the target's values, when inference could not know
-/// them.
-fn run_time_shape(data: &[usize], target: &[i64], mode: &str) -> KResult<Vec<usize>> {
-    let target = target
-        .iter()
-        .map(|&d| usize::try_from(d).map_err(|_| format!("target_shape value {d} is negative")))
-        .collect::<Result<Vec<_>, _>>()?;
-    if mode != "bidirectional" {
-        return Ok(target);
-    }
-    let rank = data.len().max(target.len());
-    let at = |s: &[usize], i: usize| {
-        let pad = rank - s.len();
-        if i < pad {
-            1
-        } else {
-            s[i - pad]
-        }
-    };
-    (0..rank)
-        .map(|i| match (at(data, i), at(&target, i)) {
-            (a, b) if a == b || b == 1 => Ok(a),
-            (1, b) => Ok(b),
-            (a, b) => Err(format!(
-                "dim {a} of the data and {b} of the target do not broadcast (axis {i})"
-            )
-            .into()),
-        })
-        .collect()
 }

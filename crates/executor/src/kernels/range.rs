@@ -1,9 +1,8 @@
 //! Range-1/4: `start, start + step, …` up to `stop` (exclusive). The length
-//! is the inferred one; when the inputs were only known at run time the
-//! kernel computes it as inference does for known values
-//! (`max(ceil((stop - start) / step), 0)`; floats in f64 after truncating
-//! the inputs when the output type is an integer) and the executor checks
-//! it. Integer inputs compute exactly; others in f64, rounded to the type.
+//! is the inferred one (when the bounds are only known at run time, the
+//! executor reruns Range's shape rule on them first). Integer inputs
+//! compute exactly; others in f64 (truncated first when the output type is
+//! an integer), rounded to the type.
 
 use super::{from_f64s, from_i128s, to_f64s, to_i128s, Call, KResult};
 use crate::tensor::{byte_size, check_scratch, Tensor};
@@ -24,28 +23,20 @@ fn scalar_i128(t: &Tensor, what: &str) -> KResult<i128> {
 
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let et = call.out_type(0)?;
-    let known = call.outputs.first().and_then(|o| o.shape.clone());
+    let len = match call.out_shape(0)?.as_slice() {
+        [len] => *len,
+        _ => return Err("internal: Range output is not 1-D".into()),
+    };
     let ins = [call.input(0)?, call.input(1)?, call.input(2)?];
     let names = ["start", "stop", "step"];
     let integers = ins.iter().all(|t| !t.element_type.is_real());
     if integers {
         let [start, stop, step] = [0, 1, 2].map(|i| scalar_i128(ins[i], names[i]));
-        let (start, stop, step) = (start?, stop?, step?);
+        // The length is the rule's; `stop` must still be a scalar.
+        let (start, _, step) = (start?, stop?, step?);
         if step == 0 {
             return Err("step is 0".into());
         }
-        let len = match &known {
-            Some(s) => *s.first().ok_or("internal: Range output is not 1-D")?,
-            None => {
-                let span = stop - start;
-                let n = if step > 0 {
-                    (span + step - 1).div_euclid(step)
-                } else {
-                    (-span - step - 1).div_euclid(-step)
-                };
-                usize::try_from(n.max(0)).map_err(|_| "the Range is too long")?
-            }
-        };
         byte_size(et, &[len])?;
         // The values are computed in i128 first: check that much as well.
         check_scratch(len, 16, "Range")?;
@@ -58,27 +49,10 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         }]);
     }
     let [start, stop, step] = [0, 1, 2].map(|i| scalar_f64(ins[i], names[i]));
-    let (mut start, mut stop, mut step) = (start?, stop?, step?);
+    let (mut start, _, mut step) = (start?, stop?, step?);
     if !et.is_real() {
-        (start, stop, step) = (start.trunc(), stop.trunc(), step.trunc());
+        (start, step) = (start.trunc(), step.trunc());
     }
-    let len = match &known {
-        Some(s) => *s.first().ok_or("internal: Range output is not 1-D")?,
-        None => {
-            if !(start.is_finite() && stop.is_finite() && step.is_finite()) {
-                return Err("start, stop and step must be finite".into());
-            }
-            if step == 0.0 || (step > 0.0 && start >= stop) || (step < 0.0 && start <= stop) {
-                0
-            } else {
-                let n = ((stop - start).abs() / step.abs()).ceil();
-                if n >= 9.0e18 {
-                    return Err("the Range is too long".into());
-                }
-                n as usize
-            }
-        }
-    };
     byte_size(et, &[len])?;
     check_scratch(len, 8, "Range")?;
     let values: Vec<f64> = (0..len).map(|k| start + k as f64 * step).collect();

@@ -1,8 +1,7 @@
 //! Split-1 and VariadicSplit-1: pieces of the data along `axis` (input 1).
-//! Each piece's length is its inferred output dim; when a length was only
-//! known at run time the kernel takes it from `num_splits` (equal pieces) or
-//! `split_lengths` (input 2, one -1 takes the rest) and the executor checks
-//! it. The lengths must add up to the dim. Raw bytes.
+//! Each piece's length is its inferred output dim (lengths known only at run
+//! time are sized by the op's shape rule, which the executor reruns on the
+//! run's values). The lengths must add up to the dim. Raw bytes.
 
 use super::{norm_axis, Call, KResult};
 use crate::tensor::{byte_size, element_count, element_width, Tensor};
@@ -15,60 +14,15 @@ fn axis_of(call: &Call<'_>, rank: usize) -> KResult<usize> {
     norm_axis(*a, rank)
 }
 
-/// The run-time lengths when inference left them unknown.
-fn run_time_lengths(call: &Call<'_>, dim: usize, variadic: bool) -> KResult<Vec<usize>> {
-    if !variadic {
-        let n = call
-            .attr_i64("num_splits")?
-            .ok_or("`num_splits` is missing")?;
-        let n = usize::try_from(n)
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| format!("`num_splits` {n} is not positive"))?;
-        if (dim / n) * n != dim {
-            return Err(format!("dim {dim} does not split into {n} equal pieces").into());
-        }
-        return Ok(vec![dim / n; n]);
-    }
-    let lengths = call.input(2)?.to_i64s()?;
-    let mut rest = None;
-    let mut sum = 0usize;
-    let mut out = Vec::with_capacity(lengths.len());
-    for (i, &l) in lengths.iter().enumerate() {
-        if l == -1 && rest.is_none() {
-            rest = Some(i);
-            out.push(0);
-            continue;
-        }
-        let l = usize::try_from(l).map_err(|_| format!("split_lengths {lengths:?} are invalid"))?;
-        sum = sum.checked_add(l).ok_or("split_lengths overflow")?;
-        out.push(l);
-    }
-    if let Some(i) = rest {
-        out[i] = dim
-            .checked_sub(sum)
-            .ok_or_else(|| format!("split_lengths {lengths:?} exceed the dim {dim}"))?;
-    }
-    Ok(out)
-}
-
-fn split(call: &Call<'_>, variadic: bool) -> KResult<Vec<Tensor>> {
+/// Split and VariadicSplit alike: the pieces are the inferred outputs.
+pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let data = call.input(0)?;
     let rank = data.shape.len();
     let axis = axis_of(call, rank)?;
     let dim = data.shape[axis];
-    let known: Option<Vec<Vec<usize>>> = call.outputs.iter().map(|o| o.shape.clone()).collect();
-    let shapes: Vec<Vec<usize>> = match known {
-        Some(s) => s,
-        None => run_time_lengths(call, dim, variadic)?
-            .into_iter()
-            .map(|l| {
-                let mut s = data.shape.clone();
-                s[axis] = l;
-                s
-            })
-            .collect(),
-    };
+    let shapes: Vec<Vec<usize>> = (0..call.outputs.len())
+        .map(|k| call.out_shape(k))
+        .collect::<Result<_, _>>()?;
     if shapes.len() != call.outputs.len() {
         return Err(format!(
             "{} pieces but the layer has {} outputs",
@@ -116,12 +70,4 @@ fn split(call: &Call<'_>, variadic: bool) -> KResult<Vec<Tensor>> {
         outs.push(Tensor::from_bytes(data.element_type, s, bytes)?);
     }
     Ok(outs)
-}
-
-pub(crate) fn split_equal(call: &Call<'_>) -> KResult<Vec<Tensor>> {
-    split(call, false)
-}
-
-pub(crate) fn variadic(call: &Call<'_>) -> KResult<Vec<Tensor>> {
-    split(call, true)
 }

@@ -111,6 +111,10 @@ pub fn data_dependent_dim(
 /// elements; larger results carry no value.
 pub const MAX_VALUE_ELEMENTS: usize = super::constant::MAX_VALUE_ELEMENTS as usize;
 
+/// Floating-point values (of [`TensorInfo::real_value`]) are kept for at most
+/// this many elements.
+pub const MAX_REAL_VALUE_ELEMENTS: usize = super::constant::MAX_REAL_VALUE_ELEMENTS as usize;
+
 /// A fresh symbol in `[0, ∞)` for a dim known only at run time, created by the
 /// current node.
 pub fn unknown_dim(ctx: &mut InferContext, reason: impl Into<String>) -> Dim {
