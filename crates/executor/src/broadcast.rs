@@ -164,6 +164,7 @@ impl Rows {
             }
             axes.push((dim, own));
         }
+        split_long_row(&mut axes);
         let count_all: usize = out.iter().product();
         let (len, steps) = match axes.first() {
             Some((dim, steps)) => (*dim, steps.clone()),
@@ -240,6 +241,38 @@ impl Rows {
     }
 }
 
+/// Rows longer than this are cut into equal rows of at most this many
+/// elements (when the length has a divisor that large), so that a
+/// contiguous tensor, which coalesces into one row, still splits into rows
+/// the threads can share.
+const MAX_ROW_ELEMENTS: usize = 1 << 14;
+
+/// Cuts the innermost axis of `axes` (innermost first) in two when it is
+/// longer than [`MAX_ROW_ELEMENTS`] and has a divisor in
+/// `MAX_ROW_ELEMENTS / 4..=MAX_ROW_ELEMENTS`; a length without one (a large
+/// prime) stays one row.
+fn split_long_row(axes: &mut Vec<(usize, Vec<isize>)>) {
+    let Some((len, steps)) = axes.first() else {
+        return;
+    };
+    let len = *len;
+    if len <= MAX_ROW_ELEMENTS {
+        return;
+    }
+    let Some(row) = (MAX_ROW_ELEMENTS / 4..=MAX_ROW_ELEMENTS)
+        .rev()
+        .find(|r| len % r == 0)
+    else {
+        return;
+    };
+    let outer_steps = steps
+        .iter()
+        .map(|&s| s.wrapping_mul(row as isize))
+        .collect();
+    axes[0].0 = row;
+    axes.insert(1, (len / row, outer_steps));
+}
+
 /// Whether `len` elements from `first` by `step` lie in `0..size`.
 pub(crate) fn run_in_bounds(first: isize, step: isize, len: usize, size: usize) -> bool {
     if len == 0 {
@@ -266,6 +299,11 @@ fn copy_run<const W: usize>(src: &[u8], first: isize, step: isize, row: &mut [u8
 /// Elements of `width` bytes of `src` read in the pattern of `out`: element
 /// `base + Σ index[i] * strides[i]` at each output index. `None` when a read
 /// falls outside `src` (the caller's shapes disagree: an internal error).
+///
+/// Rows whose reads are strided (a transpose) are copied [`TILE_ROWS`] rows
+/// at a time, column by column: the rows usually start at neighbouring
+/// elements, so each column's reads share a cache line instead of each
+/// read touching a line of its own.
 pub(crate) fn copy_strided(
     src: &[u8],
     width: usize,
@@ -275,27 +313,63 @@ pub(crate) fn copy_strided(
 ) -> Option<Vec<u8>> {
     let rows = Rows::new(out, &[base], &[strides.to_vec()]);
     let size = src.len() / width.max(1);
-    let step = rows.steps[0];
+    let (len, step) = (rows.len, rows.steps[0]);
+    let row_bytes = len * width;
     let outside = std::sync::atomic::AtomicBool::new(false);
-    let bytes = rows.fill(rows.len * width, |offs, row| {
-        if !run_in_bounds(offs[0], step, rows.len, size) {
+    let bytes = parallel::filled(rows.count * row_bytes, row_bytes, |first, chunk| {
+        let mut starts = Vec::with_capacity(chunk.len() / row_bytes);
+        rows.visit(first..first + chunk.len() / row_bytes, |offs| {
+            starts.push(offs[0])
+        });
+        if !starts.iter().all(|&s| run_in_bounds(s, step, len, size)) {
             outside.store(true, std::sync::atomic::Ordering::Relaxed);
             return;
         }
-        match width {
-            1 => copy_run::<1>(src, offs[0], step, row),
-            2 => copy_run::<2>(src, offs[0], step, row),
-            4 => copy_run::<4>(src, offs[0], step, row),
-            8 => copy_run::<8>(src, offs[0], step, row),
-            _ => {
-                for (k, out) in row.chunks_exact_mut(width).enumerate() {
-                    let at = (offs[0] + k as isize * step) as usize * width;
-                    out.copy_from_slice(&src[at..at + width]);
+        let tile = if step == 1 { 1 } else { TILE_ROWS };
+        for (starts, dst) in starts.chunks(tile).zip(chunk.chunks_mut(tile * row_bytes)) {
+            match width {
+                1 => copy_tile::<1>(src, starts, step, dst),
+                2 => copy_tile::<2>(src, starts, step, dst),
+                4 => copy_tile::<4>(src, starts, step, dst),
+                8 => copy_tile::<8>(src, starts, step, dst),
+                _ => {
+                    for (&start, row) in starts.iter().zip(dst.chunks_exact_mut(row_bytes)) {
+                        for (k, out) in row.chunks_exact_mut(width).enumerate() {
+                            let at = (start + k as isize * step) as usize * width;
+                            out.copy_from_slice(&src[at..at + width]);
+                        }
+                    }
                 }
             }
         }
     });
     (!outside.into_inner()).then_some(bytes)
+}
+
+/// How many strided rows [`copy_strided`] copies together.
+const TILE_ROWS: usize = 16;
+
+/// Copies `starts.len()` rows of `dst` (equal lengths, elements of `W`
+/// bytes), row `g` from element `starts[g]` by `step`; runs in bounds.
+fn copy_tile<const W: usize>(src: &[u8], starts: &[isize], step: isize, dst: &mut [u8]) {
+    if let [start] = starts {
+        return copy_run::<W>(src, *start, step, dst);
+    }
+    let row_bytes = dst.len() / starts.len();
+    let len = row_bytes / W;
+    let mut rows: Vec<&mut [u8]> = dst.chunks_exact_mut(row_bytes).collect();
+    // Square-ish blocks: each row gets a cache line of output per block,
+    // and each column's reads share lines across the rows.
+    let block = (64 / W).max(1);
+    for k0 in (0..len).step_by(block) {
+        let k1 = (k0 + block).min(len);
+        for (row, &start) in rows.iter_mut().zip(starts) {
+            for k in k0..k1 {
+                let at = (start + k as isize * step) as usize * W;
+                row[k * W..(k + 1) * W].copy_from_slice(&src[at..at + W]);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -366,6 +440,13 @@ mod tests {
             (vec![1, 1], vec![0, 0], vec![vec![0, 0], vec![0, 0]]),
             (vec![], vec![2], vec![vec![]]),
             (vec![3, 0, 2], vec![0], vec![vec![0, 2, 1]]),
+            // One long row, cut into rows of 15000 (a divisor of 120000).
+            (vec![3, 40000], vec![0], vec![vec![40000, 1]]),
+            (
+                vec![2, 3, 40000],
+                vec![1, 0],
+                vec![vec![0, 0, -1], vec![120000, 40000, 1]],
+            ),
         ];
         for (out, bases, strides) in cases {
             let mut expected = Vec::new();

@@ -249,3 +249,30 @@ fn concat_interleaves_rows_of_each_input() {
         );
     }
 }
+
+#[test]
+fn select_rows_under_one_condition_copy_either_operand() {
+    // The condition and `then` are per row, `else` per column: a row takes
+    // one `then` value repeated, or the whole `else` row.
+    let cond: Vec<bool> = (0..ROWS).map(|r| r % 4 == 0).collect();
+    let mut net = Net::new();
+    let pc = dyn_param(&mut net, "c", "boolean", 2);
+    let pt = dyn_param(&mut net, "t", "f32", 2);
+    let pe = dyn_param(&mut net, "e", "f32", 2);
+    let o = net.op("sel", "Select", "opset1", "", &[pc, pt, pe], None);
+    net.result("out", o);
+    let out = net
+        .exec(vec![
+            ("c", Tensor::from_vec(vec![ROWS, 1], cond.clone()).unwrap()),
+            ("t", arange(&[ROWS, 1])),
+            ("e", scrambled(&[1, COLS])),
+        ])
+        .unwrap();
+    let ev = scrambled(&[COLS]).to_vec::<f32>().unwrap();
+    let (shape, v) = f32_out(&out, "out");
+    assert_eq!(shape, [ROWS, COLS]);
+    assert!(v.iter().enumerate().all(|(i, &x)| {
+        let (r, c) = (i / COLS, i % COLS);
+        x == if cond[r] { r as f32 } else { ev[c] }
+    }));
+}

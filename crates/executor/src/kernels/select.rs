@@ -92,7 +92,33 @@ impl Run<'_> {
         (c, if c { at(1) } else { at(2) })
     }
 
+    /// A row under one condition element (a condition broadcast along the
+    /// row) is a copy of one operand's row: true when done so.
+    fn uniform(&self, w: usize, row: &mut [u8]) -> bool {
+        if self.steps[0] != 0 {
+            return false;
+        }
+        let (src, first, step) = if self.mask[self.offs[0] as usize] != 0 {
+            (self.then, self.offs[1], self.steps[1])
+        } else {
+            (self.els, self.offs[2], self.steps[2])
+        };
+        if step == 1 {
+            let at = first as usize * w;
+            row.copy_from_slice(&src[at..at + row.len()]);
+        } else {
+            for (k, o) in (0..).zip(row.chunks_exact_mut(w)) {
+                let at = (first + k * step) as usize * w;
+                o.copy_from_slice(&src[at..at + w]);
+            }
+        }
+        true
+    }
+
     fn select<const W: usize>(&self, row: &mut [u8]) {
+        if self.uniform(W, row) {
+            return;
+        }
         if self.steps == [1, 1, 1] {
             // The common same-shape case: plain zipped slices.
             let n = row.len() / W;
@@ -117,6 +143,9 @@ impl Run<'_> {
     }
 
     fn select_any(&self, w: usize, row: &mut [u8]) {
+        if self.uniform(w, row) {
+            return;
+        }
         for (k, o) in (0..).zip(row.chunks_exact_mut(w)) {
             let (c, i) = self.pick(k);
             let src = if c { self.then } else { self.els };
