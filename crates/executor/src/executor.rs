@@ -11,6 +11,7 @@ use symdim::{Expr, SymbolTable};
 
 use crate::error::ExecError;
 use crate::kernels::{self, Call, KernelFn, OutSpec};
+use crate::pool;
 use crate::tensor::{element_count, element_width, limit_tensors, Tensor, MAX_TENSOR_BYTES};
 
 /// How much memory a run may take. Sizes written in a file (a Const-fed
@@ -141,6 +142,7 @@ impl Executor {
         inputs: HashMap<String, Tensor>,
     ) -> Result<HashMap<String, Tensor>, ExecError> {
         let _limit = limit_tensors(self.limits.max_tensor_bytes);
+        let _pool = pool::during_run();
         let (bound, inference) = self.bind(inputs)?;
         self.execute(bound, &inference)
     }
@@ -416,6 +418,7 @@ impl Executor {
                         remaining.remove(&key);
                         if let Some(t) = values.remove(&key) {
                             live.release(&t);
+                            pool::recycle(t);
                         }
                     }
                 }

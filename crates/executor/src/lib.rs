@@ -30,6 +30,7 @@ mod executor;
 mod kernels;
 mod npy;
 mod parallel;
+mod pool;
 mod tensor;
 
 pub use error::ExecError;

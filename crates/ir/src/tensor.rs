@@ -96,6 +96,33 @@ impl TensorBytes {
     pub fn offset_in_backing(&self) -> usize {
         self.start
     }
+
+    /// The owned buffer back, when this is the only view of all of it (for
+    /// reuse); otherwise the view unchanged.
+    pub fn into_vec(self) -> Result<Vec<u8>, TensorBytes> {
+        let whole = self.start == 0 && self.len == self.backing.bytes().len();
+        if !whole || matches!(*self.backing, Backing::Mapped(_)) {
+            return Err(self);
+        }
+        let TensorBytes {
+            backing,
+            start,
+            len,
+        } = self;
+        match Arc::try_unwrap(backing) {
+            Ok(Backing::Owned(bytes)) => Ok(bytes.into_vec()),
+            Ok(mapped) => Err(TensorBytes {
+                backing: Arc::new(mapped),
+                start,
+                len,
+            }),
+            Err(backing) => Err(TensorBytes {
+                backing,
+                start,
+                len,
+            }),
+        }
+    }
 }
 
 impl fmt::Debug for TensorBytes {
@@ -115,6 +142,15 @@ impl Eq for TensorBytes {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_sole_whole_owned_view_gives_its_buffer_back() {
+        let bytes = TensorBytes::from_vec(vec![1, 2, 3, 4]);
+        let part = bytes.slice(1, 2).unwrap();
+        let bytes = bytes.into_vec().unwrap_err();
+        drop(part.into_vec().unwrap_err());
+        assert_eq!(bytes.into_vec().unwrap(), vec![1, 2, 3, 4]);
+    }
 
     #[test]
     fn slices_share_and_check_bounds() {
