@@ -25,6 +25,7 @@
 //! ```
 
 mod broadcast;
+mod compare;
 mod error;
 mod executor;
 mod kernels;
@@ -33,6 +34,7 @@ mod parallel;
 mod pool;
 mod tensor;
 
+pub use compare::first_difference;
 pub use error::ExecError;
 pub use executor::{Executor, Limits};
 pub use kernels::convert::convert;

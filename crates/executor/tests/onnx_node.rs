@@ -17,7 +17,7 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use executor::{convert, read_npy, ExecError, Executor, Tensor};
+use executor::{convert, first_difference, read_npy, ExecError, Executor, Tensor};
 use ir::ElementType;
 
 /// The number of cases there are (every one is compared): the generator
@@ -33,72 +33,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str, &str, &str)] = &[
     // convert_model makes Parameters, once failed: the executor now reruns
     // Slice's shape rule on the run's values.)
 ];
-
-// ---------------------------------------------------------------------------
-// Comparison
-// ---------------------------------------------------------------------------
-
-/// The first difference between `ours` and the `expected` output, if any.
-fn first_difference(ours: &Tensor, expected: &Tensor) -> Option<String> {
-    if ours.element_type != expected.element_type {
-        return Some(format!(
-            "element type: ours {} vs expected {}",
-            ours.element_type, expected.element_type
-        ));
-    }
-    if ours.shape != expected.shape {
-        return Some(format!(
-            "shape: ours {:?} vs expected {:?}",
-            ours.shape, expected.shape
-        ));
-    }
-    fn exact<T: executor::Element>(a: &Tensor, b: &Tensor) -> Option<String> {
-        let (a, b) = (a.to_vec::<T>().unwrap(), b.to_vec::<T>().unwrap());
-        let i = a.iter().zip(&b).position(|(x, y)| x != y)?;
-        Some(format!(
-            "index {i}: ours {:?} vs expected {:?} ({} of {} elements differ)",
-            a[i],
-            b[i],
-            a.iter().zip(&b).filter(|(x, y)| x != y).count(),
-            a.len()
-        ))
-    }
-    fn close(a: &[f64], b: &[f64]) -> Option<String> {
-        let bad = |x: f64, y: f64| {
-            !((x.is_nan() && y.is_nan()) || x == y || (x - y).abs() <= 1e-5 * y.abs().max(1.0))
-        };
-        let i = a.iter().zip(b).position(|(&x, &y)| bad(x, y))?;
-        Some(format!(
-            "index {i}: ours {:?} vs expected {:?} ({} of {} elements differ)",
-            a[i],
-            b[i],
-            a.iter().zip(b).filter(|(&x, &y)| bad(x, y)).count(),
-            a.len()
-        ))
-    }
-    let floats = |t: &Tensor| -> Vec<f64> {
-        // Every float type converts to f64 exactly.
-        convert(t, ElementType::F64)
-            .unwrap()
-            .to_vec::<f64>()
-            .unwrap()
-    };
-    match ours.element_type {
-        ElementType::F32 | ElementType::F64 | ElementType::F16 | ElementType::BF16 => {
-            close(&floats(ours), &floats(expected))
-        }
-        ElementType::Boolean => exact::<bool>(ours, expected),
-        ElementType::I8 => exact::<i8>(ours, expected),
-        ElementType::I16 => exact::<i16>(ours, expected),
-        ElementType::I32 => exact::<i32>(ours, expected),
-        ElementType::I64 => exact::<i64>(ours, expected),
-        ElementType::U8 => exact::<u8>(ours, expected),
-        ElementType::U16 => exact::<u16>(ours, expected),
-        ElementType::U32 => exact::<u32>(ours, expected),
-        ElementType::U64 => exact::<u64>(ours, expected),
-        other => (ours.bytes() != expected.bytes()).then(|| format!("{other}: the bytes differ")),
-    }
-}
 
 // ---------------------------------------------------------------------------
 // The test
@@ -180,7 +114,7 @@ fn run_case(dir: &Path) -> Outcome {
         match ours.remove(name) {
             None => mismatches.push((name.to_owned(), "no such output in ours".to_owned())),
             Some(t) => {
-                if let Some(d) = first_difference(&t, &expected) {
+                if let Some(d) = first_difference(&t, &expected, 1e-5) {
                     mismatches.push((name.to_owned(), d));
                 }
             }

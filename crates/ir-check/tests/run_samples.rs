@@ -1,0 +1,143 @@
+//! `ir-check --run` on every sample of `ir-samples/`, through the binary as a
+//! user runs it, with the seeded inputs saved beside the sample's
+//! conformance case (`crates/executor/tests/conformance/sample_<name>/`, by
+//! `scripts/gen_exec_goldens.py`): every `.npy` it writes must match the
+//! expected output saved there (OpenVINO's CPU plugin's, within 1e-5
+//! relative for floats, exact otherwise).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use executor::{first_difference, read_npy};
+use serde_json::Value;
+
+/// `(sample, output file)` where we knowingly differ from the expected
+/// output; the reason is in `KNOWN_DIFFERENCES` of
+/// `crates/executor/tests/conformance.rs` (OpenVINO computes an f16
+/// subgraph in f32 and never rounds to f16).
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[("scalar_and_types", "half_as_f32_sink_port_0.npy")];
+
+/// Samples OpenVINO cannot run keep no expected outputs, only the reason;
+/// at least this many samples must be compared.
+const MIN_COMPARED: usize = 10;
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The conformance case of `ir-samples/<stem>.xml`.
+fn case_dir(stem: &str) -> PathBuf {
+    workspace_root().join(format!("crates/executor/tests/conformance/sample_{stem}"))
+}
+
+/// What `ir-check --run` writes for a Result layer name.
+fn file_name(result: &str) -> String {
+    let safe: String = result
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{safe}.npy")
+}
+
+#[test]
+fn every_sample_runs_and_matches_its_expected_outputs() {
+    let root = workspace_root();
+    let mut samples: Vec<String> = std::fs::read_dir(root.join("ir-samples"))
+        .expect("ir-samples/")
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            (path.extension()? == "xml").then(|| path.file_stem()?.to_str().map(str::to_owned))?
+        })
+        .collect();
+    samples.sort();
+    let mut compared = 0;
+    let mut failures = Vec::new();
+    let mut known_seen = BTreeSet::new();
+    for stem in &samples {
+        let dir = case_dir(stem);
+        let meta: Value = match std::fs::read_to_string(dir.join("case.json")) {
+            Ok(text) => serde_json::from_str(&text).expect("case.json is JSON"),
+            Err(_) => {
+                failures.push(format!("{stem}: no conformance case at {}", dir.display()));
+                continue;
+            }
+        };
+        let Some(outputs) = meta["outputs"].as_object() else {
+            println!(
+                "{stem}: not compared, no expected outputs ({})",
+                meta["openvino_error"]["message"]
+            );
+            continue;
+        };
+        let out_dir =
+            std::env::temp_dir().join(format!("ir-check-samples-{stem}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out_dir);
+        let mut args = vec![
+            format!("ir-samples/{stem}.xml"),
+            "--run".to_owned(),
+            "--output-dir".to_owned(),
+            out_dir.display().to_string(),
+        ];
+        for (file, name) in meta["inputs"].as_object().into_iter().flatten() {
+            let name = name.as_str().expect("an input name");
+            args.push("--input".to_owned());
+            args.push(format!("{name}={}", dir.join(file).display()));
+        }
+        let output = Command::new(env!("CARGO_BIN_EXE_ir-check"))
+            .current_dir(&root)
+            .args(&args)
+            .output()
+            .expect("ir-check runs");
+        if !output.status.success() {
+            failures.push(format!(
+                "{stem}: ir-check {} exited {:?}\n{}",
+                args.join(" "),
+                output.status.code(),
+                String::from_utf8_lossy(&output.stderr)
+            ));
+            continue;
+        }
+        for (expected_file, result) in outputs {
+            let written = file_name(result.as_str().expect("a Result name"));
+            let ours = read_npy(&out_dir.join(&written));
+            let expected = read_npy(&dir.join(expected_file)).expect("the expected .npy");
+            let difference = match ours {
+                Ok(ours) => first_difference(&ours, &expected, 1e-5),
+                Err(e) => Some(format!("not written: {e}")),
+            };
+            let known = KNOWN_DIFFERENCES.contains(&(stem.as_str(), written.as_str()));
+            match (difference, known) {
+                (Some(_), true) => {
+                    known_seen.insert((stem.clone(), written));
+                }
+                (Some(d), false) => failures.push(format!("{stem}: {written}: {d}")),
+                (None, true) => failures.push(format!(
+                    "{stem}: {written} is listed in KNOWN_DIFFERENCES but matches"
+                )),
+                (None, false) => {}
+            }
+        }
+        let _ = std::fs::remove_dir_all(&out_dir);
+        compared += 1;
+    }
+    for (stem, file) in KNOWN_DIFFERENCES {
+        if !known_seen.contains(&(stem.to_string(), file.to_string())) && failures.is_empty() {
+            failures.push(format!(
+                "{stem}: {file} is listed in KNOWN_DIFFERENCES but was not compared"
+            ));
+        }
+    }
+    println!("{compared} of {} samples compared", samples.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        compared >= MIN_COMPARED,
+        "only {compared} samples compared, expected at least {MIN_COMPARED}"
+    );
+}
