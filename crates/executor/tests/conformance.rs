@@ -27,8 +27,7 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use executor::{read_npy, ExecError, Executor, Tensor};
-use ir::ElementType;
+use executor::{first_difference, read_npy, ExecError, Executor};
 
 /// The number of cases compared when this floor was set; raise it when
 /// kernels are added (the test prints the current count).
@@ -46,84 +45,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[(
      computes the f16 subgraph in f32 (f16 is not a CPU execution precision) \
      and never rounds, giving 2.2431640625",
 )];
-
-// ---------------------------------------------------------------------------
-// Comparison
-// ---------------------------------------------------------------------------
-
-/// The first difference between `ours` and the reference `theirs` (from
-/// `source`, e.g. "OpenVINO"), if any.
-fn first_difference(ours: &Tensor, theirs: &Tensor, source: &str) -> Option<String> {
-    if ours.element_type != theirs.element_type {
-        return Some(format!(
-            "element type: ours {} vs {source} {}",
-            ours.element_type, theirs.element_type
-        ));
-    }
-    if ours.shape != theirs.shape {
-        return Some(format!(
-            "shape: ours {:?} vs {source} {:?}",
-            ours.shape, theirs.shape
-        ));
-    }
-    fn exact<T: executor::Element>(a: &Tensor, b: &Tensor, source: &str) -> Option<String> {
-        let (a, b) = (a.to_vec::<T>().unwrap(), b.to_vec::<T>().unwrap());
-        let i = a.iter().zip(&b).position(|(x, y)| x != y)?;
-        Some(format!(
-            "index {i}: ours {:?} vs {source} {:?} ({} of {} elements differ)",
-            a[i],
-            b[i],
-            a.iter().zip(&b).filter(|(x, y)| x != y).count(),
-            a.len()
-        ))
-    }
-    fn close(a: &[f64], b: &[f64], source: &str) -> Option<String> {
-        let bad = |x: f64, y: f64| {
-            !((x.is_nan() && y.is_nan()) || x == y || (x - y).abs() <= 1e-5 * y.abs().max(1.0))
-        };
-        let i = a.iter().zip(b).position(|(&x, &y)| bad(x, y))?;
-        Some(format!(
-            "index {i}: ours {:?} vs {source} {:?} ({} of {} elements differ)",
-            a[i],
-            b[i],
-            a.iter().zip(b).filter(|(&x, &y)| bad(x, y)).count(),
-            a.len()
-        ))
-    }
-    let floats = |t: &Tensor| -> Vec<f64> {
-        match t.element_type {
-            ElementType::F32 => t
-                .to_vec::<f32>()
-                .unwrap()
-                .into_iter()
-                .map(f64::from)
-                .collect(),
-            ElementType::F64 => t.to_vec::<f64>().unwrap(),
-            ElementType::F16 => t
-                .to_vec::<half::f16>()
-                .unwrap()
-                .into_iter()
-                .map(f64::from)
-                .collect(),
-            _ => unreachable!(),
-        }
-    };
-    match ours.element_type {
-        ElementType::F32 | ElementType::F64 | ElementType::F16 => {
-            close(&floats(ours), &floats(theirs), source)
-        }
-        ElementType::Boolean => exact::<bool>(ours, theirs, source),
-        ElementType::I8 => exact::<i8>(ours, theirs, source),
-        ElementType::I16 => exact::<i16>(ours, theirs, source),
-        ElementType::I32 => exact::<i32>(ours, theirs, source),
-        ElementType::I64 => exact::<i64>(ours, theirs, source),
-        ElementType::U8 => exact::<u8>(ours, theirs, source),
-        ElementType::U16 => exact::<u16>(ours, theirs, source),
-        ElementType::U32 => exact::<u32>(ours, theirs, source),
-        ElementType::U64 => exact::<u64>(ours, theirs, source),
-        other => (ours.bytes() != theirs.bytes()).then(|| format!("{other}: the bytes differ")),
-    }
-}
 
 // ---------------------------------------------------------------------------
 // The test
@@ -307,8 +228,8 @@ fn run_case(root: &Path, dir: &Path) -> Outcome {
         match ours.remove(&e.result) {
             None => mismatches.push((e.result.clone(), "no such output in ours".to_owned())),
             Some(t) => {
-                if let Some(d) = first_difference(&t, &theirs, &e.source) {
-                    mismatches.push((e.result.clone(), d));
+                if let Some(d) = first_difference(&t, &theirs, 1e-5) {
+                    mismatches.push((e.result.clone(), format!("{d} ({})", e.source)));
                 }
             }
         }
