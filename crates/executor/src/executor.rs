@@ -454,8 +454,10 @@ impl Executor {
         bindings: &mut HashMap<SymbolId, i64>,
     ) -> Result<(), ExecError> {
         let concrete: Vec<TensorInfo> = inputs.iter().map(concrete_info).collect();
+        // Concrete inputs name no symbol: the rule needs no table but its own
+        // (for the fresh symbols of sizes only data decides, unused here).
         let outputs =
-            infer_node(&self.registry, symbols.clone(), node, &concrete).map_err(|e| {
+            infer_node(&self.registry, SymbolTable::new(), node, &concrete).map_err(|e| {
                 ExecError::Inference(vec![ir::Diagnostic::error(e.rule_name(), e.to_string())
                     .at_layer(node.layer_ref(), node.location)])
             })?;
