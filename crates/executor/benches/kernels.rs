@@ -246,6 +246,14 @@ fn cases() -> Vec<Builder> {
 
 fn kernels(c: &mut Criterion) {
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    // What a run costs whatever its size: input checks, re-inference, the
+    // walk; an Add of 16 elements is all overhead.
+    if filter.as_deref().is_none_or(|f| "per-call".contains(f)) {
+        let case = binary_case("Add", &[16], &[16]);
+        c.bench_function("per-call/add-16-elements", |b| {
+            b.iter(|| black_box(case.run()));
+        });
+    }
     for mib in [1usize, 16, 64] {
         let bytes = mib * MIB;
         let mut group = c.benchmark_group(format!("{mib}MiB"));
