@@ -249,7 +249,69 @@ impl Expr {
             let part = rest.mul(&inner.assumed_exact_div(k / g)?)?;
             e = e.add(&part)?;
         }
-        Ok(e)
+        e.fold_exact_multiples()
+    }
+
+    /// Folds a term that is a multiple of what an exact division divides
+    /// into that division's term: with `A/2` present, `A - 5*(A/2)` is
+    /// `-3*(A/2)` (as `2*(A/2) = A`), so that equal sums have one form
+    /// whichever way they were built. Applies where the division's operand
+    /// is a single term `e*t` and the sum holds `a*R*t` with `e | a` beside
+    /// `c*R*(e*t/k)`.
+    fn fold_exact_multiples(self) -> Result<Expr, DimError> {
+        for (m, c) in &self.terms {
+            for (idx, (atom, _)) in m.factors.iter().enumerate() {
+                let Atom::ExactDiv(inner, k) = atom else {
+                    continue;
+                };
+                // `c*R*(E/k)` beside `b*R*(E/(j*k))`: `E/k = j*(E/(j*k))`.
+                let finer =
+                    self.terms.iter().find_map(|(other, b)| {
+                        let (i, (Atom::ExactDiv(_, k2), 1)) =
+                            other.factors.iter().enumerate().find(
+                                |(_, (a, _))| matches!(a, Atom::ExactDiv(x, _) if x == inner),
+                            )?
+                        else {
+                            return None;
+                        };
+                        (k2 > k && k2 % k == 0 && other.decrement(i) == m.decrement(idx))
+                            .then_some((other, *b, k2 / k))
+                    });
+                if let Some((other, b, j)) = finer {
+                    if m.factors[idx].1 == 1 {
+                        let folded = c
+                            .checked_mul(j)
+                            .and_then(|x| x.checked_add(b))
+                            .ok_or(DimError::Overflow)?;
+                        let mut map: BTreeMap<Monomial, i64> = self.terms.iter().cloned().collect();
+                        map.remove(m);
+                        map.insert(other.clone(), folded);
+                        return Expr::from_map(map);
+                    }
+                }
+                let [(t, e)] = inner.terms.as_slice() else {
+                    continue;
+                };
+                let Ok(target) = m.decrement(idx).mul(t) else {
+                    continue;
+                };
+                let Some(&(_, a)) = self.terms.iter().find(|(tm, _)| *tm == target) else {
+                    continue;
+                };
+                if *e == 0 || a % e != 0 {
+                    continue;
+                }
+                let folded = (a / e)
+                    .checked_mul(*k)
+                    .and_then(|x| x.checked_add(*c))
+                    .ok_or(DimError::Overflow)?;
+                let mut map: BTreeMap<Monomial, i64> = self.terms.iter().cloned().collect();
+                map.remove(&target);
+                map.insert(m.clone(), folded);
+                return Expr::from_map(map);
+            }
+        }
+        Ok(self)
     }
 
     fn term(m: Monomial, c: i64) -> Result<Expr, DimError> {

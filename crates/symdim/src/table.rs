@@ -315,6 +315,10 @@ impl SymbolTable {
     /// [`DimError::NotBroadcastable`] for two distinct constants, neither 1).
     pub fn bcast(&self, a: &Expr, b: &Expr) -> Result<Expr, DimError> {
         let is_one = |e: &Expr| self.bounds(e).ok().and_then(|i| i.as_point()) == Some(1);
+        if is_one(a) && is_one(b) {
+            // Both are 1: the same answer whichever comes first.
+            return Ok(equal_valued(a, b));
+        }
         if is_one(b) {
             return Ok(a.clone());
         }

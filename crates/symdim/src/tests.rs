@@ -191,6 +191,13 @@ fn exact_div_rules() {
     let q = n.assumed_exact_div(4).unwrap().mul_const(2).unwrap();
     assert_eq!(q, n.assumed_exact_div(2).unwrap());
     assert_eq!(h.add(&h).unwrap().add(&h).unwrap(), n);
+    // a multiple of the operand beside the division folds into it, so
+    // equal sums have one form (found by the construction-order property)
+    assert_eq!(x.p("N - 5*(N/2)"), x.p("-3*(N/2)"));
+    let folded = x.p("N - 5*(N/2)");
+    assert_eq!(x.rt(&folded), "-3*(N/2)");
+    assert_eq!(x.p("D*N + D*(N/3)"), x.p("4*D*(N/3)"));
+    assert_eq!(x.p("3*(N/2) - 5*(N/4)"), x.p("N/4"));
     // nested
     assert_eq!(x.p("N/3/5"), n.assumed_exact_div(15).unwrap());
     // in a product

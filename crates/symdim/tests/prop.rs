@@ -116,6 +116,24 @@ fn build(a: &Ast, t: &SymbolTable, syms: &[SymbolId; NSYM]) -> Result<Expr, DimE
 
 /// An equivalent AST built in a different order: commuted operands,
 /// `a - b` as `-b + a`, and products distributed over sums.
+/// Whether `a` has an exact division anywhere.
+fn has_exact_div(a: &Ast) -> bool {
+    match a {
+        Ast::Const(_) | Ast::Sym(_) => false,
+        Ast::ExactDiv(..) => true,
+        Ast::Neg(x) | Ast::FloorDiv(x, _) | Ast::CeilDiv(x, _) => has_exact_div(x),
+        Ast::Add(x, y)
+        | Ast::Sub(x, y)
+        | Ast::Mul(x, y)
+        | Ast::Min(x, y)
+        | Ast::Max(x, y)
+        | Ast::TMin(x, y)
+        | Ast::TMax(x, y)
+        | Ast::Bcast(x, y)
+        | Ast::TBcast(x, y) => has_exact_div(x) || has_exact_div(y),
+    }
+}
+
 fn rewrite(a: &Ast) -> Ast {
     let b = |x: &Ast| Box::new(rewrite(x));
     match a {
@@ -226,13 +244,25 @@ proptest! {
     }
 
     /// (4) building in a different but equivalent order gives an equal Expr.
+    /// Exact divisions are the exception the algebra admits: `(A/2)*(B/2)`
+    /// beside `A*B` (`= 4*(A/2)*(B/2)`), or `A/2` beside `A/4`, are not
+    /// folded into one form (docs/dims.md), so there the two must only be
+    /// proved equal by the table, which is what inference decides with.
     #[test]
     fn construction_order_independent(a in ast(), r in ranges()) {
         let (t, syms) = table(&r);
         let (Ok(e1), Ok(e2)) = (build(&a, &t, &syms), build(&rewrite(&a), &t, &syms)) else {
             return Ok(());
         };
-        prop_assert_eq!(&e1, &e2, "{} vs {}", t.display(&e1), t.display(&e2));
+        if e1 != e2 && has_exact_div(&a) {
+            prop_assert_eq!(
+                t.compare(&e1, &e2),
+                Some(std::cmp::Ordering::Equal),
+                "{} vs {}", t.display(&e1), t.display(&e2)
+            );
+        } else {
+            prop_assert_eq!(&e1, &e2, "{} vs {}", t.display(&e1), t.display(&e2));
+        }
     }
 
     /// `decide` and `compare` are sound: whatever they claim holds at every
