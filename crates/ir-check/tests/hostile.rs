@@ -110,3 +110,76 @@ fn a_cycle_through_10_000_layers_is_named_briefly() {
     assert!(message.contains("(10000 layers in all)"), "{message}");
     assert!(message.len() < 400, "{message}");
 }
+
+/// A chain of Slices (start 1, step 2) over a dynamic dim: each one nests
+/// `ceil((d - 1)/2)` a level deeper. Kept exact, the time and the report grow
+/// with the square of the chain (5,000 layers took a minute and wrote 500 MB)
+/// and the nesting would reach the stack; the engine replaces a dim past its
+/// tracking budget by a symbol that says where it came from.
+#[test]
+fn a_chain_of_20_000_slices_that_nest_their_dim() {
+    const N: usize = 20_000;
+    let constant = |id: usize, name: &str, offset: usize| {
+        format!(
+            "<layer id=\"{id}\" name=\"{name}\" type=\"Const\" version=\"opset1\">\
+             <data element_type=\"i64\" shape=\"1\" offset=\"{offset}\" size=\"8\"/>\
+             <output><port id=\"0\" precision=\"I64\"><dim>1</dim></port></output></layer>\n"
+        )
+    };
+    let mut layers = layer(0, "Parameter", 0, 1, PARAM_DATA);
+    for (i, name) in ["start", "stop", "step", "axes"].iter().enumerate() {
+        layers += &constant(i + 1, name, 8 * i);
+    }
+    let weights: Vec<u8> = [1i64, 1 << 40, 2, 0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let mut edges = String::new();
+    let mut previous = (0, 0);
+    for k in 0..N {
+        let id = 5 + k;
+        layers += &format!(
+            "<layer id=\"{id}\" name=\"s{k}\" type=\"Slice\" version=\"opset8\"><input>\
+             <port id=\"0\"><dim>-1</dim><dim>4</dim></port><port id=\"1\"><dim>1</dim></port>\
+             <port id=\"2\"><dim>1</dim></port><port id=\"3\"><dim>1</dim></port>\
+             <port id=\"4\"><dim>1</dim></port></input><output>\
+             <port id=\"5\" precision=\"FP32\"><dim>-1</dim><dim>4</dim></port></output></layer>\n"
+        );
+        edges += &edge(previous.0, previous.1, id);
+        for input in 1..5 {
+            edges += &format!(
+                "<edge from-layer=\"{input}\" from-port=\"0\" to-layer=\"{id}\" to-port=\"{input}\"/>\n"
+            );
+        }
+        previous = (id, 5);
+    }
+    layers += &layer(5 + N, "Result", 1, 0, "");
+    edges += &edge(previous.0, previous.1, 5 + N);
+    let xml = model(&layers, &edges);
+    let read = ir_xml::read_model_from_str(&xml, Some(ir::TensorBytes::from_vec(weights)))
+        .expect("well-formed");
+    let outcome = analyze("hostile.xml", &xml, read, &args());
+    let json: serde_json::Value = serde_json::from_str(&outcome.stdout).expect("one JSON object");
+    assert_eq!(outcome.status, EXIT_VALID, "{:?}", json["diagnostics"][0]);
+    // Every dim stays small: the report grows linearly with the chain.
+    assert!(
+        outcome.stdout.len() < 1_000 * N,
+        "{} bytes",
+        outcome.stdout.len()
+    );
+    let symbols = json["symbols"].as_object().expect("symbols");
+    let stand_ins: Vec<&str> = symbols
+        .values()
+        .filter_map(|s| s["origin"].as_str())
+        .filter(|origin| origin.starts_with("stands for a dim of `s"))
+        .collect();
+    assert!(stand_ins.len() > N / 20, "{} stand-ins", stand_ins.len());
+    assert!(
+        stand_ins[0].contains("too large to track"),
+        "{}",
+        stand_ins[0]
+    );
+    let last = &json["nodes"][N + 5]["outputs"][0];
+    assert_eq!(last["shape"][1], 4);
+    assert_eq!(last["bounds"][0][0], 0);
+}

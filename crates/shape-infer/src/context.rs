@@ -1,9 +1,20 @@
 //! The inference context: the symbol table and the assumptions rules make.
 
-use ir::{Diagnostic, LayerRef, Node, Provenance, SourceLocation, SymbolId};
-use symdim::{Interval, Predicate, SymbolTable};
+use std::collections::HashMap;
+
+use ir::{Diagnostic, Dim, LayerRef, Node, Provenance, Shape, SourceLocation, SymbolId};
+use symdim::{Expr, Interval, Predicate, SymbolTable};
 
 use crate::error::ShapeError;
+use crate::tensor::TensorInfo;
+
+/// A dim (or a shape value) larger than this many nodes ([`Expr::size`]) is
+/// replaced by a fresh symbol before it flows on; see
+/// [`InferContext::keep_trackable`].
+pub const TRACKED_SIZE: usize = 256;
+/// A dim nesting atoms deeper than this ([`Expr::nesting`]) is replaced by a
+/// fresh symbol before it flows on.
+pub const TRACKED_NESTING: usize = 16;
 
 /// An assumption a rule had to make to go on, with the layer that forced it.
 #[derive(Debug, Clone)]
@@ -24,6 +35,8 @@ pub struct InferContext {
     constraints: Vec<Constraint>,
     warnings: Vec<Diagnostic>,
     current: Option<(LayerRef, SourceLocation)>,
+    /// The symbols that stand for dims too large to track, by the dim.
+    stand_ins: HashMap<Expr, SymbolId>,
 }
 
 impl InferContext {
@@ -34,6 +47,7 @@ impl InferContext {
             constraints: Vec::new(),
             warnings: Vec::new(),
             current: None,
+            stand_ins: HashMap::new(),
         }
     }
 
@@ -90,6 +104,57 @@ impl InferContext {
                 reason: reason.into(),
             }),
         )
+    }
+
+    /// Replaces every dim of `outputs` (in shapes and in known values) that
+    /// is larger than [`TRACKED_SIZE`] nodes or nests deeper than
+    /// [`TRACKED_NESTING`] by a fresh symbol with the dim's bounds; equal
+    /// dims get the same symbol.
+    ///
+    /// Some chains grow a dim at every layer (`ceil((D - 1)/2)` nests one
+    /// level per Slice with start 1 and step 2): kept exact, the time and the
+    /// report would grow with the square of the chain, and the algebra's
+    /// limits ([`symdim::MAX_SIZE`], [`symdim::MAX_NESTING`]) would turn a
+    /// valid model into an error. OpenVINO answers `?` for such dims; the
+    /// stand-in keeps the bounds and says where it came from.
+    pub(crate) fn keep_trackable(&mut self, outputs: &mut [TensorInfo]) {
+        for tensor in outputs {
+            if let Shape::Ranked(dims) = &mut tensor.shape {
+                for dim in dims.iter_mut() {
+                    self.track(dim);
+                }
+            }
+            for dim in tensor.value.iter_mut().flatten() {
+                self.track(dim);
+            }
+        }
+    }
+
+    fn track(&mut self, dim: &mut Dim) {
+        let (size, nesting) = (dim.size(), dim.nesting());
+        if size <= TRACKED_SIZE && nesting <= TRACKED_NESTING {
+            return;
+        }
+        let symbol = match self.stand_ins.get(dim) {
+            Some(&symbol) => symbol,
+            None => {
+                let range = self
+                    .symbols
+                    .bounds(dim)
+                    .unwrap_or_else(|_| Interval::unbounded());
+                let layer = self.current().0.name;
+                let symbol = self.fresh_symbol(
+                    range,
+                    format!(
+                        "stands for a dim of `{layer}` too large to track \
+                         ({size} nodes, nesting {nesting})"
+                    ),
+                );
+                self.stand_ins.insert(dim.clone(), symbol);
+                symbol
+            }
+        };
+        *dim = Expr::symbol(symbol);
     }
 
     /// Reports a warning about the current node (an attribute OpenVINO would

@@ -151,7 +151,8 @@ pub fn infer(graph: &Graph, registry: &Registry, options: &Options) -> Inference
                     inputs: &inputs,
                 };
                 match (def.infer)(&mut ctx, &call) {
-                    Ok(outputs) => {
+                    Ok(mut outputs) => {
+                        ctx.keep_trackable(&mut outputs);
                         let count_ok =
                             matches!(node.op, Op::Result) || outputs.len() == node.outputs.len();
                         if !count_ok {

@@ -7,7 +7,16 @@ use crate::DimError;
 
 /// Maximum number of terms an expression may have.
 pub(crate) const MAX_TERMS: usize = 4096;
-/// Maximum number of term pairs a single product may expand.
+/// Largest expression the algebra builds, in nodes (see [`Expr::size`]):
+/// the term count alone does not bound the work, as one term can hold an
+/// atom whose operand is itself large.
+pub const MAX_SIZE: usize = 1 << 12;
+/// Deepest nesting of atoms (`floor(min(a, b)/2)` nests 2) the algebra
+/// builds. Every walk over an expression (comparison, evaluation, display,
+/// drop) recurses over this nesting, so bounding it bounds the stack.
+pub const MAX_NESTING: usize = 64;
+/// Maximum number of nodes a single product may write before merging
+/// (each term pair writes a monomial as large as the two it multiplies).
 const MAX_PRODUCT_WORK: usize = 1 << 18;
 /// Maximum number of steps of polynomial long division.
 const MAX_DIVISION_STEPS: usize = 1024;
@@ -239,7 +248,7 @@ impl Expr {
         if terms.len() > MAX_TERMS {
             return Err(DimError::TooComplex);
         }
-        let mut e = Expr { terms };
+        let mut e = Expr { terms }.within_limits()?;
         for (m, c, idx, g) in pending {
             let Atom::ExactDiv(inner, k) = &m.factors[idx].0 else {
                 unreachable!("exact_reducible returns an ExactDiv factor")
@@ -259,6 +268,14 @@ impl Expr {
     /// is a single term `e*t` and the sum holds `a*R*t` with `e | a` beside
     /// `c*R*(e*t/k)`.
     fn fold_exact_multiples(self) -> Result<Expr, DimError> {
+        let has_exact_div = |m: &Monomial| {
+            m.factors
+                .iter()
+                .any(|(a, _)| matches!(a, Atom::ExactDiv(..)))
+        };
+        if !self.terms.iter().any(|(m, _)| has_exact_div(m)) {
+            return Ok(self);
+        }
         for (m, c) in &self.terms {
             for (idx, (atom, _)) in m.factors.iter().enumerate() {
                 let Atom::ExactDiv(inner, k) = atom else {
@@ -320,10 +337,63 @@ impl Expr {
         Expr::from_map(map)
     }
 
-    fn from_atom(a: Atom) -> Expr {
+    /// The expression of one atom whose operands are given; fails when the
+    /// atom would nest deeper than [`MAX_NESTING`] or grow beyond
+    /// [`MAX_SIZE`].
+    fn from_atom(a: Atom) -> Result<Expr, DimError> {
         Expr {
             terms: vec![(Monomial::atom(a), 1)],
         }
+        .within_limits()
+    }
+
+    /// `self`, or [`DimError::TooComplex`] when it is larger than
+    /// [`MAX_SIZE`] nodes or nests atoms deeper than [`MAX_NESTING`].
+    fn within_limits(self) -> Result<Expr, DimError> {
+        let (size, nesting) = self.measure();
+        if size > MAX_SIZE || nesting > MAX_NESTING {
+            return Err(DimError::TooComplex);
+        }
+        Ok(self)
+    }
+
+    /// `(size, nesting)` in one walk; see [`Expr::size`] and
+    /// [`Expr::nesting`].
+    fn measure(&self) -> (usize, usize) {
+        let mut size = 0;
+        let mut nesting = 0;
+        for (m, _) in &self.terms {
+            size += 1;
+            for (atom, _) in &m.factors {
+                let (s, n) = match atom {
+                    Atom::Sym(_) => (0, 0),
+                    Atom::FloorDiv(e, _) | Atom::CeilDiv(e, _) | Atom::ExactDiv(e, _) => {
+                        let (s, n) = e.measure();
+                        (s, n + 1)
+                    }
+                    Atom::Min(x, y) | Atom::Max(x, y) | Atom::Bcast(x, y) => {
+                        let ((sx, nx), (sy, ny)) = (x.measure(), y.measure());
+                        (sx + sy, nx.max(ny) + 1)
+                    }
+                };
+                size += 1 + s;
+                nesting = nesting.max(n);
+            }
+        }
+        (size, nesting)
+    }
+
+    /// The number of nodes: one per term, one per factor, plus the nodes of
+    /// every atom's operands: `0` for zero, `1` for a constant, `2` for a
+    /// symbol, `3` for `2*N + 1` (two terms, one factor).
+    pub fn size(&self) -> usize {
+        self.measure().0
+    }
+
+    /// How deeply atoms nest: `0` for a polynomial in symbols, `1` for
+    /// `floor(N/2) + 1`, `2` for `min(floor(N/2), M)`.
+    pub fn nesting(&self) -> usize {
+        self.measure().1
     }
 
     /// The constant `v`.
@@ -349,7 +419,9 @@ impl Expr {
 
     /// The symbol `s`.
     pub fn symbol(s: SymbolId) -> Expr {
-        Expr::from_atom(Atom::Sym(s))
+        Expr {
+            terms: vec![(Monomial::atom(Atom::Sym(s)), 1)],
+        }
     }
 
     /// The terms `(coefficient, monomial)` in canonical (display) order.
@@ -484,10 +556,12 @@ impl Expr {
             return if reducible {
                 Expr::from_map(terms.into_iter().collect())
             } else {
-                Ok(Expr { terms })
+                Expr { terms }.within_limits()
             };
         }
-        if self.terms.len().saturating_mul(o.terms.len()) > MAX_PRODUCT_WORK {
+        let written = (self.size().saturating_mul(o.terms.len()))
+            .saturating_add(o.size().saturating_mul(self.terms.len()));
+        if written > MAX_PRODUCT_WORK {
             return Err(DimError::TooComplex);
         }
         let mut map: BTreeMap<Monomial, i64> = BTreeMap::new();
@@ -621,7 +695,7 @@ impl Expr {
                 return q.add(&inner.floor_div(ak)?);
             }
         }
-        q.add(&Expr::from_atom(Atom::FloorDiv(Box::new(r), k)))
+        q.add(&Expr::from_atom(Atom::FloorDiv(Box::new(r), k))?)
     }
 
     /// `ceil(self / k)` for `k > 0`; the mirror image of
@@ -641,7 +715,7 @@ impl Expr {
                 return q.add(&inner.ceil_div(ak)?);
             }
         }
-        q.add(&Expr::from_atom(Atom::CeilDiv(Box::new(r), k)))
+        q.add(&Expr::from_atom(Atom::CeilDiv(Box::new(r), k))?)
     }
 
     /// `self / k` where the caller asserts the division is exact (`k > 0`).
@@ -670,7 +744,7 @@ impl Expr {
                 return q.add(&inner.assumed_exact_div(ak)?);
             }
         }
-        q.add(&Expr::from_atom(Atom::ExactDiv(Box::new(r), k)))
+        q.add(&Expr::from_atom(Atom::ExactDiv(Box::new(r), k))?)
     }
 
     /// Exact polynomial division `self / divisor`, or `None` when the
@@ -765,11 +839,11 @@ impl Expr {
             (b, a)
         };
         let (x, y) = (Box::new(x.clone()), Box::new(y.clone()));
-        Ok(Expr::from_atom(if is_min {
+        Expr::from_atom(if is_min {
             Atom::Min(x, y)
         } else {
             Atom::Max(x, y)
-        }))
+        })
     }
 
     /// `min(self, o)` with structural simplification only: equal arguments
@@ -824,10 +898,7 @@ impl Expr {
             }
         }
         let (x, y) = if self <= o { (self, o) } else { (o, self) };
-        Ok(Expr::from_atom(Atom::Bcast(
-            Box::new(x.clone()),
-            Box::new(y.clone()),
-        )))
+        Expr::from_atom(Atom::Bcast(Box::new(x.clone()), Box::new(y.clone())))
     }
 
     /// All symbols occurring in the expression (including inside atoms).

@@ -122,6 +122,16 @@
 //! bytes and [`MAX_DEPTH`](parse::MAX_DEPTH) nesting levels; the parser never
 //! panics.
 //!
+//! ## Limits
+//!
+//! No operation builds an expression larger than [`MAX_SIZE`] nodes
+//! ([`Expr::size`]) or nesting atoms deeper than [`MAX_NESTING`]
+//! ([`Expr::nesting`]); it returns [`DimError::TooComplex`] instead. The
+//! size bounds the time of every operation, the nesting bounds the stack of
+//! every walk over an expression. Shape inference stays far below both: it
+//! replaces a dim that grows past a much smaller budget by a fresh symbol
+//! (see `shape_infer`'s engine).
+//!
 //! ## Predicates
 //!
 //! [`Predicate`]s (`==`, `!=`, `<`, `<=`, `>`, `>=`, `% k == 0`, `and`,
@@ -139,7 +149,7 @@ mod predicate;
 mod table;
 
 pub use error::{DimError, ParseError};
-pub use expr::{Atom, Expr, Monomial, SymbolId};
+pub use expr::{Atom, Expr, Monomial, SymbolId, MAX_NESTING, MAX_SIZE};
 pub use interval::Interval;
 pub use parse::ParsedShape;
 pub use predicate::Predicate;

@@ -7,8 +7,9 @@ pub const MAX_INPUT_LEN: usize = 1 << 16;
 /// Deepest accepted nesting of parentheses, unary signs and function calls.
 pub const MAX_DEPTH: usize = 64;
 
-/// Total number of operand terms the parser may combine in one input
-/// (guards against inputs that are short but expensive to canonicalize).
+/// Total work the parser may spend combining operands in one input, in
+/// products of operand sizes ([`Expr::size`]): guards against inputs that are
+/// short but expensive to canonicalize.
 pub const MAX_WORK: usize = 1 << 20;
 
 /// Function names that cannot be used as symbol names.
@@ -231,7 +232,7 @@ impl<'t> Parser<'t> {
     fn charge(&mut self, a: &Expr, b: &Expr, offset: usize) -> Result<(), ParseError> {
         self.work = self
             .work
-            .saturating_add(a.num_terms().max(1) * b.num_terms().max(1));
+            .saturating_add(a.size().max(1).saturating_mul(b.size().max(1)));
         if self.work > MAX_WORK {
             return Err(ParseError::new("expression too complex", offset));
         }
