@@ -231,9 +231,25 @@ fn exact_reducible(m: &Monomial, c: i64) -> Option<(usize, i64)> {
 }
 
 impl Expr {
-    /// Builds an expression from a map of terms: drops zero terms and
-    /// simplifies `c * (e/k) * rest` when `gcd(c, k) > 1`.
-    fn from_map(map: BTreeMap<Monomial, i64>) -> Result<Expr, DimError> {
+    /// Builds an expression from a map of terms: drops zero terms,
+    /// simplifies `c * (e/k) * rest` when `gcd(c, k) > 1` and folds
+    /// multiples of exact divisions ([`Expr::fold_exact_multiple`]).
+    fn from_map(mut map: BTreeMap<Monomial, i64>) -> Result<Expr, DimError> {
+        // Each fold merges two terms into one, so a loop (not recursion:
+        // the stack stays flat) of at most `MAX_TERMS` rounds ends.
+        for _ in 0..=MAX_TERMS {
+            let e = Expr::reduce_exact_coefficients(map)?;
+            match e.fold_exact_multiple()? {
+                Some(folded) => map = folded,
+                None => return Ok(e),
+            }
+        }
+        Err(DimError::TooComplex)
+    }
+
+    /// Drops zero terms and simplifies `c * (e/k) * rest` when
+    /// `gcd(c, k) > 1`.
+    fn reduce_exact_coefficients(map: BTreeMap<Monomial, i64>) -> Result<Expr, DimError> {
         let mut terms = Vec::with_capacity(map.len());
         let mut pending = Vec::new();
         for (m, c) in map {
@@ -258,7 +274,7 @@ impl Expr {
             let part = rest.mul(&inner.assumed_exact_div(k / g)?)?;
             e = e.add(&part)?;
         }
-        e.fold_exact_multiples()
+        Ok(e)
     }
 
     /// Folds a term that is a multiple of what an exact division divides
@@ -266,15 +282,16 @@ impl Expr {
     /// `-3*(A/2)` (as `2*(A/2) = A`), so that equal sums have one form
     /// whichever way they were built. Applies where the division's operand
     /// is a single term `e*t` and the sum holds `a*R*t` with `e | a` beside
-    /// `c*R*(e*t/k)`.
-    fn fold_exact_multiples(self) -> Result<Expr, DimError> {
+    /// `c*R*(e*t/k)`. Returns the terms after one fold, or `None` when
+    /// nothing folds.
+    fn fold_exact_multiple(&self) -> Result<Option<BTreeMap<Monomial, i64>>, DimError> {
         let has_exact_div = |m: &Monomial| {
             m.factors
                 .iter()
                 .any(|(a, _)| matches!(a, Atom::ExactDiv(..)))
         };
         if !self.terms.iter().any(|(m, _)| has_exact_div(m)) {
-            return Ok(self);
+            return Ok(None);
         }
         for (m, c) in &self.terms {
             for (idx, (atom, _)) in m.factors.iter().enumerate() {
@@ -303,7 +320,7 @@ impl Expr {
                         let mut map: BTreeMap<Monomial, i64> = self.terms.iter().cloned().collect();
                         map.remove(m);
                         map.insert(other.clone(), folded);
-                        return Expr::from_map(map);
+                        return Ok(Some(map));
                     }
                 }
                 let [(t, e)] = inner.terms.as_slice() else {
@@ -325,10 +342,10 @@ impl Expr {
                 let mut map: BTreeMap<Monomial, i64> = self.terms.iter().cloned().collect();
                 map.remove(&target);
                 map.insert(m.clone(), folded);
-                return Expr::from_map(map);
+                return Ok(Some(map));
             }
         }
-        Ok(self)
+        Ok(None)
     }
 
     fn term(m: Monomial, c: i64) -> Result<Expr, DimError> {
