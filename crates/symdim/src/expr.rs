@@ -1,7 +1,7 @@
 //! Canonical symbolic integer expressions.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::DimError;
 
@@ -285,65 +285,90 @@ impl Expr {
     /// `c*R*(e*t/k)`. Returns the terms after one fold, or `None` when
     /// nothing folds.
     fn fold_exact_multiple(&self) -> Result<Option<BTreeMap<Monomial, i64>>, DimError> {
-        let has_exact_div = |m: &Monomial| {
-            m.factors
-                .iter()
-                .any(|(a, _)| matches!(a, Atom::ExactDiv(..)))
-        };
-        if !self.terms.iter().any(|(m, _)| has_exact_div(m)) {
-            return Ok(None);
+        /// An exact-division factor `E/k` (to the power `exponent`) of term
+        /// `term`, and that term's monomial with one power of it removed.
+        struct Division<'a> {
+            term: usize,
+            operand: &'a Expr,
+            k: i64,
+            exponent: u32,
+            rest: Monomial,
         }
-        for (m, c) in &self.terms {
-            for (idx, (atom, _)) in m.factors.iter().enumerate() {
-                let Atom::ExactDiv(inner, k) = atom else {
-                    continue;
-                };
-                // `c*R*(E/k)` beside `b*R*(E/(j*k))`: `E/k = j*(E/(j*k))`.
-                let finer =
-                    self.terms.iter().find_map(|(other, b)| {
-                        let (i, (Atom::ExactDiv(_, k2), 1)) =
-                            other.factors.iter().enumerate().find(
-                                |(_, (a, _))| matches!(a, Atom::ExactDiv(x, _) if x == inner),
-                            )?
-                        else {
-                            return None;
-                        };
-                        (k2 > k && k2 % k == 0 && other.decrement(i) == m.decrement(idx))
-                            .then_some((other, *b, k2 / k))
-                    });
-                if let Some((other, b, j)) = finer {
-                    if m.factors[idx].1 == 1 {
-                        let folded = c
-                            .checked_mul(j)
-                            .and_then(|x| x.checked_add(b))
-                            .ok_or(DimError::Overflow)?;
-                        let mut map: BTreeMap<Monomial, i64> = self.terms.iter().cloned().collect();
-                        map.remove(m);
-                        map.insert(other.clone(), folded);
-                        return Ok(Some(map));
+        // Computed once: the searches below compare these, never clone.
+        let divisions: Vec<Division> = self
+            .terms
+            .iter()
+            .enumerate()
+            .flat_map(|(term, (m, _))| {
+                m.factors
+                    .iter()
+                    .enumerate()
+                    .filter_map(move |(i, (a, exponent))| match a {
+                        Atom::ExactDiv(operand, k) => Some(Division {
+                            term,
+                            operand,
+                            k: *k,
+                            exponent: *exponent,
+                            rest: m.decrement(i),
+                        }),
+                        _ => None,
+                    })
+            })
+            .collect();
+        // The divisions of each operand, in term order.
+        let mut by_operand: HashMap<&Expr, Vec<&Division>> = HashMap::new();
+        for d in &divisions {
+            by_operand.entry(d.operand).or_default().push(d);
+        }
+        let rebuilt = |remove: &Monomial, insert: &Monomial, coefficient: i64| {
+            let mut map: BTreeMap<Monomial, i64> = self.terms.iter().cloned().collect();
+            map.remove(remove);
+            map.insert(insert.clone(), coefficient);
+            Some(map)
+        };
+        for d in &divisions {
+            let (m, c) = &self.terms[d.term];
+            // `c*R*(E/k)` beside `b*R*(E/(j*k))`: `E/k = j*(E/(j*k))`. Only
+            // the first factor of each term dividing `E` is considered.
+            if d.exponent == 1 {
+                let mut seen = None;
+                let finer = by_operand[d.operand].iter().find(|f| {
+                    if seen == Some(f.term) {
+                        return false;
                     }
+                    seen = Some(f.term);
+                    f.exponent == 1 && f.k > d.k && f.k % d.k == 0 && f.rest == d.rest
+                });
+                if let Some(f) = finer {
+                    let (other, b) = &self.terms[f.term];
+                    let folded = c
+                        .checked_mul(f.k / d.k)
+                        .and_then(|x| x.checked_add(*b))
+                        .ok_or(DimError::Overflow)?;
+                    return Ok(rebuilt(m, other, folded));
                 }
-                let [(t, e)] = inner.terms.as_slice() else {
-                    continue;
-                };
-                let Ok(target) = m.decrement(idx).mul(t) else {
-                    continue;
-                };
-                let Some(&(_, a)) = self.terms.iter().find(|(tm, _)| *tm == target) else {
-                    continue;
-                };
-                if *e == 0 || a % e != 0 {
-                    continue;
-                }
-                let folded = (a / e)
-                    .checked_mul(*k)
-                    .and_then(|x| x.checked_add(*c))
-                    .ok_or(DimError::Overflow)?;
-                let mut map: BTreeMap<Monomial, i64> = self.terms.iter().cloned().collect();
-                map.remove(&target);
-                map.insert(m.clone(), folded);
-                return Ok(Some(map));
             }
+            // `a*R*t` beside `c*R*(e*t/k)` with `e | a`: `a*R*t =
+            // (a/e)*k*R*(e*t/k)`.
+            let [(t, e)] = d.operand.terms.as_slice() else {
+                continue;
+            };
+            let Ok(target) = d.rest.mul(t) else {
+                continue;
+            };
+            // Terms are sorted by monomial.
+            let Ok(at) = self.terms.binary_search_by(|(tm, _)| tm.cmp(&target)) else {
+                continue;
+            };
+            let a = self.terms[at].1;
+            if *e == 0 || a % e != 0 {
+                continue;
+            }
+            let folded = (a / e)
+                .checked_mul(d.k)
+                .and_then(|x| x.checked_add(*c))
+                .ok_or(DimError::Overflow)?;
+            return Ok(rebuilt(&target, m, folded));
         }
         Ok(None)
     }
