@@ -1,7 +1,7 @@
 //! The inference walk.
 
 use ir::{Diagnostic, Graph, NodeId, Op};
-use symdim::SymbolTable;
+use symdim::{DimError, SymbolTable};
 
 use crate::context::{Constraint, InferContext};
 use crate::declared::{check_declared, declared_tensor};
@@ -183,6 +183,25 @@ pub fn infer(graph: &Graph, registry: &Registry, options: &Options) -> Inference
                         }
                     }
                     Err(ShapeError::Unreadable) => declared(&mut ctx),
+                    // A limit of the algebra, not a fault of the model (a
+                    // Concat of thousands of dynamic dims sums them all):
+                    // go on as OpenVINO would with `?`.
+                    Err(ShapeError::Dim(DimError::TooComplex)) => {
+                        diagnostics.push(
+                            Diagnostic::warning(
+                                "dim-too-complex",
+                                format!(
+                                    "an output dim would exceed the algebra's limits \
+                                     ({} nodes, nesting {})",
+                                    symdim::MAX_SIZE,
+                                    symdim::MAX_NESTING
+                                ),
+                            )
+                            .with_note("its outputs take the shapes declared in the file")
+                            .at_layer(node.layer_ref(), node.location),
+                        );
+                        declared(&mut ctx)
+                    }
                     Err(error) => {
                         diagnostics.push(
                             Diagnostic::error(error.rule_name(), error.to_string())
