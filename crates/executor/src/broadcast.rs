@@ -300,10 +300,10 @@ fn copy_run<const W: usize>(src: &[u8], first: isize, step: isize, row: &mut [u8
 /// `base + Σ index[i] * strides[i]` at each output index. `None` when a read
 /// falls outside `src` (the caller's shapes disagree: an internal error).
 ///
-/// Rows whose reads are strided (a transpose) are copied [`TILE_ROWS`] rows
-/// at a time, column by column: the rows usually start at neighbouring
-/// elements, so each column's reads share a cache line instead of each
-/// read touching a line of its own.
+/// Rows whose reads are strided (a transpose) are copied [`tile_rows`] rows
+/// at a time, a cache line of each row at a time: the rows usually start at
+/// neighbouring elements, so the reads for one line of every row of the
+/// tile are whole lines too ([`transpose_tile`]).
 pub(crate) fn copy_strided(
     src: &[u8],
     width: usize,
@@ -316,7 +316,21 @@ pub(crate) fn copy_strided(
     let (len, step) = (rows.len, rows.steps[0]);
     let row_bytes = len * width;
     let outside = std::sync::atomic::AtomicBool::new(false);
-    let bytes = parallel::filled(rows.count * row_bytes, row_bytes, |first, chunk| {
+    let tile = if step == 1 {
+        1
+    } else {
+        tile_rows(width, rows.count)
+    };
+    // Tasks of whole tiles where the rows divide into them, so that no tile
+    // is cut in two at a task's edge.
+    let task_rows = if rows.count.is_multiple_of(tile) {
+        tile
+    } else {
+        1
+    };
+    let unit = task_rows * row_bytes;
+    let bytes = parallel::filled(rows.count * row_bytes, unit, |first_unit, chunk| {
+        let first = first_unit * task_rows;
         let mut starts = Vec::with_capacity(chunk.len() / row_bytes);
         rows.visit(first..first + chunk.len() / row_bytes, |offs| {
             starts.push(offs[0])
@@ -325,13 +339,12 @@ pub(crate) fn copy_strided(
             outside.store(true, std::sync::atomic::Ordering::Relaxed);
             return;
         }
-        let tile = if step == 1 { 1 } else { TILE_ROWS };
         for (starts, dst) in starts.chunks(tile).zip(chunk.chunks_mut(tile * row_bytes)) {
             match width {
-                1 => copy_tile::<1>(src, starts, step, dst),
-                2 => copy_tile::<2>(src, starts, step, dst),
-                4 => copy_tile::<4>(src, starts, step, dst),
-                8 => copy_tile::<8>(src, starts, step, dst),
+                1 => copy_tile::<1, 64>(src, starts, step, dst),
+                2 => copy_tile::<2, 32>(src, starts, step, dst),
+                4 => copy_tile::<4, 16>(src, starts, step, dst),
+                8 => copy_tile::<8, 8>(src, starts, step, dst),
                 _ => {
                     for (&start, row) in starts.iter().zip(dst.chunks_exact_mut(row_bytes)) {
                         for (k, out) in row.chunks_exact_mut(width).enumerate() {
@@ -346,28 +359,99 @@ pub(crate) fn copy_strided(
     (!outside.into_inner()).then_some(bytes)
 }
 
-/// How many strided rows [`copy_strided`] copies together.
-const TILE_ROWS: usize = 16;
+/// The bytes of a cache line: a transposing tile moves whole lines.
+const LINE: usize = 64;
+
+/// The most bytes a transposing tile reads from one input page in one go.
+const TILE_RUN: usize = 1024;
+
+/// How many of `count` strided rows [`copy_strided`] copies together, for
+/// elements of `width` bytes: as many as make a run of [`TILE_RUN`] bytes
+/// of adjacent input elements (256 for 4-byte elements), but few enough to
+/// leave four tiles for the threads to share, and a whole number of
+/// squares (`64 / width` rows) where there are that many rows.
+fn tile_rows(width: usize, count: usize) -> usize {
+    let square = (LINE / width.max(1)).max(1);
+    let most = (TILE_RUN / width.max(1)).max(1);
+    let shared = count / 4 / square * square;
+    most.min(shared).max(square)
+}
 
 /// Copies `starts.len()` rows of `dst` (equal lengths, elements of `W`
 /// bytes), row `g` from element `starts[g]` by `step`; runs in bounds.
-fn copy_tile<const W: usize>(src: &[u8], starts: &[isize], step: isize, dst: &mut [u8]) {
+/// `S` is the side of a square of elements one cache line wide
+/// (`64 / W`).
+fn copy_tile<const W: usize, const S: usize>(
+    src: &[u8],
+    starts: &[isize],
+    step: isize,
+    dst: &mut [u8],
+) {
     if let [start] = starts {
         return copy_run::<W>(src, *start, step, dst);
     }
     let row_bytes = dst.len() / starts.len();
     let len = row_bytes / W;
+    let first = starts[0];
+    if (first..).zip(starts).all(|(want, &start)| start == want) {
+        return transpose_tile::<W, S>(src, first, starts.len(), step, len, dst);
+    }
     let mut rows: Vec<&mut [u8]> = dst.chunks_exact_mut(row_bytes).collect();
     // Square-ish blocks: each row gets a cache line of output per block,
     // and each column's reads share lines across the rows.
-    let block = (64 / W).max(1);
-    for k0 in (0..len).step_by(block) {
-        let k1 = (k0 + block).min(len);
+    for k0 in (0..len).step_by(S) {
+        let k1 = (k0 + S).min(len);
         for (row, &start) in rows.iter_mut().zip(starts) {
             for k in k0..k1 {
                 let at = (start + k as isize * step) as usize * W;
                 row[k * W..(k + 1) * W].copy_from_slice(&src[at..at + W]);
             }
+        }
+    }
+}
+
+/// [`copy_tile`] for rows that start at adjacent elements (`first`,
+/// `first + 1`, ...): a transpose. Element `k` of rows `g..g + S` is a run
+/// of `S` adjacent input elements, so the tile goes by squares of `S` by
+/// `S` elements: `S` whole cache lines read, `S` whole lines written.
+/// Whole lines matter because power-of-two strides put every run, and
+/// every row, in the same cache set, where element-by-element access across
+/// them keeps evicting lines; and the fixed-size square compiles to
+/// straight moves, without bounds checks. The squares go across the tile's
+/// rows first, so each input page is read up to [`TILE_RUN`] bytes at a
+/// time (one line per page visit left the transposes bound by TLB misses).
+fn transpose_tile<const W: usize, const S: usize>(
+    src: &[u8],
+    first: isize,
+    rows: usize,
+    step: isize,
+    len: usize,
+    dst: &mut [u8],
+) {
+    debug_assert_eq!(S * W, LINE);
+    let row_bytes = len * W;
+    let (full_rows, full_len) = (rows / S * S, len / S * S);
+    for k0 in (0..full_len).step_by(S) {
+        for g0 in (0..full_rows).step_by(S) {
+            let runs: [&[u8]; S] = std::array::from_fn(|i| {
+                let at = (first + g0 as isize + (k0 + i) as isize * step) as usize * W;
+                &src[at..at + S * W]
+            });
+            for j in 0..S {
+                let out = &mut dst[(g0 + j) * row_bytes + k0 * W..][..S * W];
+                for (e, run) in out.chunks_exact_mut(W).zip(&runs) {
+                    e.copy_from_slice(&run[j * W..(j + 1) * W]);
+                }
+            }
+        }
+    }
+    // What the squares leave: the last `len % S` elements of the full rows,
+    // and the `rows % S` rows left whole; element by element.
+    for (g, row) in dst.chunks_exact_mut(row_bytes).enumerate() {
+        let from_k = if g < full_rows { full_len } else { 0 };
+        for k in from_k..len {
+            let at = (first + g as isize + k as isize * step) as usize * W;
+            row[k * W..(k + 1) * W].copy_from_slice(&src[at..at + W]);
         }
     }
 }
@@ -456,6 +540,55 @@ mod tests {
                 expected,
                 "{out:?} {strides:?}"
             );
+        }
+    }
+
+    /// Element by element, as the definition says.
+    fn strided_reference(
+        src: &[u8],
+        width: usize,
+        out: &[usize],
+        base: isize,
+        strides: &[isize],
+    ) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        walk(out, &[base], &[strides.to_vec()], |offs| {
+            let at = offs[0] * width;
+            bytes.extend_from_slice(&src[at..at + width]);
+        });
+        bytes
+    }
+
+    #[test]
+    fn transposing_tiles_match_the_definition() {
+        let check = |src: &[u8], width: usize, out: &[usize], base: isize, strides: &[isize]| {
+            assert_eq!(
+                copy_strided(src, width, out, base, strides).unwrap(),
+                strided_reference(src, width, out, base, strides),
+                "width {width}, out {out:?}, base {base}, strides {strides:?}"
+            );
+        };
+        let bytes = |n: usize| -> Vec<u8> { (0..n).map(|i| (i * 7 % 251) as u8).collect() };
+        // Every element width the tiles specialise (and 3, which they do
+        // not), sizes around the squares' edges, both directions of the
+        // step, and 2-D, batched and partial (every other column)
+        // transposes.
+        for width in [1usize, 2, 3, 4, 8] {
+            for (rows, cols) in [(1, 70), (7, 9), (16, 16), (17, 65), (64, 130), (129, 33)] {
+                let src = bytes(rows * cols * width * 2);
+                let (r, c) = (rows as isize, cols as isize);
+                check(&src, width, &[cols, rows], 0, &[1, c]);
+                check(&src, width, &[cols, rows], (r - 1) * c, &[1, -c]);
+                check(&src, width, &[2, cols, rows], 0, &[r * c, 1, c]);
+                check(&src, width, &[cols / 2, rows], 0, &[2, c]);
+            }
+        }
+        // Outputs of 1 MiB and more are cut into tasks for the threads: of
+        // whole tiles where the tiles divide the rows (1,024), else of
+        // whole rows (700, cutting tiles at the tasks' edges).
+        for (rows, cols) in [(512, 1024), (513, 700)] {
+            let src = bytes(rows * cols * 4);
+            check(&src, 4, &[cols, rows], 0, &[1, cols as isize]);
         }
     }
 
