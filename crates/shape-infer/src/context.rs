@@ -131,7 +131,7 @@ impl InferContext {
     }
 
     fn track(&mut self, dim: &mut Dim) {
-        let (size, nesting) = (dim.size(), dim.nesting());
+        let (size, nesting) = dim.size_and_nesting();
         if size <= TRACKED_SIZE && nesting <= TRACKED_NESTING {
             return;
         }

@@ -328,17 +328,11 @@ impl Expr {
         };
         for d in &divisions {
             let (m, c) = &self.terms[d.term];
-            // `c*R*(E/k)` beside `b*R*(E/(j*k))`: `E/k = j*(E/(j*k))`. Only
-            // the first factor of each term dividing `E` is considered.
+            // `c*R*(E/k)` beside `b*R*(E/(j*k))`: `E/k = j*(E/(j*k))`.
             if d.exponent == 1 {
-                let mut seen = None;
-                let finer = by_operand[d.operand].iter().find(|f| {
-                    if seen == Some(f.term) {
-                        return false;
-                    }
-                    seen = Some(f.term);
-                    f.exponent == 1 && f.k > d.k && f.k % d.k == 0 && f.rest == d.rest
-                });
+                let finer = by_operand[d.operand]
+                    .iter()
+                    .find(|f| f.exponent == 1 && f.k > d.k && f.k % d.k == 0 && f.rest == d.rest);
                 if let Some(f) = finer {
                     let (other, b) = &self.terms[f.term];
                     let folded = c
@@ -392,7 +386,7 @@ impl Expr {
     /// `self`, or [`DimError::TooComplex`] when it is larger than
     /// [`MAX_SIZE`] nodes or nests atoms deeper than [`MAX_NESTING`].
     fn within_limits(self) -> Result<Expr, DimError> {
-        let (size, nesting) = self.measure();
+        let (size, nesting) = self.size_and_nesting();
         if size > MAX_SIZE || nesting > MAX_NESTING {
             return Err(DimError::TooComplex);
         }
@@ -401,7 +395,7 @@ impl Expr {
 
     /// `(size, nesting)` in one walk; see [`Expr::size`] and
     /// [`Expr::nesting`].
-    fn measure(&self) -> (usize, usize) {
+    pub fn size_and_nesting(&self) -> (usize, usize) {
         let mut size = 0;
         let mut nesting = 0;
         for (m, _) in &self.terms {
@@ -410,11 +404,11 @@ impl Expr {
                 let (s, n) = match atom {
                     Atom::Sym(_) => (0, 0),
                     Atom::FloorDiv(e, _) | Atom::CeilDiv(e, _) | Atom::ExactDiv(e, _) => {
-                        let (s, n) = e.measure();
+                        let (s, n) = e.size_and_nesting();
                         (s, n + 1)
                     }
                     Atom::Min(x, y) | Atom::Max(x, y) | Atom::Bcast(x, y) => {
-                        let ((sx, nx), (sy, ny)) = (x.measure(), y.measure());
+                        let ((sx, nx), (sy, ny)) = (x.size_and_nesting(), y.size_and_nesting());
                         (sx + sy, nx.max(ny) + 1)
                     }
                 };
@@ -429,13 +423,13 @@ impl Expr {
     /// every atom's operands: `0` for zero, `1` for a constant, `2` for a
     /// symbol, `3` for `2*N + 1` (two terms, one factor).
     pub fn size(&self) -> usize {
-        self.measure().0
+        self.size_and_nesting().0
     }
 
     /// How deeply atoms nest: `0` for a polynomial in symbols, `1` for
     /// `floor(N/2) + 1`, `2` for `min(floor(N/2), M)`.
     pub fn nesting(&self) -> usize {
-        self.measure().1
+        self.size_and_nesting().1
     }
 
     /// The constant `v`.
