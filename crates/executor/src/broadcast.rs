@@ -402,10 +402,12 @@ fn copy_tile<const W: usize, const S: usize>(
     for k0 in (0..len).step_by(S) {
         let k1 = (k0 + S).min(len);
         for (row, &start) in rows.iter_mut().zip(starts) {
-            for k in k0..k1 {
-                let at = (start + k as isize * step) as usize * W;
-                row[k * W..(k + 1) * W].copy_from_slice(&src[at..at + W]);
-            }
+            copy_run::<W>(
+                src,
+                start + k0 as isize * step,
+                step,
+                &mut row[k0 * W..k1 * W],
+            );
         }
     }
 }
@@ -449,10 +451,8 @@ fn transpose_tile<const W: usize, const S: usize>(
     // and the `rows % S` rows left whole; element by element.
     for (g, row) in dst.chunks_exact_mut(row_bytes).enumerate() {
         let from_k = if g < full_rows { full_len } else { 0 };
-        for k in from_k..len {
-            let at = (first + g as isize + k as isize * step) as usize * W;
-            row[k * W..(k + 1) * W].copy_from_slice(&src[at..at + W]);
-        }
+        let start = first + g as isize + from_k as isize * step;
+        copy_run::<W>(src, start, step, &mut row[from_k * W..]);
     }
 }
 
