@@ -41,17 +41,25 @@ fn model(layers: &str, edges: &str) -> String {
     format!("<?xml version=\"1.0\"?>\n<net name=\"hostile\" version=\"11\"><layers>\n{layers}</layers><edges>\n{edges}</edges></net>\n")
 }
 
-fn edge(from: usize, from_port: usize, to: usize) -> String {
+fn edge(from: usize, from_port: usize, to: usize, to_port: usize) -> String {
     format!(
-        "<edge from-layer=\"{from}\" from-port=\"{from_port}\" to-layer=\"{to}\" to-port=\"0\"/>\n"
+        "<edge from-layer=\"{from}\" from-port=\"{from_port}\" to-layer=\"{to}\" to-port=\"{to_port}\"/>\n"
     )
 }
 
-fn check(xml: &str) -> (u8, serde_json::Value) {
-    let read = ir_xml::read_model_from_str(xml, None).expect("well-formed");
+/// `ir-check` on `xml` (with `weights` as its `.bin`): the exit status,
+/// the JSON report, and the report's length in bytes.
+fn check_with(xml: &str, weights: Option<Vec<u8>>) -> (u8, serde_json::Value, usize) {
+    let weights = weights.map(ir::TensorBytes::from_vec);
+    let read = ir_xml::read_model_from_str(xml, weights).expect("well-formed");
     let outcome = analyze("hostile.xml", xml, read, &args());
     let json = serde_json::from_str(&outcome.stdout).expect("one JSON object");
-    (outcome.status, json)
+    (outcome.status, json, outcome.stdout.len())
+}
+
+fn check(xml: &str) -> (u8, serde_json::Value) {
+    let (status, json, _) = check_with(xml, None);
+    (status, json)
 }
 
 #[test]
@@ -61,10 +69,10 @@ fn a_chain_of_100_000_layers() {
     let mut edges = String::new();
     for i in 1..N {
         layers += &layer(i, "ReLU", 1, 1, "");
-        edges += &edge(i - 1, if i == 1 { 0 } else { 1 }, i);
+        edges += &edge(i - 1, if i == 1 { 0 } else { 1 }, i, 0);
     }
     layers += &layer(N, "Result", 1, 0, "");
-    edges += &edge(N - 1, 1, N);
+    edges += &edge(N - 1, 1, N, 0);
     let (status, json) = check(&model(&layers, &edges));
     assert_eq!(status, EXIT_VALID, "{:?}", json["diagnostics"]);
     let nodes = json["nodes"].as_array().expect("nodes");
@@ -81,7 +89,7 @@ fn five_thousand_inputs() {
     for i in 0..N {
         layers += &layer(2 * i, "Parameter", 0, 1, PARAM_DATA);
         layers += &layer(2 * i + 1, "Result", 1, 0, "");
-        edges += &edge(2 * i, 0, 2 * i + 1);
+        edges += &edge(2 * i, 0, 2 * i + 1, 0);
     }
     let (status, json) = check(&model(&layers, &edges));
     assert_eq!(status, EXIT_VALID, "{:?}", json["diagnostics"]);
@@ -92,11 +100,11 @@ fn five_thousand_inputs() {
 fn a_cycle_through_10_000_layers_is_named_briefly() {
     const N: usize = 10_000;
     let mut layers = layer(0, "Parameter", 0, 1, PARAM_DATA) + &layer(1, "Result", 1, 0, "");
-    let mut edges = edge(0, 0, 1);
+    let mut edges = edge(0, 0, 1, 0);
     for i in 2..N + 2 {
         layers += &layer(i, "ReLU", 1, 1, "");
         let next = if i == N + 1 { 2 } else { i + 1 };
-        edges += &edge(i, 1, next);
+        edges += &edge(i, 1, next, 0);
     }
     let (status, json) = check(&model(&layers, &edges));
     assert_eq!(status, EXIT_INVALID);
@@ -145,28 +153,18 @@ fn a_chain_of_20_000_slices_that_nest_their_dim() {
              <port id=\"4\"><dim>1</dim></port></input><output>\
              <port id=\"5\" precision=\"FP32\"><dim>-1</dim><dim>4</dim></port></output></layer>\n"
         );
-        edges += &edge(previous.0, previous.1, id);
+        edges += &edge(previous.0, previous.1, id, 0);
         for input in 1..5 {
-            edges += &format!(
-                "<edge from-layer=\"{input}\" from-port=\"0\" to-layer=\"{id}\" to-port=\"{input}\"/>\n"
-            );
+            edges += &edge(input, 0, id, input);
         }
         previous = (id, 5);
     }
     layers += &layer(5 + N, "Result", 1, 0, "");
-    edges += &edge(previous.0, previous.1, 5 + N);
-    let xml = model(&layers, &edges);
-    let read = ir_xml::read_model_from_str(&xml, Some(ir::TensorBytes::from_vec(weights)))
-        .expect("well-formed");
-    let outcome = analyze("hostile.xml", &xml, read, &args());
-    let json: serde_json::Value = serde_json::from_str(&outcome.stdout).expect("one JSON object");
-    assert_eq!(outcome.status, EXIT_VALID, "{:?}", json["diagnostics"][0]);
+    edges += &edge(previous.0, previous.1, 5 + N, 0);
+    let (status, json, report_bytes) = check_with(&model(&layers, &edges), Some(weights));
+    assert_eq!(status, EXIT_VALID, "{:?}", json["diagnostics"][0]);
     // Every dim stays small: the report grows linearly with the chain.
-    assert!(
-        outcome.stdout.len() < 1_000 * N,
-        "{} bytes",
-        outcome.stdout.len()
-    );
+    assert!(report_bytes < 1_000 * N, "{report_bytes} bytes");
     let symbols = json["symbols"].as_object().expect("symbols");
     let stand_ins: Vec<&str> = symbols
         .values()
@@ -194,13 +192,11 @@ fn a_concat_of_3_000_dynamic_inputs() {
     let mut edges = String::new();
     for i in 0..N {
         layers += &layer(i, "Parameter", 0, 1, PARAM_DATA);
-        edges += &format!(
-            "<edge from-layer=\"{i}\" from-port=\"0\" to-layer=\"{N}\" to-port=\"{i}\"/>\n"
-        );
+        edges += &edge(i, 0, N, i);
     }
     layers += &layer(N, "Concat", N, 1, "<data axis=\"0\"/>");
     layers += &layer(N + 1, "Result", 1, 0, "");
-    edges += &edge(N, N, N + 1);
+    edges += &edge(N, N, N + 1, 0);
     let (status, json) = check(&model(&layers, &edges));
     assert_eq!(status, EXIT_VALID, "{:?}", json["diagnostics"][0]);
     let diagnostics = json["diagnostics"].as_array().expect("diagnostics");
