@@ -821,6 +821,29 @@ def dump(g: dict) -> str:
     return text
 
 
+def family_builders():
+    """The ``build()`` of every module in ``scripts/goldens/`` (one per op
+    family, in file-name order). A family module adds its cases with this
+    module's helpers: ``import gen_op_goldens as g; g.case(...)``."""
+    import importlib.util
+
+    # Family modules import this module by name: when it runs as a script,
+    # that name must be this very module (one CASES list), not a second copy.
+    sys.modules.setdefault("gen_op_goldens", sys.modules[__name__])
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "goldens")
+    if not os.path.isdir(folder):
+        return []
+    builders = []
+    for file in sorted(os.listdir(folder)):
+        if not file.endswith(".py") or file.startswith("_"):
+            continue
+        spec = importlib.util.spec_from_file_location(f"goldens_{file[:-3]}", os.path.join(folder, file))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        builders.append(module.build)
+    return builders
+
+
 def main() -> int:
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
@@ -850,6 +873,8 @@ def main() -> int:
         subgraph_cases,
         invalid_cases,
     ):
+        build()
+    for build in family_builders():
         build()
     names = set()
     outputs = [(c.name, lambda c=c: write_case(c.name, c.what, c.model, c.bindings)) for c in CASES]
