@@ -21,6 +21,7 @@ pub mod overrides;
 pub mod registry;
 pub mod tensor;
 pub mod validate;
+pub mod window;
 
 pub use context::{Constraint, InferContext};
 pub use engine::{infer, infer_node, Inference, NodeOutcome, Options};
