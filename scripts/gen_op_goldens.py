@@ -187,14 +187,24 @@ def select_cases():
         [
             {"cond": [3, 1], "then": [2, 3, 4]},
             {"cond": [1, 1], "then": [1, 5, 4]},
-            # Not {"cond": [6, 1], "then": [8, 1, 4]}: OpenVINO's implementation
-            # merges cond both ways and accepts it, but Select-1's spec (which
-            # this project follows) broadcasts cond one way only, so a cond dim
-            # of 6 against a result dim of 1 is invalid. See docs/ops.md.
+            # cond widens then/else here: beyond the spec's one-way step 2,
+            # but OpenVINO's runtime merges cond both ways, and so do we (with
+            # a select-cond-broadcast warning).
+            {"cond": [6, 1], "then": [8, 1, 4]},
             {"cond": [6, 1], "then": [8, 6, 4]},
             {"cond": [3, 1], "then": [2, 4, 4]},
         ],
     )
+
+    # OpenVINO's runtime broadcasts cond both ways (its ONNX frontend writes
+    # `Where` as such a Select): [2,1] with [1,3] and [2,1,1,3] is [2,1,2,3].
+    c = P("cond", [2, 1], BOOL)
+    t = P("then", [1, 3])
+    e = P("else", [2, 1, 1, 3])
+    e2 = P("else13", [1, 3])
+    s = N(ops.select(c, t, e, "numpy"), "sel_wider")
+    s2 = N(ops.select(c, t, e2, "numpy"), "sel_cond_wider")
+    case("select_numpy_cond_both_ways", "Select numpy where cond widens then/else (OpenVINO's runtime, beyond the spec)", [c, t, e, e2], [s, s2])
 
     c = P("cond", [2, 3], BOOL)
     t = P("then", [2, 3, 4, 5])

@@ -15,16 +15,17 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for format in [ir_check::Format::Text, ir_check::Format::Json] {
-        let args = ir_check::Args {
-            model: "fuzz.xml".into(),
-            weights: None,
-            shapes: Vec::new(),
-            format,
-            allow_unknown_ops: true,
-            run: false,
-            inputs: Vec::new(),
-            output_dir: ".".into(),
+        let format = match format {
+            ir_check::Format::Text => "text",
+            ir_check::Format::Json => "json",
         };
+        let args = <ir_check::Args as clap::Parser>::parse_from([
+            "ir-check",
+            "fuzz.xml",
+            "--allow-unknown-ops",
+            "--format",
+            format,
+        ]);
         let outcome = ir_check::analyze("fuzz.xml", xml, read.clone(), &args);
         assert!(outcome.status <= 2);
     }

@@ -280,6 +280,7 @@ impl Executor {
         let options = Options {
             allow_unknown_ops: false,
             check_declared_shapes: false,
+            ..Options::default()
         };
         let inference = infer(&rebound, &self.registry, &options);
         if inference.has_errors() {

@@ -114,6 +114,7 @@ fn sample_shapes_match_inference() {
         let options = Options {
             allow_unknown_ops: false,
             check_declared_shapes: false,
+            ..Options::default()
         };
         let inference = infer(&bound, &Registry::standard(), &options);
         assert!(

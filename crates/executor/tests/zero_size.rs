@@ -356,6 +356,7 @@ fn check(case: &Case) -> Result<HashMap<String, Tensor>, String> {
     let options = Options {
         allow_unknown_ops: false,
         check_declared_shapes: false,
+        ..Options::default()
     };
     let inference = infer(&graph, &Registry::standard(), &options);
     if inference.has_errors() {

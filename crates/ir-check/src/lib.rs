@@ -56,6 +56,11 @@ pub struct Args {
     /// as warnings instead of errors).
     #[arg(long)]
     pub allow_unknown_ops: bool,
+    /// Report what OpenVINO's runtime accepts beyond its own specification
+    /// (Select's `cond` broadcast both ways, Squeeze of a dim other than 1)
+    /// as errors instead of warnings.
+    #[arg(long)]
+    pub strict_spec: bool,
     /// Run the model on the CPU after checking it (only when it is valid).
     #[arg(long)]
     pub run: bool,
@@ -114,6 +119,7 @@ pub fn analyze(file_name: &str, source: &str, read: ir_xml::ReadOutcome, args: &
     let options = Options {
         allow_unknown_ops: args.allow_unknown_ops,
         check_declared_shapes: args.shapes.is_empty(),
+        strict_spec: args.strict_spec,
     };
     let inference = infer(&graph, &Registry::standard(), &options);
     diagnostics.extend(inference.diagnostics.iter().cloned());

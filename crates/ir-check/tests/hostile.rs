@@ -3,19 +3,18 @@
 //! over graph depth and without a panic. No timing is asserted here; speed is
 //! for benchmarks.
 
-use ir_check::{analyze, Args, Format, EXIT_INVALID, EXIT_VALID};
+use clap::Parser;
+use ir_check::{analyze, Args, EXIT_INVALID, EXIT_VALID};
 
 fn args() -> Args {
-    Args {
-        model: "hostile.xml".into(),
-        weights: None,
-        shapes: Vec::new(),
-        format: Format::Json,
-        allow_unknown_ops: true,
-        run: false,
-        inputs: Vec::new(),
-        output_dir: ".".into(),
-    }
+    // Parsed, not built field by field, so a new flag does not touch this.
+    Args::parse_from([
+        "ir-check",
+        "hostile.xml",
+        "--format",
+        "json",
+        "--allow-unknown-ops",
+    ])
 }
 
 fn layer(id: usize, type_name: &str, inputs: usize, outputs: usize, data: &str) -> String {

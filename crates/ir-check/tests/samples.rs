@@ -189,3 +189,23 @@ fn samples_with_shape_overrides() {
         );
     }
 }
+
+/// A model the runtime runs beyond the specification (Select's cond widening
+/// then/else, as OpenVINO's ONNX frontend writes `Where`) is valid with a
+/// warning, and invalid under `--strict-spec`.
+#[test]
+fn strict_spec_turns_runtime_leniencies_into_errors() {
+    let model = "crates/shape-infer/tests/golden/select_numpy_cond_both_ways.xml";
+    let (status, stdout, stderr) = run(model, &[]);
+    assert_eq!(status, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("warning[select-cond-broadcast]") && stdout.contains("[2, 1, 2, 3]"),
+        "{stdout}{stderr}"
+    );
+    let (status, stdout, stderr) = run(model, &["--strict-spec"]);
+    assert_eq!(status, 1, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("error[select-cond-broadcast]") && stderr.contains("--strict-spec"),
+        "{stderr}"
+    );
+}

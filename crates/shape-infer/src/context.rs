@@ -16,6 +16,19 @@ pub const TRACKED_SIZE: usize = 256;
 /// fresh symbol before it flows on.
 pub const TRACKED_NESTING: usize = 16;
 
+/// The warning of a Select whose `cond` widens the broadcast of `then` and
+/// `else` (the specification's step 2 broadcasts `cond` one way; OpenVINO's
+/// runtime broadcasts it both ways).
+pub const SELECT_COND_BROADCAST: &str = "select-cond-broadcast";
+/// The warning of a Squeeze at an axis whose dim is not 1 (the
+/// specification forbids it; OpenVINO's runtime keeps the dim).
+pub const SQUEEZE_NON_ONE: &str = "squeeze-non-one";
+
+/// The warnings for models that OpenVINO's runtime accepts beyond its own
+/// specification. Inference does what the runtime does and warns; under
+/// [`Options::strict_spec`](crate::Options::strict_spec) they are errors.
+pub const SPEC_LENIENCIES: &[&str] = &[SELECT_COND_BROADCAST, SQUEEZE_NON_ONE];
+
 /// An assumption a rule had to make to go on, with the layer that forced it.
 #[derive(Debug, Clone)]
 pub struct Constraint {

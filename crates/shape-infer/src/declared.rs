@@ -79,15 +79,10 @@ fn shape_disagreement(symbols: &SymbolTable, port: &PortDecl, inferred: &Shape) 
     let declared = &port.dims;
     let id = port.id;
     let dims = inferred.dims()?;
-    // No declared dims: a scalar or an unknown rank, which agrees with a scalar
-    // and with an unknown rank only.
+    // No declared dims: OpenVINO writes a scalar and a dynamic rank alike, so
+    // the port says nothing of the rank and agrees with any tensor.
     if declared.is_empty() {
-        return (!dims.is_empty()).then(|| {
-            format!(
-                "port {id} declares no dims (a scalar) but the tensor has rank {}",
-                dims.len()
-            )
-        });
+        return None;
     }
     if declared.len() != dims.len() {
         return Some(format!(

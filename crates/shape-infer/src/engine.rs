@@ -3,7 +3,7 @@
 use ir::{Diagnostic, Graph, NodeId, Op};
 use symdim::{DimError, SymbolTable};
 
-use crate::context::{Constraint, InferContext};
+use crate::context::{Constraint, InferContext, SPEC_LENIENCIES};
 use crate::declared::{check_declared, declared_tensor};
 use crate::error::ShapeError;
 use crate::registry::{OpCall, Registry, Resolution};
@@ -19,6 +19,10 @@ pub struct Options {
     /// Compare inferred shapes with the shapes declared on ports. Turned off
     /// when the user overrides input shapes, which makes the declarations stale.
     pub check_declared_shapes: bool,
+    /// Report what OpenVINO's runtime accepts beyond its specification
+    /// ([`SPEC_LENIENCIES`](crate::context::SPEC_LENIENCIES)) as errors
+    /// rather than warnings, for targets that follow the specification.
+    pub strict_spec: bool,
 }
 
 impl Default for Options {
@@ -26,6 +30,7 @@ impl Default for Options {
         Options {
             allow_unknown_ops: false,
             check_declared_shapes: true,
+            strict_spec: false,
         }
     }
 }
@@ -216,7 +221,17 @@ pub fn infer(graph: &Graph, registry: &Registry, options: &Options) -> Inference
     }
 
     let (symbols, constraints, warnings) = ctx.into_parts();
-    diagnostics.extend(warnings);
+    diagnostics.extend(warnings.into_iter().map(|warning| {
+        if options.strict_spec && SPEC_LENIENCIES.contains(&warning.rule) {
+            Diagnostic {
+                severity: ir::Severity::Error,
+                ..warning
+            }
+            .with_note("--strict-spec: OpenVINO's runtime accepts this, its specification does not")
+        } else {
+            warning
+        }
+    }));
     Inference {
         symbols,
         order,

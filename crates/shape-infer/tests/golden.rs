@@ -245,6 +245,7 @@ fn run(graph: &Graph, check_declared_shapes: bool) -> Inference {
     let options = Options {
         allow_unknown_ops: false,
         check_declared_shapes,
+        ..Options::default()
     };
     infer(graph, &Registry::standard(), &options)
 }

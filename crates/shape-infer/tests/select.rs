@@ -54,13 +54,70 @@ fn then_and_else_broadcast_to_each_other_first() {
     assert_eq!(r.element_type("sel"), "f32");
 }
 
+/// `select` with the strict-spec option.
+fn select_strict(cond: &str, then: &str, els: &str) -> support::Run {
+    let mut n = Ir::new();
+    let c = n.param("c", cond, "boolean");
+    let t = n.param("t", then, "f32");
+    let e = n.param("e", els, "f32");
+    let s = n.op("sel", "Select", "opset1", &[], &[c, t, e]);
+    n.result(s);
+    let options = shape_infer::Options {
+        strict_spec: true,
+        ..support::unchecked()
+    };
+    support::Run::new(n.graph(), &options)
+}
+
 #[test]
-fn cond_is_one_way_cond_rank_may_not_exceed_the_result() {
-    // OpenVINO's implementation would merge both ways; the specification
-    // says one-way.
-    let r = select("2,4,5", "4,5", "4,5", &[]);
-    assert_eq!(r.errors()[0].0, "broadcast-incompatible");
-    assert!(r.errors()[0].1.contains("higher rank"), "{:?}", r.errors());
+fn cond_widening_the_result_runs_as_openvino_with_a_warning() {
+    // The two facts from OpenVINO 2026.4 (ONNX `Where` relies on them):
+    // cond [2,1], then [1,3], else [2,1,1,3] gives [2,1,2,3];
+    // cond [2,1] with then/else [1,3] gives [2,3].
+    for (cond, then, els, want) in [
+        ("2,1", "1,3", "2,1,1,3", "[2, 1, 2, 3]"),
+        ("2,1", "1,3", "1,3", "[2, 3]"),
+        ("2,4,5", "4,5", "4,5", "[2, 4, 5]"),
+        ("6,1", "8,1,4", "8,1,4", "[8, 6, 4]"),
+    ] {
+        let r = select(cond, then, els, &[]);
+        assert!(
+            r.errors().is_empty(),
+            "{cond} {then} {els}: {:?}",
+            r.errors()
+        );
+        assert_eq!(r.shape("sel"), want);
+        let warnings = r.messages("select-cond-broadcast");
+        assert_eq!(warnings.len(), 1, "{cond} {then} {els}: {:?}", r.rules());
+        assert!(warnings[0].contains("step 2"), "{}", warnings[0]);
+        assert!(r.constraints().is_empty(), "{:?}", r.constraints());
+        // --strict-spec: the same finding is an error.
+        let strict = select_strict(cond, then, els);
+        let errors = strict.errors();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].0, "select-cond-broadcast");
+    }
+}
+
+#[test]
+fn cond_within_the_spec_has_no_warning_even_when_strict() {
+    let r = select_strict("3,1,5", "2,3,4,5", "2,3,4,5");
+    r.clean();
+    assert_eq!(r.shape("sel"), "[2, 3, 4, 5]");
+}
+
+#[test]
+fn symbolic_cond_against_a_one_dim_is_kept_symbolic_with_one_constraint() {
+    // OpenVINO broadcasts cond [N] against then/else [1] to [N]; no
+    // constraint is needed, and nothing is provably beyond the spec.
+    let r = select("N", "1", "1", &[]);
+    r.clean();
+    assert_eq!(r.shape("sel"), "[N]");
+    // cond 5 against a symbolic branch dim: the branch may be 1 (runtime) or 5.
+    let r = select("5", "M", "M", &[]);
+    r.clean();
+    assert_eq!(r.shape("sel"), "[5]");
+    assert_eq!(r.constraints(), ["M == 1 or M == 5"]);
 }
 
 #[test]
@@ -68,7 +125,7 @@ fn symbolic_cond_dim_against_static_records_an_assumption() {
     let r = select("?", "3,5", "5", &[]);
     r.clean();
     assert_eq!(r.shape("sel"), "[3, 5]");
-    assert_eq!(r.constraints(), ["?0 == 5 or ?0 == 1"]);
+    assert_eq!(r.constraints(), ["?0 == 1 or ?0 == 5"]);
 }
 
 #[test]
@@ -131,4 +188,19 @@ fn values_are_selected_with_broadcasting() {
     r.clean();
     assert_eq!(r.shape("sel"), "[2]");
     assert_eq!(r.value("sel").as_deref(), Some("[10, 7]"));
+}
+
+#[test]
+fn a_port_without_dims_is_a_dynamic_rank_not_a_scalar() {
+    // OpenVINO writes a dynamic-rank output with no <dim> children, the same
+    // as a scalar: such a port says nothing of the rank. A ReLU of a
+    // `[2, 3]` cond-sized tensor declared without dims is no mismatch.
+    let mut n = Ir::new();
+    let x = n.param("x", "2,3", "f32");
+    let relu = n.op("relu", "ReLU", "opset1", &[], &[x]);
+    n.declare(relu, &[]);
+    n.result(relu);
+    let r = n.run_checked();
+    r.clean();
+    assert_eq!(r.shape("relu"), "[2, 3]");
 }

@@ -130,3 +130,28 @@ fn end_to_end() {
         "[2, 1, 3]"
     );
 }
+
+#[test]
+fn squeeze_of_a_non_one_axis_warns_and_is_an_error_only_when_strict() {
+    let build = || {
+        let mut n = support::Ir::new();
+        let x = n.param("x", "1,2,3", "f32");
+        let axes = n.vec("axes", &[1]);
+        let s = n.op("sq", "Squeeze", "opset1", &[], &[x, axes]);
+        n.result(s);
+        n.graph()
+    };
+    let r = support::Run::new(build(), &support::unchecked());
+    assert!(r.errors().is_empty(), "{:?}", r.errors());
+    assert_eq!(r.shape("sq"), "[1, 2, 3]");
+    let warnings = r.messages("squeeze-non-one");
+    assert_eq!(warnings.len(), 1, "{:?}", r.rules());
+    assert!(warnings[0].contains("axis 1 has dim 2"), "{}", warnings[0]);
+    let strict = shape_infer::Options {
+        strict_spec: true,
+        ..support::unchecked()
+    };
+    let r = support::Run::new(build(), &strict);
+    assert_eq!(r.errors().len(), 1, "{:?}", r.errors());
+    assert_eq!(r.errors()[0].0, "squeeze-non-one");
+}

@@ -1,9 +1,11 @@
 //! Select-1: `cond ? then : else`, elementwise, with `auto_broadcast`.
 //!
 //! * `numpy` (default): `then` and `else` broadcast to each other (numpy),
-//!   then `cond` is broadcast ONE-WAY to that result, as the op's
-//!   specification says (aligned right, each `cond` dim equals the result's
-//!   or is 1, `cond`'s rank may not exceed the result's);
+//!   then `cond` with that result. The specification's step 2 broadcasts
+//!   `cond` one way; OpenVINO's runtime broadcasts it both ways (its ONNX
+//!   frontend relies on that for `Where`), so we do what the runtime does and
+//!   warn (`select-cond-broadcast`, an error under `--strict-spec`) when
+//!   `cond` provably widens the result;
 //! * `pdpd`: `then` is the base; `else` is merged into it with the pdpd
 //!   axis, then `cond` (OpenVINO's rule);
 //! * `none`: all three shapes are equal.
@@ -14,7 +16,7 @@
 use ir::{Dim, ElementType};
 
 use crate::broadcast::{self, Mode, Operand};
-use crate::context::InferContext;
+use crate::context::{InferContext, SELECT_COND_BROADCAST};
 use crate::error::ShapeError;
 use crate::ops::constant::MAX_VALUE_ELEMENTS;
 use crate::ops::support;
@@ -28,8 +30,8 @@ pub static DEF: OpDef = OpDef {
     doc: OpDoc {
         summary: "Elementwise `cond ? then : else`.",
         attributes: "`auto_broadcast` (`numpy` default, `none`, `pdpd` with `auto_broadcast.auto_broadcast_axis`, 0 when absent)",
-        symbolic: "numpy: `then`/`else` broadcast symbolically, `cond` one-way into the result; values propagate",
-        errors: "`broadcast-incompatible` naming the failing dim, axis and shapes; `element-type` for a non-boolean `cond` or `then`/`else` of different types. Deliberate difference from OpenVINO 2026.4's implementation, which merges `cond` both ways: we follow the Select-1 specification, so a `cond` dim other than 1 against a result dim of 1 (cond `[6, 1]`, then `[8, 1, 4]`) is an error",
+        symbolic: "numpy: `then`/`else` broadcast symbolically, then `cond` with the result (both ways, as OpenVINO's runtime); values propagate",
+        errors: "`broadcast-incompatible` naming the failing dim, axis and shapes; `element-type` for a non-boolean `cond` or `then`/`else` of different types; `select-cond-broadcast` warning when `cond` widens the then/else broadcast (cond `[6, 1]`, then `[8, 1, 4]` gives `[8, 6, 4]`), beyond the specification's one-way step 2: an error under `--strict-spec`",
     },
 };
 
@@ -55,8 +57,22 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             broadcast::equal(ctx, Operand::new("then/else", &s), cond)?
         }
         Mode::Numpy => {
-            let s = broadcast::numpy(ctx, then, els)?;
-            broadcast::one_way(ctx, cond, Operand::new("broadcast then/else", &s))?
+            let branches = broadcast::numpy(ctx, then, els)?;
+            let out = broadcast::numpy(ctx, cond, Operand::new("broadcast then/else", &branches))?;
+            if let Some(how) = widens(ctx, &branches, &out) {
+                ctx.warn(
+                    SELECT_COND_BROADCAST,
+                    format!(
+                        "cond {} widens the broadcast of then/else {} to {} ({how}): the \
+                         specification's step 2 broadcasts cond one way into then/else; \
+                         OpenVINO's runtime broadcasts it both ways",
+                        call.inputs[0].shape.display(&ctx.symbols),
+                        branches.display(&ctx.symbols),
+                        out.display(&ctx.symbols),
+                    ),
+                );
+            }
+            out
         }
         Mode::Pdpd { axis } => {
             let s = broadcast::pdpd(ctx, then, els, axis)?;
@@ -69,6 +85,22 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         Some(v) => out.with_value(v),
         None => out,
     }])
+}
+
+/// How the broadcast with `cond` (`out`) provably widens the broadcast of
+/// `then` and `else` (`branches`), if it does: a higher rank, or a dim that
+/// is 1 in `branches` and cannot be 1 in `out`.
+fn widens(ctx: &InferContext, branches: &ir::Shape, out: &ir::Shape) -> Option<String> {
+    let (b, o) = (branches.dims()?, out.dims()?);
+    if o.len() > b.len() {
+        return Some(format!("rank {} over rank {}", o.len(), b.len()));
+    }
+    let point = |d: &Dim| ctx.symbols.bounds(d).ok().and_then(|i| i.as_point());
+    let excludes_one = |d: &Dim| ctx.symbols.bounds(d).is_ok_and(|i| !i.contains(1));
+    b.iter()
+        .zip(o)
+        .position(|(bd, od)| point(bd) == Some(1) && excludes_one(od))
+        .map(|axis| format!("axis {axis}"))
 }
 
 fn values(call: &OpCall<'_>, mode: Mode, out: &ir::Shape) -> Option<Vec<Dim>> {

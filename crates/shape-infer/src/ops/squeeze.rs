@@ -28,8 +28,9 @@ pub static DEF: OpDef = OpDef {
         symbolic: "a dim whose range excludes 1 stays, a dim provably 1 goes; without axes an \
                    undecidable dim gives an unknown rank (as OpenVINO); at a given axis a \
                    symbolic dim is assumed to be 1 (recorded); values pass through",
-        errors: "`axis-out-of-range`; a static dim other than 1 at a given axis is kept with a \
-                 `squeeze-axis-not-one` warning (OpenVINO keeps it silently)",
+        errors: "`axis-out-of-range`; a static dim other than 1 at a given axis is kept, as \
+                 OpenVINO's runtime does, with a `squeeze-non-one` warning (an error under \
+                 `--strict-spec`: the specification requires 1)",
     },
 };
 
@@ -75,9 +76,9 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
                     Some(_) => {
                         if !allow_skip {
                             ctx.warn(
-                                "squeeze-axis-not-one",
+                                crate::context::SQUEEZE_NON_ONE,
                                 format!(
-                                    "axis {a} has dim {}, not 1; OpenVINO keeps it",
+                                    "axis {a} has dim {}, not 1: the specification requires 1; OpenVINO's runtime keeps the dim",
                                     ctx.symbols.display(d)
                                 ),
                             );
