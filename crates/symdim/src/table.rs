@@ -257,11 +257,32 @@ impl SymbolTable {
                 }
             }
             Atom::Bcast(x, y) => {
-                // The value is one of the two arguments.
+                // The value is `y` when `x == 1`, `x` when `y == 1`, else
+                // the common value of equal arguments: the hull of `y`'s
+                // range (if `x` can be 1), `x`'s (if `y` can be 1) and
+                // their intersection.
                 let (x, y) = (self.xbounds(x)?, self.xbounds(y)?);
-                XI {
-                    lo: x.lo.min(y.lo),
-                    hi: x.hi.max(y.hi),
+                let can_be_one = |i: &XI| i.lo <= Ext::Fin(1) && Ext::Fin(1) <= i.hi;
+                let common = XI {
+                    lo: x.lo.max(y.lo),
+                    hi: x.hi.min(y.hi),
+                };
+                let parts = [
+                    can_be_one(&x).then_some(y),
+                    can_be_one(&y).then_some(x),
+                    (common.lo <= common.hi).then_some(common),
+                ];
+                let mut parts = parts.into_iter().flatten();
+                // No part: the arguments cannot broadcast; keep the hull.
+                match parts.next() {
+                    None => XI {
+                        lo: x.lo.min(y.lo),
+                        hi: x.hi.max(y.hi),
+                    },
+                    Some(first) => parts.fold(first, |acc, p| XI {
+                        lo: acc.lo.min(p.lo),
+                        hi: acc.hi.max(p.hi),
+                    }),
                 }
             }
         })

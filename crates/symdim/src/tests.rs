@@ -730,13 +730,44 @@ fn bcast_atom() {
     assert_eq!(at(2, 3), Err(DimError::NotBroadcastable { a: 2, b: 3 }));
     let s = Expr::symbol(t.named("S", Interval::new(Some(2), Some(6))));
     let r = Expr::symbol(t.named("R", Interval::new(Some(1), Some(9))));
+    // R == 1 gives S, S == R gives a value in both ranges: [2, 6], not the
+    // hull [1, 9].
     assert_eq!(
         t.bounds(&s.bcast(&r).unwrap()).unwrap(),
-        Interval::new(Some(1), Some(9))
+        Interval::new(Some(2), Some(6))
     );
     let p = Expr::symbol(t.named("P", Interval::new(Some(1), Some(1))));
     assert_eq!(t.bcast(&s, &p).unwrap(), s);
     assert!(t.parse_expr("bcast").is_err());
+}
+
+/// The bounds of `bcast(a, b)` contain every value it takes, and are the
+/// tightest interval that does, for every pair of small ranges.
+#[test]
+fn bcast_bounds_are_tight_and_sound() {
+    let ranges: Vec<(i64, i64)> = (0..5)
+        .flat_map(|lo| (lo..6).map(move |hi| (lo, hi)))
+        .collect();
+    for &(alo, ahi) in &ranges {
+        for &(blo, bhi) in &ranges {
+            let mut t = SymbolTable::new();
+            let a = Expr::symbol(t.named("A", Interval::new(Some(alo), Some(ahi))));
+            let b = Expr::symbol(t.named("B", Interval::new(Some(blo), Some(bhi))));
+            let e = a.bcast(&b).unwrap();
+            let values: Vec<i64> = (alo..=ahi)
+                .flat_map(|x| (blo..=bhi).map(move |y| (x, y)))
+                .filter_map(|(x, y)| e.eval(&|s| Some(if s.0 == 0 { x } else { y })).ok())
+                .collect();
+            let Some((&lo, &hi)) = values.iter().min().zip(values.iter().max()) else {
+                continue;
+            };
+            assert_eq!(
+                t.bounds(&e).unwrap(),
+                Interval::new(Some(lo), Some(hi)),
+                "A in [{alo}, {ahi}], B in [{blo}, {bhi}]"
+            );
+        }
+    }
 }
 
 #[test]
