@@ -99,6 +99,39 @@ fn minus_one_with_zero_size_dims_follows_openvino() {
     let (rule, msg) = reshape("2,3", &[0, -1], false).unwrap_err();
     assert_eq!(rule, "reshape-element-count");
     assert!(msg.contains("zero-size"), "{msg}");
+    // [?, 3] -> [0, -1] plain: OpenVINO needs a static zero among the input
+    // dims and rejects it; no guessed 1 with an assumed empty input.
+    let plain = [("special_zero", "false")];
+    let mut c = ctx(&["N"]);
+    let inputs = [data(&mut c, "N,3"), ints(&[0, -1])];
+    let e = run(&mut c, "Reshape", "opset1", &plain, &inputs).unwrap_err();
+    assert_eq!(e.rule_name(), "reshape-element-count");
+    assert!(e.to_string().contains("provably empty"), "{e}");
+    let inputs = [data(&mut c, "0,N"), ints(&[0, -1])];
+    let out = run(&mut c, "Reshape", "opset1", &plain, &inputs).unwrap();
+    assert_eq!(shape0(&c, &out), "[0, 1]");
+}
+
+#[test]
+fn a_scalar_target_is_an_error_as_in_openvino() {
+    // OpenVINO 2026.4: "Check 'pattern_shape_rank.compatible(1)' failed".
+    let mut n = support::Ir::new();
+    let x = n.param("x", "1", "f32");
+    let t = n.scalar("t", 1);
+    let r = n.op(
+        "r",
+        "Reshape",
+        "opset1",
+        &[("special_zero", "false")],
+        &[x, t],
+    );
+    let run = n.run_to(r);
+    assert_eq!(
+        run.errors()[0].0,
+        "reshape-target-rank",
+        "{:?}",
+        run.errors()
+    );
 }
 
 #[test]

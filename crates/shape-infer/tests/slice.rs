@@ -305,3 +305,16 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn scalar_data_is_an_error_as_in_openvino() {
+    // OpenVINO 2026.4: "Check 'input_rank.get_length() > 0' failed".
+    let mut n = support::Ir::new();
+    let x = n.param("x", "", "f32");
+    let start = n.vec("start", &[0]);
+    let stop = n.vec("stop", &[1]);
+    let step = n.vec("step", &[1]);
+    let s = n.op("s", "Slice", "opset8", &[], &[x, start, stop, step]);
+    let run = n.run_to(s);
+    assert_eq!(run.errors()[0].0, "slice-scalar-data", "{:?}", run.errors());
+}

@@ -34,8 +34,9 @@ pub static DEF: OpDef = OpDef {
             "`reshape-minus-one` (more than one -1), `reshape-negative-dim` (a value below -1), \
                  `reshape-zero-out-of-range` (a special 0 past the input rank), \
                  `reshape-element-count` (counts that provably differ or do not divide), \
-                 `reshape-target-rank` (target not 1-D or scalar), `reshape-scalar-target` \
-                 (a scalar target other than 1)",
+                 `reshape-target-rank` (a target that is not 1-D, a scalar included, as \
+                 OpenVINO 2026.4); a -1 beside a zero-size target dim needs a provably empty \
+                 input",
     },
 };
 
@@ -58,17 +59,16 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     let out_type = data.element_type;
 
     let pattern_rank = pattern.shape.rank();
-    if let Some(r) = pattern_rank.filter(|&r| r > 1) {
+    if let Some(r) = pattern_rank.filter(|&r| r != 1) {
         return Err(ShapeError::rule(
             "reshape-target-rank",
-            format!("input 1 (target shape) must be 1-D or a scalar, got rank {r}"),
+            format!("input 1 (target shape) must be 1-D, got rank {r}"),
         ));
     }
 
     let Some(values) = support::input_values(call, 1) else {
         // Unknown values: the rank is the target's length when that is known.
         let shape = match pattern.shape.dims() {
-            Some([]) => Shape::scalar(),
             Some([len]) => match len.as_constant().and_then(|l| usize::try_from(l).ok()) {
                 Some(len) if len as u64 <= super::constant::MAX_VALUE_ELEMENTS => {
                     let mut dims = Vec::with_capacity(len);
@@ -87,20 +87,6 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         };
         return Ok(vec![TensorInfo::new(out_type, shape)]);
     };
-
-    // A scalar target holds one value, which must be 1: the output is a scalar.
-    let scalar_target = pattern_rank == Some(0);
-    if scalar_target && (values.len() != 1 || values[0].as_constant() != Some(1)) {
-        let shown: Vec<_> = values
-            .iter()
-            .map(|v| ctx.symbols.display(v).to_string())
-            .collect();
-        return Err(ShapeError::rule(
-            "reshape-scalar-target",
-            format!("a scalar target shape must be 1, got {}", shown.join(", ")),
-        ));
-    }
-    let values: &[Dim] = if scalar_target { &[] } else { values };
 
     let mut targets = Vec::with_capacity(values.len());
     let mut minus_one = None;
@@ -202,18 +188,18 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     if let Some(idx) = minus_one {
         let quotient = if out_product.is_zero() {
             // OpenVINO: a zero-size target needs a zero-size input, and -1 is 1.
-            match ctx.symbols.compare(&in_product, &Expr::zero()) {
-                Some(std::cmp::Ordering::Equal) => {}
-                Some(_) => {
-                    return Err(ShapeError::rule(
-                        "reshape-element-count",
-                        format!(
-                            "cannot infer -1 with a zero-size target dim: {}",
-                            counts_text(ctx, &Expr::zero())
-                        ),
-                    ));
-                }
-                None => ctx.assume(Predicate::Eq(in_product.clone(), Expr::zero()))?,
+            // A product that is only possibly zero is an error too, as in
+            // OpenVINO (which needs a static zero among the input dims):
+            // guessing 1 and assuming an empty input hides a broken model.
+            if ctx.symbols.compare(&in_product, &Expr::zero()) != Some(std::cmp::Ordering::Equal) {
+                return Err(ShapeError::rule(
+                    "reshape-element-count",
+                    format!(
+                        "cannot infer -1 with a zero-size target dim unless the input is \
+                         provably empty: {}",
+                        counts_text(ctx, &Expr::zero())
+                    ),
+                ));
             }
             Expr::one()
         } else if let Some(q) = in_product.exact_div(&out_product) {

@@ -29,7 +29,8 @@ pub static DEF: OpDef = OpDef {
                    INT_MAX/INT_MIN bound on an unbounded dim records `S <= 2147483647`; unknown \
                    start/stop/step give fresh dims bounded by the input dim; 1-D values are sliced",
         errors: "`slice-step-zero`, `slice-repeated-axis`, `slice-length-mismatch` (start, stop, \
-                 step and axes lengths differ), `axis-out-of-range`",
+                 step and axes lengths differ), `axis-out-of-range`, `slice-scalar-data` (a scalar \
+                 data input, as OpenVINO)",
     },
 };
 
@@ -105,6 +106,12 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         return Ok(vec![TensorInfo::new(out_type, Shape::DynamicRank)]);
     };
     let rank = in_dims.len();
+    if rank == 0 {
+        return Err(ShapeError::rule(
+            "slice-scalar-data",
+            "the data (input 0) is a scalar; Slice needs rank 1 or more",
+        ));
+    }
     let mut out: Vec<Dim> = in_dims.to_vec();
 
     let Some(axes_raw) = axes_raw else {
