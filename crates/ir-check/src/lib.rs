@@ -112,8 +112,9 @@ pub fn analyze(file_name: &str, source: &str, read: ir_xml::ReadOutcome, args: &
     let mut graph = read.graph;
     let mut diagnostics: Vec<Diagnostic> = read.diagnostics;
     for spec in &args.shapes {
-        if let Err(e) = shape_infer::overrides::apply_override(&mut graph, spec) {
-            return usage_error(format!("--shape {spec}: {e}"));
+        match shape_infer::overrides::apply_override(&mut graph, spec) {
+            Ok(warnings) => diagnostics.extend(warnings),
+            Err(e) => return usage_error(format!("--shape {spec}: {e}")),
         }
     }
     let options = Options {

@@ -1,6 +1,6 @@
 //! `--shape NAME=DIMS`: replacing a Parameter's shape before inference.
 
-use ir::{Graph, NodeId, Op, Provenance, Shape};
+use ir::{Diagnostic, Graph, NodeId, Op, Provenance, Shape};
 use symdim::ParsedShape;
 
 /// Why an override could not be applied.
@@ -16,13 +16,10 @@ pub enum OverrideError {
         text: String,
         message: String,
     },
-    #[error("`{symbol}` for `{name}` dim {axis} is outside the declared range of that dim")]
-    OutOfRange {
-        name: String,
-        symbol: String,
-        axis: usize,
-    },
 }
+
+/// The warning of an override that leaves a declared interval.
+pub const OUTSIDE_DECLARED: &str = "shape-override-outside-declared";
 
 /// Finds the Parameter whose layer name, or one of whose output tensor names, is `name`.
 pub fn find_parameter(graph: &Graph, name: &str) -> Option<NodeId> {
@@ -38,7 +35,12 @@ pub fn find_parameter(graph: &Graph, name: &str) -> Option<NodeId> {
 /// Applies one `NAME=DIMS` override. A named symbol that replaces a declared
 /// interval dim keeps that interval as its range (`1..8` overridden by `N`
 /// gives `N ∈ [1, 8]`).
-pub fn apply_override(graph: &mut Graph, spec: &str) -> Result<(), OverrideError> {
+///
+/// The override replaces the declaration, as OpenVINO's `reshape` does: a
+/// dim outside the declared interval (`7` for `10..30`, or a symbol whose own
+/// range misses it) is accepted, and reported in the returned warnings
+/// ([`OUTSIDE_DECLARED`]), which name the Parameter and the interval left.
+pub fn apply_override(graph: &mut Graph, spec: &str) -> Result<Vec<Diagnostic>, OverrideError> {
     let (name, text) = spec
         .split_once('=')
         .ok_or_else(|| OverrideError::Syntax(spec.to_owned()))?;
@@ -73,27 +75,36 @@ pub fn apply_override(graph: &mut Graph, spec: &str) -> Result<(), OverrideError
         return Err(OverrideError::Syntax(spec.to_owned()));
     };
     let shape = shape.clone();
+    let mut warnings = Vec::new();
     // Carry declared intervals over to the symbols that replace them.
     if let (Some(old), Some(new)) = (shape.dims(), new_shape.dims()) {
         if old.len() == new.len() {
             for (axis, (old_dim, new_dim)) in old.iter().zip(new).enumerate() {
-                let Some(old_range) = graph.symbols.bounds(old_dim).ok() else {
+                if old_dim.as_symbol().is_none() {
+                    continue;
+                }
+                let Ok(old_range) = graph.symbols.bounds(old_dim) else {
                     continue;
                 };
-                let out_of_range = || OverrideError::OutOfRange {
-                    name: name.to_owned(),
-                    symbol: graph.symbols.display(new_dim).to_string(),
-                    axis,
+                let inside = match (new_dim.as_symbol(), new_dim.as_constant()) {
+                    (Some(symbol), _) => graph.symbols.restrict(symbol, old_range).is_ok(),
+                    (None, Some(value)) => old_range.contains(value),
+                    (None, None) => true,
                 };
-                if let Some(symbol) = new_dim.as_symbol() {
-                    if old_dim.as_symbol().is_some() {
-                        let err = out_of_range();
-                        graph.symbols.restrict(symbol, old_range).map_err(|_| err)?;
-                    }
-                } else if let Some(value) = new_dim.as_constant() {
-                    if old_dim.as_symbol().is_some() && !old_range.contains(value) {
-                        return Err(out_of_range());
-                    }
+                if !inside {
+                    let node = graph.node(id);
+                    warnings.push(
+                        Diagnostic::warning(
+                            OUTSIDE_DECLARED,
+                            format!(
+                                "--shape {spec}: dim {axis} ({}) is outside the declared \
+                                 interval {old_range} of Parameter `{name}`; the override \
+                                 replaces the declaration, as OpenVINO's reshape does",
+                                graph.symbols.display(new_dim)
+                            ),
+                        )
+                        .at_layer(node.layer_ref(), node.location),
+                    );
                 }
             }
         }
@@ -101,5 +112,5 @@ pub fn apply_override(graph: &mut Graph, spec: &str) -> Result<(), OverrideError
     if let Op::Parameter { shape, .. } = &mut graph.node_mut(id).op {
         *shape = new_shape;
     }
-    Ok(())
+    Ok(warnings)
 }
