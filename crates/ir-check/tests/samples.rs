@@ -209,3 +209,42 @@ fn strict_spec_turns_runtime_leniencies_into_errors() {
         "{stderr}"
     );
 }
+
+/// Every dim expression a report prints parses back, with the parser
+/// `--shape` uses, to the same expression (the README's promise), over every
+/// sample and golden graph. Tool-invented symbols (`?3`) parse in the table
+/// that printed them.
+#[test]
+fn every_printed_dim_parses_back() {
+    let mut models = samples("ir-samples");
+    models.extend(samples("crates/shape-infer/tests/golden"));
+    let mut parsed = 0;
+    for path in models {
+        let Ok(read) = ir_xml::read_model(&path, None) else {
+            continue;
+        };
+        let options = shape_infer::Options {
+            allow_unknown_ops: true,
+            ..shape_infer::Options::default()
+        };
+        let inference =
+            shape_infer::infer(&read.graph, &shape_infer::Registry::standard(), &options);
+        let mut table = inference.symbols.clone();
+        for outcome in &inference.outcomes {
+            for tensor in outcome.outputs() {
+                for dim in tensor.shape.dims().into_iter().flatten() {
+                    if dim.is_constant() {
+                        continue;
+                    }
+                    let text = inference.symbols.display(dim).to_string();
+                    let back = table
+                        .parse_expr(&text)
+                        .unwrap_or_else(|e| panic!("{}: `{text}`: {e}", path.display()));
+                    assert_eq!(&back, dim, "{}: `{text}`", path.display());
+                    parsed += 1;
+                }
+            }
+        }
+    }
+    assert!(parsed > 100, "only {parsed} symbolic dims were printed");
+}
