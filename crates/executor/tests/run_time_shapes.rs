@@ -146,3 +146,20 @@ fn split_lengths_at_run_time() {
     );
     assert_eq!(f32_out(&out, "p2").0, vec![2, 0]);
 }
+
+#[test]
+fn a_reduction_over_run_time_axes_takes_the_rules_shape() {
+    // Inference knows only the rank ([?, ?] from [2, 3, 4] and one axis);
+    // the run gives the shape.
+    let mut net = Net::new();
+    let x = net.param("x", "f32", "2,3,4");
+    let axes = net.param("axes", "i64", "1");
+    let r = net.op("r", "ReduceSum", "opset1", "", &[x, axes], None);
+    net.result("out", r);
+    let out = net
+        .exec(vec![("x", arange(&[2, 3, 4])), ("axes", i64s(&[1], &[1]))])
+        .unwrap();
+    let (shape, values) = f32_out(&out, "out");
+    assert_eq!(shape, vec![2, 4]);
+    assert_eq!(values[..2], [12.0, 15.0]);
+}

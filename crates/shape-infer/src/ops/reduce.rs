@@ -27,7 +27,7 @@ pub static SUM: OpDef = OpDef {
     doc: OpDoc {
         summary: "Sum over the `axes`.",
         attributes: ATTRIBUTES,
-        symbolic: "reduced dims vanish (or become 1); a 1-D value vector reduced over axis 0 carries the symbolic sum; unknown axes give fresh dims (keep_dims) or an unknown rank",
+        symbolic: "reduced dims vanish (or become 1); a 1-D value vector reduced over axis 0 carries the symbolic sum; axes known only at run time keep the rank (keep_dims, or one axis: rank - 1) with dims ranging over what they can be, else an unknown rank",
         errors: ERRORS,
     },
 };
@@ -39,7 +39,7 @@ pub static PROD: OpDef = OpDef {
     doc: OpDoc {
         summary: "Product over the `axes`.",
         attributes: ATTRIBUTES,
-        symbolic: "reduced dims vanish (or become 1); a 1-D value vector reduced over axis 0 carries the symbolic product (`ShapeOf -> StridedSlice -> ReduceProd` gives `3*H*W`); unknown axes give fresh dims (keep_dims) or an unknown rank",
+        symbolic: "reduced dims vanish (or become 1); a 1-D value vector reduced over axis 0 carries the symbolic product (`ShapeOf -> StridedSlice -> ReduceProd` gives `3*H*W`); axes known only at run time keep the rank (keep_dims, or one axis: rank - 1) with dims ranging over what they can be, else an unknown rank",
         errors: ERRORS,
     },
 };
@@ -51,7 +51,7 @@ pub static MAX: OpDef = OpDef {
     doc: OpDoc {
         summary: "Maximum over the `axes`.",
         attributes: ATTRIBUTES,
-        symbolic: "reduced dims vanish (or become 1); a 1-D value vector reduced over axis 0 carries the range-aware `max` of its elements; unknown axes give fresh dims (keep_dims) or an unknown rank",
+        symbolic: "reduced dims vanish (or become 1); a 1-D value vector reduced over axis 0 carries the range-aware `max` of its elements; axes known only at run time keep the rank (keep_dims, or one axis: rank - 1) with dims ranging over what they can be, else an unknown rank",
         errors: ERRORS,
     },
 };
@@ -63,7 +63,7 @@ pub static MIN: OpDef = OpDef {
     doc: OpDoc {
         summary: "Minimum over the `axes`.",
         attributes: ATTRIBUTES,
-        symbolic: "reduced dims vanish (or become 1); a 1-D value vector reduced over axis 0 carries the range-aware `min` of its elements; unknown axes give fresh dims (keep_dims) or an unknown rank",
+        symbolic: "reduced dims vanish (or become 1); a 1-D value vector reduced over axis 0 carries the range-aware `min` of its elements; axes known only at run time keep the rank (keep_dims, or one axis: rank - 1) with dims ranging over what they can be, else an unknown rank",
         errors: ERRORS,
     },
 };
@@ -75,7 +75,7 @@ pub static MEAN: OpDef = OpDef {
     doc: OpDoc {
         summary: "Mean over the `axes`.",
         attributes: ATTRIBUTES,
-        symbolic: "reduced dims vanish (or become 1); no value propagation; unknown axes give fresh dims (keep_dims) or an unknown rank",
+        symbolic: "reduced dims vanish (or become 1); no value propagation; axes known only at run time keep the rank (keep_dims, or one axis: rank - 1) with dims ranging over what they can be, else an unknown rank",
         errors: ERRORS,
     },
 };
@@ -120,18 +120,10 @@ fn reduce(
         return Ok(vec![TensorInfo::new(element_type, Shape::DynamicRank)]);
     };
     let Some(raw_axes) = support::input_ints(call, 1) else {
-        if !keep_dims {
-            return Ok(vec![TensorInfo::new(element_type, Shape::DynamicRank)]);
-        }
-        let out: Vec<Dim> = (0..dims.len())
-            .map(|i| {
-                support::unknown_dim(
-                    ctx,
-                    format!("dim {i} of a reduction over axes known only at run time"),
-                )
-            })
-            .collect();
-        return Ok(vec![TensorInfo::new(element_type, Shape::ranked(out))]);
+        return Ok(vec![TensorInfo::new(
+            element_type,
+            unknown_axes(ctx, call, dims, keep_dims)?,
+        )]);
     };
     let axes = raw_axes
         .iter()
@@ -151,6 +143,66 @@ fn reduce(
         tensor = tensor.with_value(v);
     }
     Ok(vec![tensor])
+}
+
+/// The output shape when the axes are known only at run time. With
+/// `keep_dims` the rank stays and each dim is its input dim or 1; without,
+/// the number of axes (the axes input's static length) decides the rank when
+/// it is 0 (no reduction) or 1 (rank - 1, each output dim one of the two
+/// input dims it may come from), as OpenVINO; more axes may repeat, so the
+/// rank is unknown. Each unknown dim is a fresh symbol whose range is the
+/// hull of what it can be.
+fn unknown_axes(
+    ctx: &mut InferContext,
+    call: &OpCall<'_>,
+    dims: &[Dim],
+    keep_dims: bool,
+) -> Result<Shape, ShapeError> {
+    let one = Expr::one();
+    let axis_count = match call.inputs[1].shape.dims() {
+        Some([]) => Some(1),
+        Some([len]) => len.as_constant(),
+        _ => None,
+    };
+    if keep_dims {
+        let out = dims
+            .iter()
+            .enumerate()
+            .map(|(i, d)| hull_symbol(ctx, i, &[d, &one]))
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(Shape::ranked(out));
+    }
+    Ok(match axis_count {
+        Some(0) => Shape::ranked(dims.to_vec()),
+        Some(1) if !dims.is_empty() => {
+            let out = (0..dims.len() - 1)
+                .map(|i| hull_symbol(ctx, i, &[&dims[i], &dims[i + 1]]))
+                .collect::<Result<Vec<_>, _>>()?;
+            Shape::ranked(out)
+        }
+        _ => Shape::DynamicRank,
+    })
+}
+
+/// A fresh symbol for output dim `i`, ranging over the hull of the
+/// `candidates`' bounds.
+fn hull_symbol(ctx: &mut InferContext, i: usize, candidates: &[&Dim]) -> Result<Dim, ShapeError> {
+    let mut range: Option<symdim::Interval> = None;
+    for c in candidates {
+        let b = ctx.symbols.bounds(c)?;
+        range = Some(match range {
+            None => b,
+            Some(r) => symdim::Interval::new(
+                r.lo.zip(b.lo).map(|(x, y)| x.min(y)),
+                r.hi.zip(b.hi).map(|(x, y)| x.max(y)),
+            ),
+        });
+    }
+    let symbol = ctx.fresh_symbol(
+        range.unwrap_or_else(symdim::Interval::nonnegative),
+        format!("dim {i} of a reduction over axes known only at run time"),
+    );
+    Ok(Expr::symbol(symbol))
 }
 
 /// The value of a reduction of a 1-D value vector over its only axis (or of any
