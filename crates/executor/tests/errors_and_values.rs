@@ -199,6 +199,10 @@ fn binary_i32(op: &str, attrs: &str, a: Vec<i32>, b: Vec<i32>) -> Result<Vec<i32
     Ok(out["out"].to_vec::<i32>().unwrap())
 }
 
+/// The Divide specification: floor division when `m_pythondiv` (the
+/// default). OpenVINO 2026.4's CPU plugin truncates either way
+/// (`[-7, 7] / [2, -2]` is `[-3, -3]` there), against its specification;
+/// this pins the specification's answer, listed in `docs/ops.md`.
 #[test]
 fn integer_division_floors_by_default() {
     let a = vec![7, -7, 7, -7, i32::MIN];
@@ -459,4 +463,63 @@ fn npy_files_round_trip_through_a_run() {
         vec![0.0, 2.0, 4.0, 3.0, 5.0, 7.0]
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn unary_f(op: &str, attrs: &str, from: &str, input: Tensor, more: &[(&str, Tensor)]) -> Tensor {
+    let mut net = Net::new();
+    let shape: Vec<String> = input.shape.iter().map(ToString::to_string).collect();
+    let x = net.param("x", from, &shape.join(","));
+    let mut inputs = vec![x];
+    let mut feeds = vec![("x", input)];
+    for (name, t) in more {
+        let dims: Vec<String> = t.shape.iter().map(ToString::to_string).collect();
+        inputs.push(net.param(name, &t.element_type.to_string(), &dims.join(",")));
+        feeds.push((name, t.clone()));
+    }
+    let out = net.op("op", op, "opset1", attrs, &inputs, None);
+    net.result("out", out);
+    net.exec(feeds).unwrap().remove("out").unwrap()
+}
+
+/// Reductions over an empty set (undefined by the specification) give what
+/// OpenVINO 2026.4's CPU plugin gives: the lowest / highest finite f32 for
+/// Max / Min, 0 for Mean and Sum, 1 for Prod; the type's limits for integers.
+#[test]
+fn reductions_over_an_empty_axis_match_openvino() {
+    let empty = || Tensor::from_vec(vec![2, 0], Vec::<f32>::new()).unwrap();
+    let axis = || ("axes", Tensor::from_vec(vec![1], vec![1i64]).unwrap());
+    for (op, want) in [
+        ("ReduceMax", f32::MIN),
+        ("ReduceMin", f32::MAX),
+        ("ReduceMean", 0.0),
+        ("ReduceSum", 0.0),
+        ("ReduceProd", 1.0),
+    ] {
+        let out = unary_f(op, "", "f32", empty(), &[axis()]);
+        assert_eq!(out.to_vec::<f32>().unwrap(), vec![want; 2], "{op}");
+    }
+    let ints = Tensor::from_vec(vec![2, 0], Vec::<i32>::new()).unwrap();
+    let out = unary_f("ReduceMax", "", "i32", ints, &[axis()]);
+    assert_eq!(out.to_vec::<i32>().unwrap(), vec![i32::MIN; 2]);
+    // A non-empty reduction of -inf is -inf, not the empty set's start.
+    let infs = Tensor::from_vec(vec![1, 2], vec![f32::NEG_INFINITY; 2]).unwrap();
+    let out = unary_f("ReduceMax", "", "f32", infs, &[axis()]);
+    assert_eq!(out.to_vec::<f32>().unwrap(), vec![f32::NEG_INFINITY]);
+}
+
+/// f64 to f32 saturates at f32's finite range, infinities included, as
+/// OpenVINO 2026.4's CPU plugin does; f64 to f16 overflows to infinity there
+/// and here.
+#[test]
+fn convert_from_f64_saturates_to_f32_as_openvino() {
+    let values = vec![1e300, -1e300, f64::INFINITY, 3.5e38, 1.5, f64::NAN];
+    let input = || Tensor::from_vec(vec![values.len()], values.clone()).unwrap();
+    let out = unary_f("Convert", r#"destination_type="f32""#, "f64", input(), &[]);
+    let got = out.to_vec::<f32>().unwrap();
+    assert_eq!(got[..5], [f32::MAX, f32::MIN, f32::MAX, f32::MAX, 1.5]);
+    assert!(got[5].is_nan());
+    let out = unary_f("Convert", r#"destination_type="f16""#, "f64", input(), &[]);
+    let got = out.to_vec::<half::f16>().unwrap();
+    assert_eq!(got[0], half::f16::INFINITY);
+    assert_eq!(got[1], half::f16::NEG_INFINITY);
 }

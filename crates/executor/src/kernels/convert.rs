@@ -3,7 +3,8 @@
 //! Float to integer truncates toward zero and saturates at the type's range
 //! (NaN becomes 0); integer to integer wraps (two's complement, as C++);
 //! anything to boolean is `!= 0` (NaN is true); boolean is 0 or 1;
-//! conversions to floats round to nearest.
+//! conversions to floats round to nearest; f64 to f32 saturates at f32's
+//! finite range, as OpenVINO's CPU plugin does.
 
 use half::{bf16, f16};
 use ir::ElementType;
@@ -135,7 +136,24 @@ pub fn convert(tensor: &Tensor, to: ElementType) -> Result<Tensor, ExecError> {
     if tensor.element_type == to {
         return Ok(tensor.clone());
     }
+    if (tensor.element_type, to) == (ElementType::F64, ElementType::F32) {
+        return f64_to_f32_saturating(tensor);
+    }
     with_conv!(tensor.element_type, S => with_conv!(to, D => convert_as::<S, D>(tensor)))
+}
+
+/// f64 to f32 as OpenVINO's CPU plugin converts: values beyond f32's range,
+/// infinities included, saturate at its largest finite values (NaN stays
+/// NaN). Other narrowing float conversions overflow to infinity, there as
+/// here.
+fn f64_to_f32_saturating(t: &Tensor) -> Result<Tensor, ExecError> {
+    let limit = f64::from(f32::MAX);
+    let mut out = vec![0u8; byte_size(ElementType::F32, &t.shape)?];
+    for (o, i) in out.chunks_exact_mut(4).zip(t.bytes().chunks_exact(8)) {
+        let v = f64::read(i).clamp(-limit, limit) as f32;
+        v.write(o);
+    }
+    Tensor::from_bytes(ElementType::F32, t.shape.clone(), out)
 }
 
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {

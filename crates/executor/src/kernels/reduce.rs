@@ -83,11 +83,22 @@ fn reduce(call: &Call<'_>, kind: Kind) -> KResult<Vec<Tensor>> {
     let n = element_count(&x.shape)? / count.max(1);
     let et = x.element_type;
     let t = if et.is_real() {
-        let init = match kind {
-            Kind::Sum | Kind::Mean => 0.0,
-            Kind::Prod => 1.0,
-            Kind::Max => f64::NEG_INFINITY,
-            Kind::Min => f64::INFINITY,
+        // Over an empty set (the specification leaves it undefined) OpenVINO's
+        // CPU plugin gives its accumulator's start: the lowest (Max) or
+        // highest (Min) finite value of f32 (f64 for f64: an f16 result
+        // overflows to an infinity, as it does there), and 0 for Mean.
+        let finite = if et == ir::ElementType::F64 {
+            f64::MAX
+        } else {
+            f64::from(f32::MAX)
+        };
+        let init = match (kind, n) {
+            (Kind::Sum | Kind::Mean, _) => 0.0,
+            (Kind::Prod, _) => 1.0,
+            (Kind::Max, 0) => -finite,
+            (Kind::Min, 0) => finite,
+            (Kind::Max, _) => f64::NEG_INFINITY,
+            (Kind::Min, _) => f64::INFINITY,
         };
         let mut acc = vec![init; count];
         for (v, &k) in to_f64s(x)?.into_iter().zip(&targets) {
@@ -101,7 +112,7 @@ fn reduce(call: &Call<'_>, kind: Kind) -> KResult<Vec<Tensor>> {
                 _ => *a,
             };
         }
-        if kind == Kind::Mean {
+        if kind == Kind::Mean && n > 0 {
             for a in &mut acc {
                 *a /= n as f64;
             }

@@ -110,7 +110,7 @@ binary_op!(
     infer_divide,
     Divide,
     "Divide",
-    "Elementwise `a / b` (integers: floor division when `m_pythondiv`, else truncation).",
+    "Elementwise `a / b` (integers: floor division when `m_pythondiv`, else truncation). Deliberate difference: OpenVINO 2026.4's CPU plugin truncates integers whatever `m_pythondiv` says (its ONNX frontend writes `Div` with `m_pythondiv=\"true\"`); we follow the specification (`tests/errors_and_values.rs` pins it).",
     "`auto_broadcast` (as Add), `m_pythondiv` (default true)"
 );
 binary_op!(
