@@ -28,6 +28,7 @@ mod broadcast;
 mod compare;
 mod error;
 mod executor;
+mod gemm;
 mod kernels;
 mod npy;
 mod parallel;

@@ -317,6 +317,33 @@ fn cases() -> Vec<Case> {
             }));
         }
     }
+    // Convolutions: an empty batch, and (backprop) an empty spatial input.
+    let window = r#"strides="1" dilations="1" pads_begin="0" pads_end="0""#;
+    for (op, filter) in [
+        ("Convolution", [4u64, 2, 2].as_slice()),
+        ("GroupConvolution", [2, 2, 1, 2].as_slice()),
+        ("ConvolutionBackpropData", [2, 4, 2].as_slice()),
+        ("GroupConvolutionBackpropData", [2, 1, 2, 2].as_slice()),
+    ] {
+        cases.push(case(op, move |net| {
+            let x = net.param("x", "f32", "0,2,5");
+            let count = filter.iter().product::<u64>() as usize;
+            let w = net.f32s("w", filter, &vec![0.5; count]);
+            vec![net.op("op", op, "opset1", window, &[x, w], None)]
+        }));
+    }
+    cases.push(case("ConvolutionBackpropData", move |net| {
+        let x = net.param("x", "f32", "1,2,0");
+        let w = net.f32s("w", &[2, 3, 1], &[0.5; 6]);
+        vec![net.op(
+            "op",
+            "ConvolutionBackpropData",
+            "opset1",
+            window,
+            &[x, w],
+            None,
+        )]
+    }));
     cases
 }
 

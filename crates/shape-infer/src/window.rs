@@ -301,7 +301,10 @@ pub fn forward_extent(
     axis: usize,
 ) -> Result<Dim, ShapeError> {
     let padded = input.add(&pads.begin)?.add(&pads.end)?;
-    let fits = Predicate::Ge(padded.clone(), window.clone());
+    // Stated on the input alone (`H >= 3`), which reads better than the
+    // equivalent `H + 2 >= 5`.
+    let needed = window.sub(&pads.begin)?.sub(&pads.end)?;
+    let fits = Predicate::Ge(input.clone(), needed);
     match ctx.symbols.decide(&fits) {
         Some(true) => {}
         Some(false) => {
@@ -359,6 +362,69 @@ pub fn forward_axis(
         forward_extent(ctx, input, window, stride, &pads, rounding, axis)?
     };
     Ok((extent, pads))
+}
+
+/// The spatial output dims of a forward window over `input` (the spatial
+/// dims of the data) with the window `kernel` (one dim per axis, possibly
+/// symbolic for a convolution's filter) and `attrs`: [`forward_axis`] on
+/// each axis.
+pub fn forward_spatial(
+    ctx: &mut InferContext,
+    attrs: &WindowAttrs,
+    input: &[Dim],
+    kernel: &[Dim],
+    rounding: Rounding,
+) -> Result<Vec<Dim>, ShapeError> {
+    let mut out = Vec::with_capacity(input.len());
+    for (axis, (d, k)) in input.iter().zip(kernel).enumerate() {
+        let window = dilated(k, attrs.dilations[axis])?;
+        let explicit = (attrs.pads_begin[axis], attrs.pads_end[axis]);
+        let (extent, _) = forward_axis(
+            ctx,
+            attrs.auto_pad,
+            d,
+            &window,
+            attrs.strides[axis],
+            explicit,
+            rounding,
+            axis,
+        )?;
+        out.push(extent);
+    }
+    Ok(out)
+}
+
+/// The pads a forward window applies on each axis of concrete `input` dims
+/// with a concrete `kernel`: what a kernel needs (the same arithmetic as the
+/// shape rules).
+pub fn concrete_forward_pads(
+    attrs: &WindowAttrs,
+    input: &[usize],
+    kernel: &[usize],
+) -> Result<Vec<(i64, i64)>, ShapeError> {
+    let symbols = SymbolTable::new();
+    let constant = |v: usize| Expr::constant(i64::try_from(v).unwrap_or(i64::MAX));
+    input
+        .iter()
+        .zip(kernel)
+        .enumerate()
+        .map(|(axis, (&d, &k))| {
+            let window = dilated(&constant(k), attrs.dilations[axis])?;
+            let explicit = (attrs.pads_begin[axis], attrs.pads_end[axis]);
+            forward_pads(
+                &symbols,
+                attrs.auto_pad,
+                &constant(d),
+                &window,
+                attrs.strides[axis],
+                explicit,
+            )?
+            .as_constants()
+            .ok_or_else(|| {
+                ShapeError::rule("window-attribute", "pads of constant dims are not constant")
+            })
+        })
+        .collect()
 }
 
 /// The pads of one backward (transposed) axis of `input` with a dilated

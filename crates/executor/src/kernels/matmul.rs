@@ -3,10 +3,16 @@
 //! `[K, 1]` on the right, its transpose ignored, and its dim removed from the
 //! output) and batch dims broadcast (numpy) through the shared helper.
 //!
-//! Floats accumulate in f64 and round once; integers wrap.
+//! Floats run on the project's GEMM (`crate::gemm`), accumulating in their
+//! own type (f16 and bf16 in f32) as OpenVINO's CPU plugin does; integers
+//! wrap, computed exactly.
 
-use super::{from_f64s, from_i128s, to_f64s, to_i128s, Call, KResult};
+use ir::ElementType;
+
+use super::convolution::{narrow, widen};
+use super::{from_i128s, to_i128s, Call, KResult};
 use crate::broadcast::{placed_strides, walk};
+use crate::gemm::{self, Mat, Scalar};
 use crate::tensor::{byte_size, element_count, Tensor};
 
 /// An operand as a batch of matrices: batch dims, rows, cols, and whether
@@ -46,6 +52,15 @@ fn operand(shape: &[usize], transpose: bool, left: bool) -> KResult<Operand<'_>>
 }
 
 impl Operand<'_> {
+    /// One of its matrices, stored from the start of `data`.
+    fn mat<'d, T>(&self, data: &'d [T]) -> Mat<'d, T> {
+        if self.transposed {
+            Mat::transposed(data, self.rows)
+        } else {
+            Mat::rows(data, self.cols)
+        }
+    }
+
     /// The element offset of (r, c) inside one matrix.
     fn at(&self, r: usize, c: usize) -> usize {
         if self.transposed {
@@ -133,14 +148,25 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     }
     let et = a.element_type;
     let t = if et.is_real() {
-        let r = product!(
-            to_f64s(a)?,
-            to_f64s(b)?,
-            0.0f64,
-            |x: f64, y: f64| x * y,
-            |s: f64, v: f64| s + v
-        );
-        from_f64s(et, out, &r)?
+        let gemm_all = |va: &[f32], vb: &[f32]| products(va, vb, &pairs, &oa, &ob, n);
+        match et {
+            ElementType::F32 => {
+                Tensor::from_vec(out, gemm_all(&a.to_vec::<f32>()?, &b.to_vec::<f32>()?)?)?
+            }
+            ElementType::F64 => Tensor::from_vec(
+                out,
+                products(
+                    &a.to_vec::<f64>()?,
+                    &b.to_vec::<f64>()?,
+                    &pairs,
+                    &oa,
+                    &ob,
+                    n,
+                )?,
+            )?,
+            // f16 and bf16 compute in f32, as OpenVINO's CPU plugin does.
+            _ => narrow(et, out, &gemm_all(&widen(a)?, &widen(b)?)?)?,
+        }
     } else {
         let r = product!(
             to_i128s(a)?,
@@ -152,4 +178,25 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         from_i128s(et, out, &r)?
     };
     Ok(vec![t])
+}
+
+/// The float products of every (batch of `a`, batch of `b`) pair, in output
+/// order, on the GEMM.
+fn products<T: Scalar>(
+    va: &[T],
+    vb: &[T],
+    pairs: &[(usize, usize)],
+    oa: &Operand<'_>,
+    ob: &Operand<'_>,
+    n: usize,
+) -> KResult<Vec<T>> {
+    let (m, k) = (oa.rows, oa.cols);
+    let (sa, sb) = (m * k, k * n);
+    let mut res = vec![T::ZERO; pairs.len() * m * n];
+    for (dst, &(pa, pb)) in res.chunks_mut((m * n).max(1)).zip(pairs) {
+        let lhs = oa.mat(&va[(pa * sa).min(va.len())..]);
+        let rhs = ob.mat(&vb[(pb * sb).min(vb.len())..]);
+        gemm::matmul(dst, n, (m, k, n), lhs, rhs, false)?;
+    }
+    Ok(res)
 }

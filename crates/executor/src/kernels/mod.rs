@@ -18,6 +18,8 @@ mod compress;
 mod concat;
 mod constant;
 pub(crate) mod convert;
+mod convolution;
+mod convolution_backprop_data;
 mod elementwise_binary;
 mod elementwise_unary;
 mod extract;
@@ -186,6 +188,10 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Range" => range::run,
         "Broadcast" => broadcast_op::run,
         "NonZero" => non_zero::run,
+        "Convolution" => convolution::run,
+        "GroupConvolution" => convolution::run_group,
+        "ConvolutionBackpropData" => convolution_backprop_data::run,
+        "GroupConvolutionBackpropData" => convolution_backprop_data::run_group,
         _ => return None,
     })
 }
@@ -266,6 +272,10 @@ pub const OPS: &[&str] = &[
     "Elu",
     "PReLU",
     "ConvertLike",
+    "Convolution",
+    "GroupConvolution",
+    "ConvolutionBackpropData",
+    "GroupConvolutionBackpropData",
 ];
 
 /// A new tensor of `shape` reading `from` in a strided pattern (see

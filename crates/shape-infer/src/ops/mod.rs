@@ -7,10 +7,14 @@ mod compress;
 mod concat;
 mod constant;
 mod convert;
+mod convolution;
+mod convolution_backprop_data;
 mod elementwise_binary;
 mod elementwise_unary;
 mod extract;
 mod gather;
+mod group_convolution;
+mod group_convolution_backprop_data;
 mod matmul;
 mod non_zero;
 mod pad;
@@ -46,6 +50,8 @@ pub static ALL: &[&OpDef] = &[
     &constant::DEF,
     &convert::CONVERT,
     &convert::CONVERT_LIKE,
+    &convolution::DEF,
+    &convolution_backprop_data::DEF,
     &elementwise_binary::ADD,
     &elementwise_binary::DIVIDE,
     &elementwise_binary::EQUAL,
@@ -91,6 +97,8 @@ pub static ALL: &[&OpDef] = &[
     &elementwise_unary::TANH,
     &extract::DEF,
     &gather::DEF,
+    &group_convolution::DEF,
+    &group_convolution_backprop_data::DEF,
     &matmul::DEF,
     &non_zero::DEF,
     &pad::DEF,

@@ -1,0 +1,217 @@
+//! ConvolutionBackpropData-1 and GroupConvolutionBackpropData-1 (transposed
+//! convolutions).
+//!
+//! Each (image, group) is one GEMM, the filters transposed `[C_out/G·K,
+//! C_in/G]` times the input `[C_in/G, D]`, giving every kernel tap's
+//! contribution at every input position; col2im then adds each into the
+//! output position `i*s - pb + t*d` it lands on (positions outside the output
+//! drop). Input positions are taken in tiles so the scratch stays a few MiB;
+//! col2im runs in parallel over output channels, which write disjoint planes.
+//! The pads come from `shape_infer::window`, the output shape from inference
+//! (with `output_shape`, or `output_padding`, it fixes what `same_*` pads
+//! are).
+
+use ir::ElementType;
+use rayon::prelude::*;
+use symdim::{Expr, SymbolTable};
+
+use super::convolution::{narrow, pad3, sizes, widen, Geometry};
+use super::{unsupported, Call, KResult};
+use crate::gemm::{self, Mat, Scalar};
+use crate::tensor::{byte_size, check_scratch, Element, Tensor};
+use shape_infer::window::{self, WindowAttrs, WindowKind};
+
+/// ConvolutionBackpropData-1: filters `[C_in, C_out, K…]`.
+pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    backward(call, false)
+}
+
+/// GroupConvolutionBackpropData-1: filters `[G, C_in/G, C_out/G, K…]`.
+pub(crate) fn run_group(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    backward(call, true)
+}
+
+fn backward(call: &Call<'_>, grouped: bool) -> KResult<Vec<Tensor>> {
+    let (x, w) = (call.input(0)?, call.input(1)?);
+    let out_shape = call.out_shape(0)?;
+    if x.element_type != w.element_type {
+        return Err(format!("data is {}, filters {}", x.element_type, w.element_type).into());
+    }
+    let lead = if grouped { 3 } else { 2 };
+    let spatial = x.shape.len().saturating_sub(2);
+    if w.shape.len() != spatial + lead || out_shape.len() != spatial + 2 {
+        return Err(format!(
+            "internal: data {:?}, filters {:?} and output {out_shape:?} do not agree",
+            x.shape, w.shape
+        )
+        .into());
+    }
+    let (groups, cin, cout) = if grouped {
+        (w.shape[0], w.shape[1], w.shape[2])
+    } else {
+        (1, w.shape[0], w.shape[1])
+    };
+    if x.shape[1] != groups * cin || out_shape[1] != groups * cout {
+        return Err(format!(
+            "internal: channels of {:?} and filters {:?} differ",
+            x.shape, w.shape
+        )
+        .into());
+    }
+    let attrs = WindowAttrs::read(call.node, spatial, WindowKind::Convolution)
+        .map_err(|e| e.to_string())?;
+    let output_padding = call
+        .node
+        .attributes
+        .i64_list("output_padding")
+        .map_err(|e| e.to_string())?
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| vec![0; spatial]);
+    let kernel = &w.shape[lead..];
+    let symbols = SymbolTable::new();
+    let constant = |v: usize| Expr::constant(v as i64);
+    let mut pad_begin = Vec::with_capacity(spatial);
+    for axis in 0..spatial {
+        let window_size = window::dilated(&constant(kernel[axis]), attrs.dilations[axis])
+            .map_err(|e| e.to_string())?;
+        // `same_*` pads follow from the output size when `output_shape` gave it.
+        let given = (call.inputs.len() == 3).then(|| constant(out_shape[2 + axis]));
+        let pads = window::backward_pads(
+            &symbols,
+            attrs.auto_pad,
+            &constant(x.shape[2 + axis]),
+            &window_size,
+            attrs.strides[axis],
+            output_padding.get(axis).copied().unwrap_or(0),
+            given.as_ref(),
+            (attrs.pads_begin[axis], attrs.pads_end[axis]),
+        )
+        .map_err(|e| e.to_string())?;
+        let (begin, _) = pads
+            .as_constants()
+            .ok_or("internal: pads of constant dims")?;
+        pad_begin.push(begin);
+    }
+    let geometry = Geometry {
+        batch: x.shape[0],
+        groups,
+        cin,
+        cout,
+        input: pad3(&x.shape[2..], 1)?,
+        kernel: pad3(kernel, 1)?,
+        output: pad3(&out_shape[2..], 1)?,
+        stride: pad3(&sizes(&attrs.strides)?, 1)?,
+        dilation: pad3(&sizes(&attrs.dilations)?, 1)?,
+        pad_begin: pad3(&pad_begin, 0)?,
+    };
+    byte_size(x.element_type, &out_shape)?;
+    let et = x.element_type;
+    let out = match et {
+        ElementType::F32 => Tensor::from_vec(
+            out_shape,
+            compute(&x.to_vec::<f32>()?, &w.to_vec::<f32>()?, &geometry)?,
+        )?,
+        ElementType::F64 => Tensor::from_vec(
+            out_shape,
+            compute(&x.to_vec::<f64>()?, &w.to_vec::<f64>()?, &geometry)?,
+        )?,
+        ElementType::F16 | ElementType::BF16 => {
+            let out = compute(&widen(x)?, &widen(w)?, &geometry)?;
+            narrow(et, out_shape, &out)?
+        }
+        other => return Err(unsupported("ConvolutionBackpropData", other)),
+    };
+    Ok(vec![out])
+}
+
+/// The largest column tile, in elements (4 MiB of f32).
+const TILE_ELEMENTS: usize = 1 << 20;
+
+fn compute<T: Scalar + Element>(x: &[T], w: &[T], g: &Geometry) -> KResult<Vec<T>> {
+    let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
+    let rows = g.cout * k_size;
+    let mut out = vec![T::ZERO; g.batch * g.groups * g.cout * p_out];
+    if x.len() != g.batch * g.groups * g.cin * p_in || w.len() != g.groups * g.cin * rows {
+        return Err("internal: the tensors do not hold the convolution's geometry".into());
+    }
+    if out.is_empty() || p_in == 0 || rows == 0 {
+        return Ok(out);
+    }
+    let tile = (TILE_ELEMENTS / rows).clamp(1, p_in);
+    check_scratch(
+        rows * tile,
+        T::SIZE,
+        "the columns of a ConvolutionBackpropData",
+    )?;
+    let mut cols = vec![T::ZERO; rows * tile];
+    for image in 0..g.batch {
+        for group in 0..g.groups {
+            let x_g = &x[(image * g.groups + group) * g.cin * p_in..][..g.cin * p_in];
+            let w_g = &w[group * g.cin * rows..][..g.cin * rows];
+            let out_g = &mut out[(image * g.groups + group) * g.cout * p_out..][..g.cout * p_out];
+            for first in (0..p_in).step_by(tile) {
+                let len = tile.min(p_in - first);
+                let cols = &mut cols[..rows * len];
+                // cols (rows × len) = w_gᵀ (rows × cin) · x_g[:, first..first+len].
+                gemm::matmul(
+                    cols,
+                    len,
+                    (rows, g.cin, len),
+                    Mat::transposed(w_g, rows),
+                    Mat::rows(&x_g[first..], p_in),
+                    false,
+                )?;
+                col2im(cols, g, first, len, out_g);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Adds each column value (row `(c, kd, kh, kw)`, input position `first +
+/// q`) into the output position it lands on.
+fn col2im<T: Scalar>(cols: &[T], g: &Geometry, first: usize, len: usize, out: &mut [T]) {
+    let p_out = g.output_size();
+    let k_size = g.kernel_size();
+    let [_, ih, iw] = g.input;
+    let [od, oh, ow] = g.output;
+    let [_, kh, kw] = g.kernel;
+    let channel = |c: usize, plane: &mut [T]| {
+        for tap in 0..k_size {
+            let (tz, ty, tx) = (tap / (kh * kw), (tap / kw) % kh, tap % kw);
+            let row = &cols[(c * k_size + tap) * len..][..len];
+            let at = |i: usize, axis: usize, t: usize| {
+                (i * g.stride[axis] + t * g.dilation[axis]) as i64 - g.pad_begin[axis]
+            };
+            let (mut z, mut y, mut xi) = (first / (ih * iw), (first / iw) % ih, first % iw);
+            for &v in row {
+                let (oz, oy, ox) = (at(z, 0, tz), at(y, 1, ty), at(xi, 2, tx));
+                if (0..od as i64).contains(&oz)
+                    && (0..oh as i64).contains(&oy)
+                    && (0..ow as i64).contains(&ox)
+                {
+                    let o = &mut plane[(oz as usize * oh + oy as usize) * ow + ox as usize];
+                    *o = *o + v;
+                }
+                xi += 1;
+                if xi == iw {
+                    xi = 0;
+                    y += 1;
+                    if y == ih {
+                        y = 0;
+                        z += 1;
+                    }
+                }
+            }
+        }
+    };
+    if std::mem::size_of_val(out) >= crate::parallel::PARALLEL_MIN_BYTES {
+        out.par_chunks_mut(p_out)
+            .enumerate()
+            .for_each(|(c, plane)| channel(c, plane));
+    } else {
+        for (c, plane) in out.chunks_mut(p_out).enumerate() {
+            channel(c, plane);
+        }
+    }
+}
