@@ -332,6 +332,19 @@ fn cases() -> Vec<Case> {
             vec![net.op("op", op, "opset1", window, &[x, w], None)]
         }));
     }
+    // OpenVINO refuses a zero batch or channel dim for pooling: an empty
+    // spatial dim with pads that make room for one window.
+    let pool = r#"strides="2" pads_begin="1" pads_end="1" kernel="2""#;
+    for (op, version, outputs) in [
+        ("MaxPool", "opset1", 1),
+        ("MaxPool", "opset8", 2),
+        ("AvgPool", "opset1", 1),
+    ] {
+        cases.push(case(op, move |net| {
+            let x = net.param("x", "f32", "1,2,0");
+            net.op_multi("op", op, version, pool, &[x], vec![None; outputs])
+        }));
+    }
     cases.push(case("ConvolutionBackpropData", move |net| {
         let x = net.param("x", "f32", "1,2,0");
         let w = net.f32s("w", &[2, 3, 1], &[0.5; 6]);

@@ -326,6 +326,11 @@ pub fn forward_extent(
     Ok(match rounding {
         Rounding::Floor => slack.floor_div(stride)?.add_const(1)?,
         Rounding::Ceil => slack.ceil_div(stride)?.add_const(1)?,
+        Rounding::CeilTorch if ends_before_end_pad(window, stride, pads) => {
+            // `last*s < D + pb + pe - dk + s <= D + pb`: the last window
+            // always starts inside the input or its left padding.
+            slack.ceil_div(stride)?.add_const(1)?
+        }
         Rounding::CeilTorch => {
             // `last` is the start of the last ceil-rounded window; it is kept
             // only if it starts before the end of input and left padding:
@@ -425,6 +430,15 @@ pub fn concrete_forward_pads(
             })
         })
         .collect()
+}
+
+/// Whether `pe + s <= dk` (constants): then no ceil-rounded window can
+/// start in the end padding.
+fn ends_before_end_pad(window: &Dim, stride: i64, pads: &Pads) -> bool {
+    match (window.as_constant(), pads.end.as_constant()) {
+        (Some(dk), Some(pe)) => pe.saturating_add(stride) <= dk,
+        _ => false,
+    }
 }
 
 /// The pads of one backward (transposed) axis of `input` with a dilated

@@ -13,6 +13,7 @@ use crate::error::{ExecError, KernelError};
 use crate::tensor::{element_width, Element, Tensor};
 
 mod activation;
+mod avg_pool;
 mod broadcast_op;
 mod compress;
 mod concat;
@@ -25,6 +26,7 @@ mod elementwise_unary;
 mod extract;
 mod gather;
 mod matmul;
+mod max_pool;
 mod non_zero;
 mod pad;
 mod range;
@@ -188,6 +190,8 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Range" => range::run,
         "Broadcast" => broadcast_op::run,
         "NonZero" => non_zero::run,
+        "MaxPool" => max_pool::run,
+        "AvgPool" => avg_pool::run,
         "Convolution" => convolution::run,
         "GroupConvolution" => convolution::run_group,
         "ConvolutionBackpropData" => convolution_backprop_data::run,
@@ -272,6 +276,8 @@ pub const OPS: &[&str] = &[
     "Elu",
     "PReLU",
     "ConvertLike",
+    "MaxPool",
+    "AvgPool",
     "Convolution",
     "GroupConvolution",
     "ConvolutionBackpropData",

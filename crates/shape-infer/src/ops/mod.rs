@@ -2,6 +2,7 @@
 
 use crate::registry::{OpDef, OpVersion};
 
+mod avg_pool;
 mod broadcast_op;
 mod compress;
 mod concat;
@@ -16,6 +17,7 @@ mod gather;
 mod group_convolution;
 mod group_convolution_backprop_data;
 mod matmul;
+mod max_pool;
 mod non_zero;
 mod pad;
 mod parameter;
@@ -44,6 +46,7 @@ pub(crate) const SINCE_OVIR1: &[OpVersion] = &[OpVersion::project(1, 1)];
 
 /// Every op the registry knows.
 pub static ALL: &[&OpDef] = &[
+    &avg_pool::DEF,
     &broadcast_op::DEF,
     &compress::DEF,
     &concat::DEF,
@@ -100,6 +103,7 @@ pub static ALL: &[&OpDef] = &[
     &group_convolution::DEF,
     &group_convolution_backprop_data::DEF,
     &matmul::DEF,
+    &max_pool::DEF,
     &non_zero::DEF,
     &pad::DEF,
     &parameter::DEF,
