@@ -94,6 +94,7 @@ impl InferContext {
                 assumption: self.symbols.display_predicate(&predicate).to_string(),
             }),
             None => {
+                self.narrow_ranges(&predicate);
                 let (layer, location) = self.current();
                 self.constraints.push(Constraint {
                     predicate,
@@ -102,6 +103,63 @@ impl InferContext {
                 });
                 Ok(())
             }
+        }
+    }
+
+    /// Narrows a symbol's range by a recorded bound on it alone (`H >= 3`,
+    /// `N == 1`), so that inference goes on under what it assumed: the same
+    /// assumption is not recorded again by every later layer (a CNN's
+    /// `H >= 1` at each convolution) and bounds stay as tight as the
+    /// assumptions make them. Sound because the assumption is reported: a
+    /// binding that breaks it is invalid at the layer that recorded it.
+    fn narrow_ranges(&mut self, predicate: &Predicate) {
+        let (difference, lower, upper) = match predicate {
+            Predicate::Ge(a, b) | Predicate::Le(b, a) => (a.sub(b), true, false),
+            Predicate::Gt(a, b) | Predicate::Lt(b, a) => {
+                (a.sub(b).and_then(|d| d.add_const(-1)), true, false)
+            }
+            Predicate::Eq(a, b) => (a.sub(b), true, true),
+            Predicate::And(all) => {
+                for p in all {
+                    self.narrow_ranges(p);
+                }
+                return;
+            }
+            _ => return,
+        };
+        // `difference >= 0` (and `<= 0` for an equality), with `difference`
+        // of the form `k*S + c`.
+        let Ok(difference) = difference else { return };
+        let mut symbol = None;
+        let mut constant = 0;
+        for (coefficient, monomial) in difference.terms() {
+            match monomial.factors() {
+                [] => constant = coefficient,
+                [(symdim::Atom::Sym(s), 1)] if symbol.is_none() => symbol = Some((*s, coefficient)),
+                _ => return,
+            }
+        }
+        let Some((s, k)) = symbol else { return };
+        // `k*S + c >= 0` (or `<= 0`): S against `-c/k`, the direction
+        // flipping for a negative k.
+        let (num, den) = if k > 0 {
+            (-constant, k)
+        } else {
+            (constant, -k)
+        };
+        let range = |ge_zero: bool| {
+            if ge_zero == (k > 0) {
+                let ceil = num.div_euclid(den) + i64::from(num.rem_euclid(den) != 0);
+                Interval::new(Some(ceil), None)
+            } else {
+                Interval::new(None, Some(num.div_euclid(den)))
+            }
+        };
+        if lower {
+            let _ = self.symbols.restrict(s, range(true));
+        }
+        if upper {
+            let _ = self.symbols.restrict(s, range(false));
         }
     }
 

@@ -680,6 +680,16 @@ mod tests {
         };
         forward_extent(&mut ctx, &h, &c(7), 1, &none, Rounding::Floor, 0).unwrap();
         assert_eq!(ctx.constraints().len(), 1);
+        // The assumption narrows H's range to [7, inf): the same window
+        // again, or a smaller one, needs no second constraint.
+        let h_symbol = h.as_symbol().unwrap();
+        assert_eq!(
+            ctx.symbols.range(h_symbol),
+            symdim::Interval::new(Some(7), None)
+        );
+        forward_extent(&mut ctx, &h, &c(7), 1, &none, Rounding::Floor, 0).unwrap();
+        forward_extent(&mut ctx, &h, &c(3), 2, &none, Rounding::Floor, 0).unwrap();
+        assert_eq!(ctx.constraints().len(), 1);
         let err = forward_extent(&mut ctx, &c(4), &c(7), 1, &none, Rounding::Floor, 1).unwrap_err();
         assert_eq!(err.rule_name(), "window-exceeds-input");
     }
