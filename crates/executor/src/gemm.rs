@@ -9,34 +9,46 @@ use crate::error::KernelError;
 
 /// A float type the GEMM computes in.
 pub(crate) trait Scalar:
-    Copy + Send + Sync + Default + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> + 'static
+    Copy
+    + Send
+    + Sync
+    + Default
+    + PartialOrd
+    + std::ops::Add<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + 'static
 {
     const ZERO: Self;
     const ONE: Self;
-    /// `f32::from` or `f64::from` of a value read in f64.
-    fn from_f64(v: f64) -> Self;
-    fn to_f64(self) -> f64;
+    /// The lowest finite value.
+    const LOWEST: Self;
+    fn is_nan(self) -> bool;
+    /// A count as this type (rounded to nearest).
+    fn from_count(n: usize) -> Self;
 }
 
 impl Scalar for f32 {
     const ZERO: Self = 0.0;
     const ONE: Self = 1.0;
-    fn from_f64(v: f64) -> Self {
-        v as f32
+    const LOWEST: Self = f32::MIN;
+    fn is_nan(self) -> bool {
+        f32::is_nan(self)
     }
-    fn to_f64(self) -> f64 {
-        f64::from(self)
+    fn from_count(n: usize) -> Self {
+        n as f32
     }
 }
 
 impl Scalar for f64 {
     const ZERO: Self = 0.0;
     const ONE: Self = 1.0;
-    fn from_f64(v: f64) -> Self {
-        v
+    const LOWEST: Self = f64::MIN;
+    fn is_nan(self) -> bool {
+        f64::is_nan(self)
     }
-    fn to_f64(self) -> f64 {
-        self
+    fn from_count(n: usize) -> Self {
+        n as f64
     }
 }
 

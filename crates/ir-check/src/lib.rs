@@ -73,6 +73,14 @@ pub struct Args {
     /// and `_` become `_`).
     #[arg(long, value_name = "DIR", default_value = ".", requires = "run")]
     pub output_dir: PathBuf,
+    /// With --run: run the model N more times after the first and print
+    /// `latency_ms: min=X median=Y max=Z runs=N threads=T` on stderr (the
+    /// outputs are written once).
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "run")]
+    pub repeat: usize,
+    /// With --run: the number of threads (default: the machine's cores).
+    #[arg(long, value_name = "T", requires = "run", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
 }
 
 /// What a run prints and its exit status.

@@ -40,10 +40,37 @@ pub fn execute(
             Err(e) => return usage_error(format!("--input {name}: `{path}`: {e}")),
         }
     }
-    let outputs = match Executor::new(&graph).and_then(|executor| executor.run(inputs)) {
+    let threads = args
+        .threads
+        .map(usize::from)
+        .or_else(|| std::thread::available_parallelism().ok().map(usize::from))
+        .unwrap_or(1);
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool,
+        Err(e) => return usage_error(format!("--threads {threads}: {e}")),
+    };
+    let executor = match Executor::new(&graph) {
+        Ok(executor) => executor,
+        Err(error) => return failure(file_name, source, error, checked),
+    };
+    // The repeats get the same inputs: keep a copy only when there are any.
+    let repeat_inputs = (args.repeat > 0).then(|| inputs.clone());
+    let outputs = match pool.install(|| executor.run(inputs)) {
         Ok(outputs) => outputs,
         Err(error) => return failure(file_name, source, error, checked),
     };
+    let mut latency = None;
+    if let Some(inputs) = repeat_inputs {
+        let mut times = Vec::with_capacity(args.repeat);
+        for _ in 0..args.repeat {
+            let start = std::time::Instant::now();
+            if let Err(error) = pool.install(|| executor.run(inputs.clone())) {
+                return failure(file_name, source, error, checked);
+            }
+            times.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+        latency = Some(latency_line(&mut times, threads));
+    }
     if let Err(e) = std::fs::create_dir_all(&args.output_dir) {
         return usage_error(format!(
             "cannot create `{}`: {e}",
@@ -65,6 +92,9 @@ pub fn execute(
         written.push((node.name.clone(), path.display().to_string(), tensor));
     }
     let mut outcome = checked;
+    if let Some(line) = latency {
+        outcome.stderr.push_str(&line);
+    }
     match args.format {
         Format::Text => {
             let _ = writeln!(outcome.stdout, "\nrun: wrote {} output(s)", written.len());
@@ -75,6 +105,24 @@ pub fn execute(
         Format::Json => outcome.stdout = with_run_section(&outcome.stdout, &written),
     }
     outcome
+}
+
+/// `latency_ms: min=X median=Y max=Z runs=N threads=T`, the line
+/// `--repeat` prints (the median of an even count is the mean of the middle
+/// two).
+fn latency_line(times: &mut [f64], threads: usize) -> String {
+    times.sort_by(f64::total_cmp);
+    let n = times.len();
+    let median = if n % 2 == 1 {
+        times[n / 2]
+    } else {
+        (times[n / 2 - 1] + times[n / 2]) / 2.0
+    };
+    format!(
+        "latency_ms: min={:.3} median={median:.3} max={:.3} runs={n} threads={threads}\n",
+        times[0],
+        times[n - 1]
+    )
 }
 
 /// A run that failed: diagnostics of re-inference are rendered like the
@@ -143,7 +191,17 @@ fn with_run_section(report: &str, written: &[(String, String, &Tensor)]) -> Stri
 
 #[cfg(test)]
 mod tests {
-    use super::file_stem;
+    use super::{file_stem, latency_line};
+
+    #[test]
+    fn the_latency_line_has_min_median_max() {
+        let line = latency_line(&mut [3.0, 1.0, 2.0, 10.0], 2);
+        assert_eq!(
+            line,
+            "latency_ms: min=1.000 median=2.500 max=10.000 runs=4 threads=2\n"
+        );
+        assert!(latency_line(&mut [4.0], 1).contains("median=4.000 max=4.000 runs=1"));
+    }
 
     #[test]
     fn result_names_become_file_stems() {

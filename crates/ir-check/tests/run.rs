@@ -249,3 +249,51 @@ fn an_empty_input_with_a_vast_dim_runs_at_once() {
     let y = executor::read_npy(&out_dir.join("out.npy")).expect("the output");
     assert_eq!(y.shape, [1 << 40, 0]);
 }
+
+#[test]
+fn repeat_prints_one_latency_line_and_writes_the_outputs_once() {
+    let dir = temp_dir("repeat");
+    let input = dir.join("x.npy");
+    executor::write_npy(&input, &f32_tensor(&[2, 3, 8, 5])).expect("writes");
+    let out_dir = dir.join("out");
+    let (status, stdout, stderr) = ir_check(&[
+        "ir-samples/dynamic_batch_reshape.xml",
+        "--run",
+        "--input",
+        &format!("x={}", input.display()),
+        "--output-dir",
+        &out_dir.display().to_string(),
+        "--repeat",
+        "3",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(stdout.contains("run: wrote 1 output(s)"), "{stdout}");
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("latency_ms:"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    let fields: Vec<&str> = lines[0].split_whitespace().collect();
+    assert_eq!(fields[0], "latency_ms:");
+    let value = |key: &str| -> f64 {
+        let field = fields.iter().find(|f| f.starts_with(key)).expect(key);
+        field[key.len()..].parse().expect("a number")
+    };
+    assert!(value("min=") <= value("median=") && value("median=") <= value("max="));
+    assert!(lines[0].ends_with("runs=3 threads=1"), "{}", lines[0]);
+}
+
+#[test]
+fn repeat_and_threads_need_run_and_threads_is_positive() {
+    let (status, _, stderr) = ir_check(&["ir-samples/dynamic_batch_reshape.xml", "--repeat", "2"]);
+    assert_eq!(status, 2, "{stderr}");
+    let (status, _, stderr) = ir_check(&[
+        "ir-samples/dynamic_batch_reshape.xml",
+        "--run",
+        "--threads",
+        "0",
+    ]);
+    assert_eq!(status, 2, "{stderr}");
+}

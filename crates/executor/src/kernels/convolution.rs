@@ -11,6 +11,8 @@
 //! f32 and f64 compute in their own type (the GEMM accumulates in it, as
 //! OpenVINO's CPU plugin does in f32); f16 and bf16 compute in f32.
 
+use std::borrow::Cow;
+
 use half::{bf16, f16};
 use ir::ElementType;
 use rayon::prelude::*;
@@ -132,11 +134,11 @@ fn forward(call: &Call<'_>, grouped: bool) -> KResult<Vec<Tensor>> {
     let out = match et {
         ElementType::F32 => Tensor::from_vec(
             out_shape,
-            compute(&x.to_vec::<f32>()?, &w.to_vec::<f32>()?, &geometry)?,
+            compute(&elements::<f32>(x)?, &elements::<f32>(w)?, &geometry)?,
         )?,
         ElementType::F64 => Tensor::from_vec(
             out_shape,
-            compute(&x.to_vec::<f64>()?, &w.to_vec::<f64>()?, &geometry)?,
+            compute(&elements::<f64>(x)?, &elements::<f64>(w)?, &geometry)?,
         )?,
         ElementType::F16 | ElementType::BF16 => {
             let out = compute(&widen(x)?, &widen(w)?, &geometry)?;
@@ -145,6 +147,25 @@ fn forward(call: &Call<'_>, grouped: bool) -> KResult<Vec<Tensor>> {
         other => return Err(unsupported("Convolution", other)),
     };
     Ok(vec![out])
+}
+
+/// The elements of an f32 or f64 tensor: its own bytes when they are
+/// aligned (Const views of the weights usually are), else a copy.
+pub(crate) fn elements<T: Element + bytemuck::Pod>(t: &Tensor) -> KResult<Cow<'_, [T]>> {
+    if T::TYPE != t.element_type {
+        return Err(format!(
+            "internal: the tensor is {}, not {}",
+            t.element_type,
+            T::TYPE
+        )
+        .into());
+    }
+    if cfg!(target_endian = "little") {
+        if let Ok(view) = bytemuck::try_cast_slice::<u8, T>(t.bytes()) {
+            return Ok(Cow::Borrowed(view));
+        }
+    }
+    Ok(Cow::Owned(t.to_vec::<T>()?))
 }
 
 /// The elements of an f16 or bf16 tensor as f32.
@@ -234,41 +255,17 @@ fn compute<T: Scalar + Element>(x: &[T], w: &[T], g: &Geometry) -> KResult<Vec<T
 /// Fills `col` (`cin·K` rows of `len`) with the input values under each
 /// window position `first..first + len` (zero in the padding): row
 /// `(c, kd, kh, kw)`, column `p` is the input element that kernel tap meets
-/// at output position `p`.
+/// at output position `p`. Each row is written by runs of one output row
+/// (`z`, `y`): zeros where the tap falls in the padding, a copy (stride 1)
+/// or a strided gather of the input row in between.
 fn im2col<T: Scalar>(x: &[T], g: &Geometry, first: usize, len: usize, col: &mut [T]) {
-    let [_, oh, ow] = g.output;
-    let [id, ih, iw] = g.input;
-    let [_, kh, kw] = g.kernel;
     let k_size = g.kernel_size();
     let p_in = g.input_size();
     let fill_row = |row: usize, dst: &mut [T]| {
         let (c, tap) = (row / k_size, row % k_size);
-        let (tz, ty, tx) = (tap / (kh * kw), (tap / kw) % kh, tap % kw);
-        let plane = &x[c * p_in..(c + 1) * p_in];
-        let offset = |o: usize, axis: usize, t: usize| {
-            (o * g.stride[axis] + t * g.dilation[axis]) as i64 - g.pad_begin[axis]
-        };
-        let (mut z, mut y, mut xo) = (first / (oh * ow), (first / ow) % oh, first % ow);
-        for value in dst.iter_mut() {
-            let (iz, iy, ix) = (offset(z, 0, tz), offset(y, 1, ty), offset(xo, 2, tx));
-            *value = if (0..id as i64).contains(&iz)
-                && (0..ih as i64).contains(&iy)
-                && (0..iw as i64).contains(&ix)
-            {
-                plane[(iz as usize * ih + iy as usize) * iw + ix as usize]
-            } else {
-                T::ZERO
-            };
-            xo += 1;
-            if xo == ow {
-                xo = 0;
-                y += 1;
-                if y == oh {
-                    y = 0;
-                    z += 1;
-                }
-            }
-        }
+        let [_, kh, kw] = g.kernel;
+        let taps = [tap / (kh * kw), (tap / kw) % kh, tap % kw];
+        fill_window_row(&x[c * p_in..(c + 1) * p_in], g, taps, first, dst);
     };
     if std::mem::size_of_val(col) >= crate::parallel::PARALLEL_MIN_BYTES {
         col.par_chunks_mut(len)
@@ -281,53 +278,148 @@ fn im2col<T: Scalar>(x: &[T], g: &Geometry, first: usize, len: usize, col: &mut 
     }
 }
 
+/// The input positions along one axis a kernel tap meets: output `o` reads
+/// `o*s + t*d - pb`.
+#[derive(Clone, Copy)]
+pub(crate) struct Axis {
+    pub stride: usize,
+    pub offset: i64,
+    pub size: usize,
+}
+
+impl Axis {
+    pub fn new(g: &Geometry, axis: usize, tap: usize) -> Axis {
+        Axis {
+            stride: g.stride[axis],
+            offset: (tap * g.dilation[axis]) as i64 - g.pad_begin[axis],
+            size: g.input[axis],
+        }
+    }
+
+    /// The input index output `o` reads, if inside the input.
+    pub fn at(self, o: usize) -> Option<usize> {
+        let i = (o * self.stride) as i64 + self.offset;
+        (0..self.size as i64).contains(&i).then_some(i as usize)
+    }
+
+    /// The outputs `lo..hi` (within `from..to`) whose reads are inside.
+    pub fn inside(self, from: usize, to: usize) -> (usize, usize) {
+        let s = self.stride as i64;
+        // o*s + offset >= 0  and  o*s + offset <= size - 1.
+        let lo = (-self.offset).max(0);
+        let lo = ((lo + s - 1) / s) as usize;
+        let hi_read = self.size as i64 - 1 - self.offset;
+        let hi = if hi_read < 0 {
+            0
+        } else {
+            (hi_read / s + 1) as usize
+        };
+        (
+            lo.clamp(from, to),
+            hi.clamp(from, to).max(lo.clamp(from, to)),
+        )
+    }
+}
+
+/// `dst[q]` = the input under kernel tap `taps` at output position
+/// `first + q`, for one input channel `plane`.
+fn fill_window_row<T: Scalar>(
+    plane: &[T],
+    g: &Geometry,
+    taps: [usize; 3],
+    first: usize,
+    dst: &mut [T],
+) {
+    let [_, oh, ow] = g.output;
+    let [_, ih, iw] = g.input;
+    let (az, ay, ax) = (
+        Axis::new(g, 0, taps[0]),
+        Axis::new(g, 1, taps[1]),
+        Axis::new(g, 2, taps[2]),
+    );
+    let mut p = first;
+    let mut q = 0;
+    while q < dst.len() {
+        let (zy, x0) = (p / ow, p % ow);
+        let (z, y) = (zy / oh, zy % oh);
+        let run = (ow - x0).min(dst.len() - q);
+        let out = &mut dst[q..q + run];
+        match (az.at(z), ay.at(y)) {
+            (Some(iz), Some(iy)) => {
+                let row = &plane[(iz * ih + iy) * iw..][..iw];
+                let (lo, hi) = ax.inside(x0, x0 + run);
+                out[..lo - x0].fill(T::ZERO);
+                out[hi - x0..].fill(T::ZERO);
+                let start = (lo * ax.stride) as i64 + ax.offset;
+                if lo < hi {
+                    let start = start as usize;
+                    if ax.stride == 1 {
+                        out[lo - x0..hi - x0].copy_from_slice(&row[start..start + (hi - lo)]);
+                    } else {
+                        for (k, v) in out[lo - x0..hi - x0].iter_mut().enumerate() {
+                            *v = row[start + k * ax.stride];
+                        }
+                    }
+                }
+            }
+            _ => out.fill(T::ZERO),
+        }
+        q += run;
+        p += run;
+    }
+}
+
 /// One input and one output channel per group: each output plane is its
-/// input plane convolved with its own kernel, directly.
+/// input plane convolved with its own kernel, directly: for each output row
+/// and kernel tap, a multiply-add over the run of outputs whose reads are
+/// inside the input (contiguous when the stride is 1, so it vectorizes).
 fn depthwise<T: Scalar>(x: &[T], w: &[T], g: &Geometry, out: &mut [T]) {
     let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
     let [od, oh, ow] = g.output;
-    let [id, ih, iw] = g.input;
+    let [_, ih, iw] = g.input;
     let [kd, kh, kw] = g.kernel;
     let plane = |index: usize, dst: &mut [T]| {
         let channel = index % g.groups;
         let src = &x[index * p_in..(index + 1) * p_in];
         let taps = &w[channel * k_size..(channel + 1) * k_size];
-        let at = |o: usize, axis: usize, t: usize| {
-            (o * g.stride[axis] + t * g.dilation[axis]) as i64 - g.pad_begin[axis]
-        };
-        let mut k = 0;
+        dst.fill(T::ZERO);
         for z in 0..od {
             for y in 0..oh {
-                for xo in 0..ow {
-                    let mut acc = 0.0f64;
-                    for tz in 0..kd {
-                        let iz = at(z, 0, tz);
-                        if !(0..id as i64).contains(&iz) {
+                let out_row = &mut dst[(z * oh + y) * ow..][..ow];
+                for tz in 0..kd {
+                    let Some(iz) = Axis::new(g, 0, tz).at(z) else {
+                        continue;
+                    };
+                    for ty in 0..kh {
+                        let Some(iy) = Axis::new(g, 1, ty).at(y) else {
                             continue;
-                        }
-                        for ty in 0..kh {
-                            let iy = at(y, 1, ty);
-                            if !(0..ih as i64).contains(&iy) {
+                        };
+                        let row = &src[(iz * ih + iy) * iw..][..iw];
+                        for tx in 0..kw {
+                            let weight = taps[(tz * kh + ty) * kw + tx];
+                            let ax = Axis::new(g, 2, tx);
+                            let (lo, hi) = ax.inside(0, ow);
+                            if lo >= hi {
                                 continue;
                             }
-                            let row = (iz as usize * ih + iy as usize) * iw;
-                            let tap_row = (tz * kh + ty) * kw;
-                            for tx in 0..kw {
-                                let ix = at(xo, 2, tx);
-                                if (0..iw as i64).contains(&ix) {
-                                    acc += src[row + ix as usize].to_f64()
-                                        * taps[tap_row + tx].to_f64();
+                            let start = ((lo * ax.stride) as i64 + ax.offset) as usize;
+                            if ax.stride == 1 {
+                                let input = &row[start..start + (hi - lo)];
+                                for (o, &v) in out_row[lo..hi].iter_mut().zip(input) {
+                                    *o = *o + weight * v;
+                                }
+                            } else {
+                                for (k, o) in out_row[lo..hi].iter_mut().enumerate() {
+                                    *o = *o + weight * row[start + k * ax.stride];
                                 }
                             }
                         }
                     }
-                    dst[k] = T::from_f64(acc);
-                    k += 1;
                 }
             }
         }
     };
-    if std::mem::size_of_val(out) >= crate::parallel::PARALLEL_MIN_BYTES {
+    if std::mem::size_of_val(out) >= 1 << 16 && rayon::current_num_threads() > 1 {
         out.par_chunks_mut(p_out)
             .enumerate()
             .for_each(|(i, dst)| plane(i, dst));

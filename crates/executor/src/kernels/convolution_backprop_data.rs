@@ -15,7 +15,7 @@ use ir::ElementType;
 use rayon::prelude::*;
 use symdim::{Expr, SymbolTable};
 
-use super::convolution::{narrow, pad3, sizes, widen, Geometry};
+use super::convolution::{elements, narrow, pad3, sizes, widen, Geometry};
 use super::{unsupported, Call, KResult};
 use crate::gemm::{self, Mat, Scalar};
 use crate::tensor::{byte_size, check_scratch, Element, Tensor};
@@ -109,11 +109,11 @@ fn backward(call: &Call<'_>, grouped: bool) -> KResult<Vec<Tensor>> {
     let out = match et {
         ElementType::F32 => Tensor::from_vec(
             out_shape,
-            compute(&x.to_vec::<f32>()?, &w.to_vec::<f32>()?, &geometry)?,
+            compute(&elements::<f32>(x)?, &elements::<f32>(w)?, &geometry)?,
         )?,
         ElementType::F64 => Tensor::from_vec(
             out_shape,
-            compute(&x.to_vec::<f64>()?, &w.to_vec::<f64>()?, &geometry)?,
+            compute(&elements::<f64>(x)?, &elements::<f64>(w)?, &geometry)?,
         )?,
         ElementType::F16 | ElementType::BF16 => {
             let out = compute(&widen(x)?, &widen(w)?, &geometry)?;

@@ -9,7 +9,7 @@
 
 use ir::ElementType;
 
-use super::convolution::{narrow, widen};
+use super::convolution::{elements, narrow, widen};
 use super::{from_i128s, to_i128s, Call, KResult};
 use crate::broadcast::{placed_strides, walk};
 use crate::gemm::{self, Mat, Scalar};
@@ -151,7 +151,7 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         let gemm_all = |va: &[f32], vb: &[f32]| products(va, vb, &pairs, &oa, &ob, n);
         match et {
             ElementType::F32 => {
-                Tensor::from_vec(out, gemm_all(&a.to_vec::<f32>()?, &b.to_vec::<f32>()?)?)?
+                Tensor::from_vec(out, gemm_all(&elements::<f32>(a)?, &elements::<f32>(b)?)?)?
             }
             ElementType::F64 => Tensor::from_vec(
                 out,

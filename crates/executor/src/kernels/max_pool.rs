@@ -1,71 +1,126 @@
-//! MaxPool-1/-8/-14: the maximum over each window (padding never wins), and
-//! for v8/v14 the index of the first maximum in the input flattened from
-//! `axis`. Planes (image × channel) run in parallel when large. The pads
-//! come from `shape_infer::window`, the output shape from inference.
+//! MaxPool-1/-8/-14: the maximum over each window (padding never wins; a
+//! window wholly in the padding gives the lowest finite f32, as OpenVINO's
+//! CPU plugin), and for v8/v14 the index of the first maximum in the input
+//! flattened from `axis`. For each output row and kernel tap, the run of
+//! outputs whose reads fall inside the input is updated at once; planes
+//! (image × channel) run in parallel. The pads come from
+//! `shape_infer::window`, the output shape from inference.
 
+use ir::ElementType;
 use rayon::prelude::*;
 use shape_infer::window::{self, WindowAttrs, WindowKind};
 
-use super::convolution::{pad3, sizes, Axes3};
+use super::convolution::{elements, narrow, pad3, sizes, widen, Axis, Geometry};
 use super::{from_f64s, from_i128s, norm_axis, to_f64s, Call, KResult};
-use crate::tensor::{byte_size, Tensor};
+use crate::gemm::Scalar;
+use crate::tensor::{byte_size, Element, Tensor};
 
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let x = call.input(0)?;
     let out_shape = call.out_shape(0)?;
-    let kind = if call.outputs.len() > 1 {
+    let with_indices = call.outputs.len() > 1;
+    let kind = if with_indices {
         WindowKind::DilatedPool
     } else {
         WindowKind::Pool
     };
     let pool = Pool::new(call, &x.shape, &out_shape, kind)?;
     byte_size(x.element_type, &out_shape)?;
-    let values = to_f64s(x)?;
-    let results = pool.map(|plane, taps| {
-        let src = &values[plane * pool.plane_in..][..pool.plane_in];
-        let mut best: Option<(f64, usize)> = None;
-        taps(&mut |offset| {
-            let v = src[offset];
-            if best.is_none_or(|(b, _)| v > b || (v.is_nan() && !b.is_nan())) {
-                best = Some((v, offset));
-            }
-        });
-        // A window wholly in the padding: OpenVINO's CPU plugin gives the
-        // lowest finite f32 (its accumulator's start).
-        best.unwrap_or((f64::from(f32::MIN), 0))
-    });
-    let maxima: Vec<f64> = results.iter().map(|r| r.0).collect();
-    let mut outputs = vec![from_f64s(x.element_type, out_shape.clone(), &maxima)?];
-    if call.outputs.len() > 1 {
+    let et = x.element_type;
+    let (values, offsets) = match et {
+        ElementType::F32 => {
+            let (v, o) = maxima(&elements::<f32>(x)?, &pool);
+            (Tensor::from_vec(out_shape.clone(), v)?, o)
+        }
+        ElementType::F64 => {
+            let (v, o) = maxima(&elements::<f64>(x)?, &pool);
+            (Tensor::from_vec(out_shape.clone(), v)?, o)
+        }
+        ElementType::F16 | ElementType::BF16 => {
+            let (v, o) = maxima(&widen(x)?, &pool);
+            (narrow(et, out_shape.clone(), &v)?, o)
+        }
+        // Integers: exact in f64.
+        _ => {
+            let (v, o) = maxima(&to_f64s(x)?, &pool);
+            (from_f64s(et, out_shape.clone(), &v)?, o)
+        }
+    };
+    let mut outputs = vec![values];
+    if with_indices {
         let axis = norm_axis(call.attr_i64("axis")?.unwrap_or(0), x.shape.len())?;
         // The index in the input flattened from `axis`: the flat index in
         // the whole input, modulo the size of the dims from `axis` on.
         let span: usize = x.shape[axis..].iter().product();
-        let indices: Vec<i128> = results
+        let p_out = pool.geometry.output_size().max(1);
+        let p_in = pool.geometry.input_size();
+        let indices: Vec<i128> = offsets
             .iter()
             .enumerate()
-            .map(|(k, &(_, offset))| {
-                let plane = k / pool.plane_out.max(1);
-                ((plane * pool.plane_in + offset) % span.max(1)) as i128
-            })
+            .map(|(k, &offset)| (((k / p_out) * p_in + offset) % span.max(1)) as i128)
             .collect();
         outputs.push(from_i128s(call.out_type(1)?, out_shape, &indices)?);
     }
     Ok(outputs)
 }
 
-/// The window geometry of a pooling op over planes of `[N, C, D…]`.
+/// The maxima of every window and their offsets inside their plane.
+fn maxima<T: Scalar + Element>(x: &[T], pool: &Pool) -> (Vec<T>, Vec<usize>) {
+    let g = &pool.geometry;
+    let (p_in, p_out) = (g.input_size(), g.output_size());
+    let planes = g.batch * g.cin;
+    let mut best = vec![T::LOWEST; planes * p_out];
+    let mut at = vec![usize::MAX; planes * p_out];
+    let taps = pool.valid_taps();
+    let [_, ih, iw] = g.input;
+    let (dz, dy, dx) = (g.dilation[0], g.dilation[1], g.dilation[2]);
+    let plane = |index: usize, (best, at): (&mut [T], &mut [usize])| {
+        let src = &x[index * p_in..(index + 1) * p_in];
+        let mut k = 0;
+        for (z0, tz) in &taps[0] {
+            for (y0, ty) in &taps[1] {
+                for (x0, tx) in &taps[2] {
+                    // Output-stationary: the window's maximum in registers.
+                    let (mut b, mut a) = (T::LOWEST, usize::MAX);
+                    for zz in tz.clone() {
+                        for yy in ty.clone() {
+                            let row = ((*z0 + zz * dz) * ih + *y0 + yy * dy) * iw + *x0;
+                            for xx in tx.clone() {
+                                let offset = row + xx * dx;
+                                let v = src[offset];
+                                // The first maximum wins; NaN beats any number.
+                                let take = (a == usize::MAX) | (v > b) | (v.is_nan() & !b.is_nan());
+                                b = if take { v } else { b };
+                                a = if take { offset } else { a };
+                            }
+                        }
+                    }
+                    // A window wholly in the padding: the lowest finite value.
+                    best[k] = b;
+                    at[k] = if a == usize::MAX { 0 } else { a };
+                    k += 1;
+                }
+            }
+        }
+    };
+    if p_out > 0 {
+        let chunks = best.par_chunks_mut(p_out).zip(at.par_chunks_mut(p_out));
+        if std::mem::size_of_val(x) >= 1 << 16 && rayon::current_num_threads() > 1 {
+            chunks.enumerate().for_each(|(i, c)| plane(i, c));
+        } else {
+            for (i, c) in best.chunks_mut(p_out).zip(at.chunks_mut(p_out)).enumerate() {
+                plane(i, c);
+            }
+        }
+    }
+    (best, at)
+}
+
+/// The window geometry of a pooling op over planes of `[N, C, D…]` (one
+/// channel per plane: `cin` counts the planes of an image).
 pub(crate) struct Pool {
-    input: Axes3,
-    output: Axes3,
-    kernel: Axes3,
-    stride: Axes3,
-    dilation: Axes3,
-    pad_begin: [i64; 3],
+    pub geometry: Geometry,
     pad_end: [i64; 3],
-    pub plane_in: usize,
-    pub plane_out: usize,
-    planes: usize,
 }
 
 impl Pool {
@@ -95,98 +150,106 @@ impl Pool {
         let begin: Vec<i64> = pads.iter().map(|p| p.0).collect();
         let end: Vec<i64> = pads.iter().map(|p| p.1).collect();
         Ok(Pool {
-            input: pad3(&input[2..], 1)?,
-            output: pad3(&output[2..], 1)?,
-            kernel: pad3(&kernel, 1)?,
-            stride: pad3(&sizes(&attrs.strides)?, 1)?,
-            dilation: pad3(&sizes(&attrs.dilations)?, 1)?,
-            pad_begin: pad3(&begin, 0)?,
+            geometry: Geometry {
+                batch: input[0],
+                groups: 1,
+                cin: input[1],
+                cout: input[1],
+                input: pad3(&input[2..], 1)?,
+                kernel: pad3(&kernel, 1)?,
+                output: pad3(&output[2..], 1)?,
+                stride: pad3(&sizes(&attrs.strides)?, 1)?,
+                dilation: pad3(&sizes(&attrs.dilations)?, 1)?,
+                pad_begin: pad3(&begin, 0)?,
+            },
             pad_end: pad3(&end, 0)?,
-            plane_in: input[2..].iter().product(),
-            plane_out: output[2..].iter().product(),
-            planes: input[..2].iter().product(),
         })
     }
 
-    /// For each output element (plane by plane, in order), `f(plane, taps)`
-    /// where `taps(visit)` calls `visit` with the in-plane offset of each
-    /// window element inside the input; in parallel over planes when large.
-    pub fn map<R: Send>(
-        &self,
-        f: impl Fn(usize, &mut dyn FnMut(&mut dyn FnMut(usize))) -> R + Sync,
-    ) -> Vec<R> {
-        let plane = |p: usize| -> Vec<R> {
-            let mut out = Vec::with_capacity(self.plane_out);
-            let [od, oh, ow] = self.output;
-            for z in 0..od {
-                for y in 0..oh {
-                    for x in 0..ow {
-                        out.push(f(p, &mut |visit| self.taps([z, y, x], visit)));
+    /// For every output row and kernel tap, calls `f(out, input, stride,
+    /// run)`: outputs `out..out + run` of the plane read the plane's inputs
+    /// `input, input + stride, …` under that tap (only reads inside the
+    /// input; taps in window order, so the first maximum stays first).
+    pub fn for_each_run(&self, mut f: impl FnMut(usize, usize, usize, usize)) {
+        let g = &self.geometry;
+        let [od, oh, ow] = g.output;
+        let [_, ih, iw] = g.input;
+        let [kd, kh, kw] = g.kernel;
+        for z in 0..od {
+            for y in 0..oh {
+                let row_out = (z * oh + y) * ow;
+                for tz in 0..kd {
+                    let Some(iz) = Axis::new(g, 0, tz).at(z) else {
+                        continue;
+                    };
+                    for ty in 0..kh {
+                        let Some(iy) = Axis::new(g, 1, ty).at(y) else {
+                            continue;
+                        };
+                        let row_in = (iz * ih + iy) * iw;
+                        for tx in 0..kw {
+                            let ax = Axis::new(g, 2, tx);
+                            let (lo, hi) = ax.inside(0, ow);
+                            if lo < hi {
+                                let start = ((lo * ax.stride) as i64 + ax.offset) as usize;
+                                f(row_out + lo, row_in + start, ax.stride, hi - lo);
+                            }
+                        }
                     }
                 }
             }
-            out
-        };
-        if self.planes * self.plane_out >= 1 << 16 {
-            (0..self.planes)
-                .into_par_iter()
-                .flat_map_iter(plane)
+        }
+    }
+
+    /// Per spatial axis, per output index: the first input index the window
+    /// reads inside the input, and the range of its taps that do (relative
+    /// to that first one, in taps).
+    pub fn valid_taps(&self) -> [Vec<(usize, std::ops::Range<usize>)>; 3] {
+        let g = &self.geometry;
+        std::array::from_fn(|axis| {
+            (0..g.output[axis])
+                .map(|o| {
+                    let start = (o * g.stride[axis]) as i64 - g.pad_begin[axis];
+                    let d = g.dilation[axis] as i64;
+                    let inside: Vec<usize> = (0..g.kernel[axis])
+                        .filter(|&t| (0..g.input[axis] as i64).contains(&(start + t as i64 * d)))
+                        .collect();
+                    match (inside.first(), inside.last()) {
+                        (Some(&lo), Some(&hi)) => {
+                            ((start + lo as i64 * d) as usize, 0..hi - lo + 1)
+                        }
+                        _ => (0, 0..0),
+                    }
+                })
                 .collect()
-        } else {
-            (0..self.planes).flat_map(plane).collect()
-        }
+        })
     }
 
-    /// Calls `visit` with the offset of each element of the window at
-    /// output position `at` that lies inside the input.
-    fn taps(&self, at: Axes3, visit: &mut dyn FnMut(usize)) {
-        let [id, ih, iw] = self.input;
-        let start = |axis: usize| (at[axis] * self.stride[axis]) as i64 - self.pad_begin[axis];
-        let (sz, sy, sx) = (start(0), start(1), start(2));
-        for tz in 0..self.kernel[0] {
-            let z = sz + (tz * self.dilation[0]) as i64;
-            if !(0..id as i64).contains(&z) {
-                continue;
-            }
-            for ty in 0..self.kernel[1] {
-                let y = sy + (ty * self.dilation[1]) as i64;
-                if !(0..ih as i64).contains(&y) {
-                    continue;
-                }
-                for tx in 0..self.kernel[2] {
-                    let x = sx + (tx * self.dilation[2]) as i64;
-                    if (0..iw as i64).contains(&x) {
-                        visit((z as usize * ih + y as usize) * iw + x as usize);
-                    }
-                }
-            }
-        }
-    }
-
-    /// How many elements of the window at `at` lie inside the padded input
-    /// (the divisor of an average that counts the padding); with
-    /// `past_end`, also those past the end padding (OpenVINO's CPU plugin
-    /// counts a ceil_torch window's overhang, where PyTorch does not).
-    pub fn padded_count(&self, at: Axes3, past_end: bool) -> usize {
-        (0..3)
-            .map(|axis| {
-                let lo = -self.pad_begin[axis];
+    /// Per spatial axis, per output index: how many of the window's taps
+    /// read inside the input (`padded`: inside the padded input; with
+    /// `past_end` too, anything past the end padding — OpenVINO's CPU plugin
+    /// counts a ceil_torch window's overhang, PyTorch does not).
+    pub fn tap_counts(&self, padded: bool, past_end: bool) -> [Vec<usize>; 3] {
+        let g = &self.geometry;
+        std::array::from_fn(|axis| {
+            let (lo, hi) = if padded {
                 let hi = if past_end {
                     i64::MAX
                 } else {
-                    self.input[axis] as i64 + self.pad_end[axis]
+                    g.input[axis] as i64 + self.pad_end[axis]
                 };
-                let start = (at[axis] * self.stride[axis]) as i64 - self.pad_begin[axis];
-                (0..self.kernel[axis])
-                    .filter(|&t| (lo..hi).contains(&(start + (t * self.dilation[axis]) as i64)))
-                    .count()
-            })
-            .product()
-    }
-
-    /// The output position of element `k` of a plane.
-    pub fn position(&self, k: usize) -> Axes3 {
-        let [_, oh, ow] = self.output;
-        [k / (oh * ow), (k / ow) % oh, k % ow]
+                (-g.pad_begin[axis], hi)
+            } else {
+                (0, g.input[axis] as i64)
+            };
+            (0..g.output[axis])
+                .map(|o| {
+                    let start = (o * g.stride[axis]) as i64 - g.pad_begin[axis];
+                    (0..g.kernel[axis])
+                        .filter(|&t| (lo..hi).contains(&(start + (t * g.dilation[axis]) as i64)))
+                        .count()
+                })
+                .collect()
+        })
     }
 }
