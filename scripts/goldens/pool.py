@@ -68,6 +68,27 @@ def avgpool_cases():
     )
 
 
+def adaptive_cases():
+    x = g.P("x", [-1, 2, -1, -1])
+    outs = [
+        g.N(ops8.adaptive_avg_pool(x, g.C([1, 1], "size11")), "aap_global"),
+        g.N(ops8.adaptive_avg_pool(x, g.C([3, 5], "size35")), "aap_3x5"),
+    ]
+    amp = ops8.adaptive_max_pool(x, g.C([2, 3], "size23"), "i32")
+    amp.set_friendly_name("amp")
+    outs += [(amp.output(0), "amp_values"), (amp.output(1), "amp_indices")]
+    x1 = g.P("y", [1, 3, -1])
+    outs.append(g.N(ops8.adaptive_avg_pool(x1, g.C([4], "size4")), "aap_1d"))
+    g.case(
+        "pool_adaptive",
+        "AdaptiveAvgPool-8 and AdaptiveMaxPool-8 to fixed sizes from dynamic inputs",
+        [x, x1],
+        outs,
+        [{"x": [1, 2, 7, 11], "y": [1, 3, 9]}, {"x": [2, 2, 4, 5], "y": [1, 3, 4]}],
+    )
+
+
 def build():
     maxpool_cases()
     avgpool_cases()
+    adaptive_cases()

@@ -345,6 +345,25 @@ fn cases() -> Vec<Case> {
             net.op_multi("op", op, version, pool, &[x], vec![None; outputs])
         }));
     }
+    for (op, outputs) in [("AdaptiveAvgPool", 1), ("AdaptiveMaxPool", 2)] {
+        cases.push(case(op, move |net| {
+            let x = net.param("x", "f32", "0,3,4");
+            let size = net.i64s("size", &[1], &[2]);
+            net.op_multi("op", op, "opset8", "", &[x, size], vec![None; outputs])
+        }));
+    }
+    cases.push(case("MVN", |net| {
+        let x = net.param("x", "f32", "0,3,4");
+        let axes = net.i64s("axes", &[1], &[-1]);
+        vec![net.op(
+            "op",
+            "MVN",
+            "opset6",
+            r#"eps="1e-5" normalize_variance="true" eps_mode="inside_sqrt""#,
+            &[x, axes],
+            None,
+        )]
+    }));
     cases.push(case("ConvolutionBackpropData", move |net| {
         let x = net.param("x", "f32", "1,2,0");
         let w = net.f32s("w", &[2, 3, 1], &[0.5; 6]);

@@ -13,6 +13,7 @@ use crate::error::{ExecError, KernelError};
 use crate::tensor::{element_width, Element, Tensor};
 
 mod activation;
+mod adaptive_pool;
 mod avg_pool;
 mod broadcast_op;
 mod compress;
@@ -27,6 +28,7 @@ mod extract;
 mod gather;
 mod matmul;
 mod max_pool;
+mod mvn;
 mod non_zero;
 mod pad;
 mod range;
@@ -192,6 +194,9 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "NonZero" => non_zero::run,
         "MaxPool" => max_pool::run,
         "AvgPool" => avg_pool::run,
+        "MVN" => mvn::run,
+        "AdaptiveAvgPool" => adaptive_pool::run_avg,
+        "AdaptiveMaxPool" => adaptive_pool::run_max,
         "Convolution" => convolution::run,
         "GroupConvolution" => convolution::run_group,
         "ConvolutionBackpropData" => convolution_backprop_data::run,
@@ -278,6 +283,9 @@ pub const OPS: &[&str] = &[
     "ConvertLike",
     "MaxPool",
     "AvgPool",
+    "MVN",
+    "AdaptiveAvgPool",
+    "AdaptiveMaxPool",
     "Convolution",
     "GroupConvolution",
     "ConvolutionBackpropData",

@@ -4,9 +4,10 @@
 //!
 //! Floats accumulate in f64 and round once; integers accumulate in i128 and
 //! wrap to the type (the same result as wrapping in the type for Sum and
-//! Prod); ReduceMean of integers truncates the quotient. Over an empty set:
-//! Sum 0, Prod 1, Max/Min the type's lowest/highest value (±inf for floats),
-//! Mean NaN (floats) or an error (integers).
+//! Prod); ReduceMean of integers truncates the quotient. Over an empty set
+//! (undefined by the specification), what OpenVINO's CPU plugin gives: Sum
+//! 0, Prod 1, Max/Min the lowest/highest finite f32 (the type's limits for
+//! integers), Mean 0 (floats) or an error (integers).
 
 use super::{from_f64s, from_i128s, norm_axis, to_f64s, to_i128s, Call, KResult};
 use crate::broadcast::{row_major_strides, walk};

@@ -2,6 +2,8 @@
 
 use crate::registry::{OpDef, OpVersion};
 
+mod adaptive_avg_pool;
+mod adaptive_max_pool;
 mod avg_pool;
 mod broadcast_op;
 mod compress;
@@ -18,6 +20,7 @@ mod group_convolution;
 mod group_convolution_backprop_data;
 mod matmul;
 mod max_pool;
+pub mod mvn;
 mod non_zero;
 mod pad;
 mod parameter;
@@ -46,6 +49,8 @@ pub(crate) const SINCE_OVIR1: &[OpVersion] = &[OpVersion::project(1, 1)];
 
 /// Every op the registry knows.
 pub static ALL: &[&OpDef] = &[
+    &adaptive_avg_pool::DEF,
+    &adaptive_max_pool::DEF,
     &avg_pool::DEF,
     &broadcast_op::DEF,
     &compress::DEF,
@@ -104,6 +109,7 @@ pub static ALL: &[&OpDef] = &[
     &group_convolution_backprop_data::DEF,
     &matmul::DEF,
     &max_pool::DEF,
+    &mvn::DEF,
     &non_zero::DEF,
     &pad::DEF,
     &parameter::DEF,

@@ -1,0 +1,26 @@
+"""MVN-1 and MVN-6: trailing and non-trailing axes, eps modes,
+normalize_variance, across_channels and reduction_axes, on dynamic dims."""
+
+import numpy as np
+import openvino.opset2 as ops2
+import openvino.opset6 as ops6
+
+import gen_op_goldens as g
+
+
+def mvn_cases():
+    x = g.P("x", [-1, 3, -1, 4])
+    outs = [
+        g.N(ops6.mvn(x, g.C([-1], "ax_last"), True, 1e-5, "inside_sqrt"), "mvn6_last"),
+        g.N(ops6.mvn(x, g.C([2, 3], "ax_hw"), True, 1e-3, "outside_sqrt"), "mvn6_hw_outside"),
+        g.N(ops6.mvn(x, g.C([1, 2, 3], "ax_chw"), False, 1e-5, "inside_sqrt"), "mvn6_chw_mean_only"),
+        g.N(ops6.mvn(x, g.C([1], "ax_c"), True, 1e-5, "inside_sqrt"), "mvn6_channels"),
+        g.N(ops6.mvn(x, g.C([0, 2], "ax_nh"), True, 1e-4, "outside_sqrt"), "mvn6_nh"),
+        g.N(ops2.mvn(x, True, True, 1e-5), "mvn1_across"),
+        g.N(ops2.mvn(x, False, True, 1e-5), "mvn1_per_channel"),
+    ]
+    g.case("norm_mvn", "MVN-1 and MVN-6 over trailing and other axes", [x], outs, [{"x": [2, 3, 5, 4]}, {"x": [1, 3, 2, 4]}])
+
+
+def build():
+    mvn_cases()
