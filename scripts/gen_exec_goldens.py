@@ -9,7 +9,8 @@ folders are rewritten; the others stay untouched).
 
 For each graph ``crates/shape-infer/tests/golden/<case>.xml`` (``invalid_*``
 cases skipped) and each sample ``ir-samples/<name>.xml`` (case
-``sample_<name>``), one static binding is chosen: the first valid entry of the
+``sample_<name>``) and each real model ``ir-samples/models/<name>.xml`` (case
+``model_<name>``), one static binding is chosen: the first valid entry of the
 case's json ``static_bindings`` (``ir-samples/golden/<name>.json`` for
 samples), else the Parameters' static shapes, else every dynamic dim at 3
 (clamped into its interval; a dynamic rank becomes ``[2,3]``). Inputs are
@@ -510,6 +511,8 @@ def all_cases() -> dict[str, tuple[Path, Path]]:
             cases[xml.stem] = (xml, xml.with_suffix(".json"))
     for xml in sorted(SAMPLES.glob("*.xml")):
         cases[f"sample_{xml.stem}"] = (xml, SAMPLES / "golden" / f"{xml.stem}.json")
+    for xml in sorted((SAMPLES / "models").glob("*.xml")):
+        cases[f"model_{xml.stem}"] = (xml, SAMPLES / "models" / "golden" / f"{xml.stem}.json")
     return cases
 
 

@@ -22,5 +22,24 @@ def mvn_cases():
     g.case("norm_mvn", "MVN-1 and MVN-6 over trailing and other axes", [x], outs, [{"x": [2, 3, 5, 4]}, {"x": [1, 3, 2, 4]}])
 
 
+def group_norm_cases():
+    import openvino.opset12 as ops12
+
+    x = g.P("x", [-1, 6, -1])
+    y = g.P("y", [2, 4, -1, -1])
+    rng = np.random.default_rng(3)
+    scale6 = g.C(rng.uniform(0.5, 1.5, 6).astype(np.float32), "scale6", np.float32)
+    bias6 = g.C(rng.uniform(-1, 1, 6).astype(np.float32), "bias6", np.float32)
+    scale4 = g.C(rng.uniform(0.5, 1.5, 4).astype(np.float32), "scale4", np.float32)
+    bias4 = g.C(rng.uniform(-1, 1, 4).astype(np.float32), "bias4", np.float32)
+    outs = [
+        g.N(ops12.group_normalization(x, scale6, bias6, 3, 1e-5), "gn3"),
+        g.N(ops12.group_normalization(x, scale6, bias6, 6, 1e-3), "gn6"),
+        g.N(ops12.group_normalization(y, scale4, bias4, 2, 1e-5), "gn2_4d"),
+    ]
+    g.case("norm_group", "GroupNormalization-12: 3 and 6 groups, 3-D and 4-D", [x, y], outs, [{"x": [2, 6, 7], "y": [2, 4, 3, 5]}, {"x": [1, 6, 1], "y": [2, 4, 1, 2]}])
+
+
 def build():
     mvn_cases()
+    group_norm_cases()

@@ -352,6 +352,19 @@ fn cases() -> Vec<Case> {
             net.op_multi("op", op, "opset8", "", &[x, size], vec![None; outputs])
         }));
     }
+    cases.push(case("GroupNormalization", |net| {
+        let x = net.param("x", "f32", "0,4,3");
+        let scale = net.f32s("scale", &[4], &[1.0; 4]);
+        let bias = net.f32s("bias", &[4], &[0.0; 4]);
+        vec![net.op(
+            "op",
+            "GroupNormalization",
+            "opset12",
+            r#"num_groups="2" epsilon="1e-5""#,
+            &[x, scale, bias],
+            None,
+        )]
+    }));
     cases.push(case("MVN", |net| {
         let x = net.param("x", "f32", "0,3,4");
         let axes = net.i64s("axes", &[1], &[-1]);

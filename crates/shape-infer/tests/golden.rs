@@ -1,7 +1,9 @@
 //! Golden comparison with OpenVINO, layer by layer.
 //!
 //! Cases: every `tests/golden/<case>.json` (written by `scripts/gen_op_goldens.py`)
-//! and every `ir-samples/golden/<name>.json` (written by `scripts/gen_samples.py`).
+//! and every `ir-samples/golden/<name>.json` (written by `scripts/gen_samples.py`)
+//! and `ir-samples/models/golden/<name>.json` (real vision models, written by
+//! `scripts/gen_vision_models.py`).
 //! Both hold OpenVINO 2026.4.1's view of a model: per op (friendly name) the
 //! element type and partial shape of each output, for the model as saved
 //! (`dynamic`) and after `model.reshape(binding)` to static input shapes
@@ -684,7 +686,12 @@ fn load_cases() -> Vec<Case> {
     let own = root.join("crates/shape-infer/tests/golden");
     let samples = root.join("ir-samples");
     let mut cases = Vec::new();
-    for (dir, xml_dir) in [(own.clone(), own), (samples.join("golden"), samples)] {
+    let models = samples.join("models");
+    for (dir, xml_dir) in [
+        (own.clone(), own),
+        (samples.join("golden"), samples),
+        (models.join("golden"), models),
+    ] {
         for json in json_files(&dir) {
             match parse_case(&json, &xml_dir) {
                 Ok(case) => cases.push(case),

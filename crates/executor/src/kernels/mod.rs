@@ -26,6 +26,7 @@ mod elementwise_binary;
 mod elementwise_unary;
 mod extract;
 mod gather;
+mod group_normalization;
 mod matmul;
 mod max_pool;
 mod mvn;
@@ -195,6 +196,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "MaxPool" => max_pool::run,
         "AvgPool" => avg_pool::run,
         "MVN" => mvn::run,
+        "GroupNormalization" => group_normalization::run,
         "AdaptiveAvgPool" => adaptive_pool::run_avg,
         "AdaptiveMaxPool" => adaptive_pool::run_max,
         "Convolution" => convolution::run,
@@ -284,6 +286,7 @@ pub const OPS: &[&str] = &[
     "MaxPool",
     "AvgPool",
     "MVN",
+    "GroupNormalization",
     "AdaptiveAvgPool",
     "AdaptiveMaxPool",
     "Convolution",

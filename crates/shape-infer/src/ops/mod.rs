@@ -18,6 +18,7 @@ mod extract;
 mod gather;
 mod group_convolution;
 mod group_convolution_backprop_data;
+mod group_normalization;
 mod matmul;
 mod max_pool;
 pub mod mvn;
@@ -107,6 +108,7 @@ pub static ALL: &[&OpDef] = &[
     &gather::DEF,
     &group_convolution::DEF,
     &group_convolution_backprop_data::DEF,
+    &group_normalization::DEF,
     &matmul::DEF,
     &max_pool::DEF,
     &mvn::DEF,

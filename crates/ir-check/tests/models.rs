@@ -1,0 +1,169 @@
+//! Real vision models (`ir-samples/models/`, written by
+//! `scripts/gen_vision_models.py` with OpenVINO's own converter, dynamic
+//! dims): the symbolic answers `ir-check` gives where OpenVINO answers `?`.
+//! Every layer's shape is also checked against OpenVINO at static bindings
+//! (`crates/shape-infer/tests/golden.rs`) and the outputs against its CPU
+//! plugin (`crates/executor/tests/conformance.rs`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The JSON report of `ir-check MODEL --shape x=DIMS`.
+fn report(model: &str, dims: &str) -> Value {
+    let output = Command::new(env!("CARGO_BIN_EXE_ir-check"))
+        .current_dir(workspace_root())
+        .args([
+            &format!("ir-samples/models/{model}.xml"),
+            "--shape",
+            &format!("x={dims}"),
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("ir-check runs");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
+    assert_eq!(report["valid"], true, "{model}: {}", report["diagnostics"]);
+    report
+}
+
+/// The shape of the model's (only) Result, as the report prints it.
+fn output_shape(report: &Value) -> Vec<Value> {
+    let node = report["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .rfind(|n| n["type"] == "Result")
+        .expect("a Result");
+    node["outputs"][0]["shape"]
+        .as_array()
+        .expect("ranked")
+        .clone()
+}
+
+/// OpenVINO's own dynamic answer for the model's output (its golden file).
+fn openvino_output(model: &str) -> String {
+    let path = workspace_root().join(format!("ir-samples/models/golden/{model}.json"));
+    let golden: Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("golden")).expect("json");
+    golden["outputs"][0]["shape"]
+        .as_str()
+        .expect("shape")
+        .to_owned()
+}
+
+/// `text` evaluated with the named symbols bound.
+fn eval(text: &str, binding: &[(&str, i64)]) -> i64 {
+    let mut table = symdim::SymbolTable::new();
+    for (name, _) in binding {
+        table.named(name, symdim::Interval::nonnegative());
+    }
+    let e = table.parse_expr(text).expect("parses");
+    e.eval(&|s| {
+        binding
+            .iter()
+            .find(|(n, _)| table.lookup(n) == Some(s))
+            .map(|b| b.1)
+    })
+    .expect("evaluates")
+}
+
+fn constraints(report: &Value) -> Vec<String> {
+    report["constraints"]
+        .as_array()
+        .expect("constraints")
+        .iter()
+        .map(|c| c["expr"].as_str().expect("expr").to_owned())
+        .collect()
+}
+
+#[test]
+fn classifiers_keep_the_batch_symbol_where_openvino_answers_a_question_mark() {
+    for (model, classes) in [
+        ("tiny_resnet", 10),
+        ("mobilenet_v2_narrow", 10),
+        ("squeezenet_narrow", 4),
+    ] {
+        assert_eq!(openvino_output(model), format!("[?,{classes}]"), "{model}");
+        let r = report(model, "N,3,H,W");
+        assert_eq!(
+            output_shape(&r),
+            [Value::from("N"), Value::from(classes)],
+            "{model}"
+        );
+    }
+    // The only assumptions of a ResNet are that the image is not empty.
+    assert_eq!(
+        constraints(&report("tiny_resnet", "N,3,H,W")),
+        ["H >= 1", "W >= 1"]
+    );
+}
+
+#[test]
+fn the_text_detector_map_is_the_input_size_rounded_up_to_its_stride() {
+    assert_eq!(openvino_output("text_detector"), "[?,1,4..,4..]");
+    let r = report("text_detector", "N,3,H,W");
+    let shape = output_shape(&r);
+    assert_eq!(shape[..2], [Value::from("N"), Value::from(1)]);
+    for (axis, name) in [(2, "H"), (3, "W")] {
+        let text = shape[axis].as_str().expect("symbolic");
+        for v in 1..=64 {
+            // 4*ceil(v/4): exactly the input size when it is a multiple of 4.
+            assert_eq!(
+                eval(text, &[(name, v)]),
+                4 * ((v + 3) / 4),
+                "{text} at {name}={v}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_text_recognizer_says_which_heights_it_accepts() {
+    // OpenVINO: [?,1..,12]; the squeeze of the pooled height needs it to be 1.
+    assert_eq!(openvino_output("text_recognizer"), "[?,1..,12]");
+    let r = report("text_recognizer", "N,3,H,W");
+    assert_eq!(
+        output_shape(&r),
+        [Value::from("N"), Value::from("floor(W/2)"), Value::from(12)]
+    );
+    assert!(
+        constraints(&r).contains(&"floor(H/48) == 1".to_owned()),
+        "{:?}",
+        constraints(&r)
+    );
+    // At the height it was built for, the width stays symbolic and nothing
+    // about the height is assumed.
+    let r = report("text_recognizer", "N,3,48,W");
+    assert_eq!(
+        output_shape(&r),
+        [Value::from("N"), Value::from("floor(W/2)"), Value::from(12)]
+    );
+    assert!(
+        constraints(&r).iter().all(|c| !c.contains('H')),
+        "{:?}",
+        constraints(&r)
+    );
+}
+
+#[test]
+fn the_audio_front_end_sequence_length_is_an_expression_of_the_samples() {
+    assert_eq!(openvino_output("audio_frontend"), "[?,1..,8]");
+    let r = report("audio_frontend", "N,1,T");
+    let shape = output_shape(&r);
+    assert_eq!((&shape[0], &shape[2]), (&Value::from("N"), &Value::from(8)));
+    let frames = shape[1].as_str().expect("symbolic");
+    // Three strided convolutions (10/5, 3/2, 2/2), as OpenVINO computes them
+    // for static lengths (its goldens: 400 samples give 19 frames).
+    for t in [400, 401, 1000, 1234] {
+        let c1 = (t - 10) / 5 + 1;
+        let c2 = (c1 - 3) / 2 + 1;
+        let c3 = (c2 - 2) / 2 + 1;
+        assert_eq!(eval(frames, &[("T", t)]), c3, "{frames} at T={t}");
+    }
+}
