@@ -48,8 +48,25 @@ pub struct Executor {
     consumers: Vec<Vec<usize>>,
     /// Per node, its kernel (`None` for Parameters).
     kernels: Vec<Option<KernelFn>>,
+    /// Per node, its outputs when they follow from constants alone
+    /// (OpenVINO's decompression `Convert` of f16 or int8 weights, and the
+    /// `Subtract`/`Multiply` of a zero point and scale): computed once, here,
+    /// as OpenVINO folds them when it compiles a model.
+    folded: Vec<Option<Vec<Tensor>>>,
     limits: Limits,
 }
+
+/// The ops whose outputs are folded when all their inputs are constants.
+const FOLDED_OPS: &[&str] = &[
+    "Convert",
+    "Subtract",
+    "Multiply",
+    "Add",
+    "Reshape",
+    "Unsqueeze",
+    "Squeeze",
+    "Transpose",
+];
 
 impl std::fmt::Debug for Executor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -107,15 +124,74 @@ impl Executor {
                     })?);
             }
         }
-        Ok(Executor {
+        let mut executor = Executor {
             graph: graph.clone(),
             registry: Registry::standard(),
             order,
             sources,
             consumers,
             kernels,
+            folded: vec![None; graph.node_count()],
             limits: Limits::default(),
-        })
+        };
+        executor.fold_constants();
+        Ok(executor)
+    }
+
+    /// Computes the outputs of the [`FOLDED_OPS`] nodes fed by constants
+    /// only (directly or through other folded nodes). A node whose shapes are
+    /// not all static, or whose kernel fails, is left to the runs (which then
+    /// report the failure with the run's context).
+    fn fold_constants(&mut self) {
+        let options = shape_infer::Options {
+            check_declared_shapes: false,
+            ..shape_infer::Options::default()
+        };
+        let inference = shape_infer::infer(&self.graph, &self.registry, &options);
+        let mut constant: Vec<Option<Vec<Tensor>>> = vec![None; self.graph.node_count()];
+        for &id in &self.order {
+            let node = self.graph.node(id);
+            let is_const = matches!(node.op, Op::Constant { .. });
+            if !is_const && !FOLDED_OPS.contains(&node.op_type.name.as_str()) {
+                continue;
+            }
+            let inputs: Option<Vec<Tensor>> = self.sources[id.index()]
+                .iter()
+                .map(|src| {
+                    constant[src.node.index()]
+                        .as_ref()?
+                        .get(src.output)
+                        .cloned()
+                })
+                .collect();
+            let (Some(inputs), Some(kernel)) = (inputs, self.kernels[id.index()]) else {
+                continue;
+            };
+            let NodeOutcome::Inferred(infos) = inference.outcome(id) else {
+                continue;
+            };
+            let specs: Option<Vec<OutSpec>> = infos
+                .iter()
+                .map(|info| {
+                    Some(OutSpec {
+                        element_type: info.element_type,
+                        shape: eval_shape(&info.shape, &HashMap::new())?.into(),
+                    })
+                })
+                .collect();
+            let Some(specs) = specs else { continue };
+            let call = Call {
+                node,
+                inputs: &inputs,
+                outputs: &specs,
+            };
+            if let Ok(outputs) = kernel(&call) {
+                if !is_const {
+                    self.folded[id.index()] = Some(outputs.clone());
+                }
+                constant[id.index()] = Some(outputs);
+            }
+        }
     }
 
     /// The same executor with other memory limits.
@@ -342,6 +418,9 @@ impl Executor {
                 self.check_memory(node, &specs, live.total)?;
             }
             let outputs = match self.kernels[id.index()] {
+                _ if self.folded[id.index()].is_some() => {
+                    self.folded[id.index()].clone().unwrap_or_default()
+                }
                 None => vec![bound.remove(&id).ok_or_else(|| ExecError::MissingInput {
                     name: node.name.clone(),
                     available: available(&self.graph),
@@ -390,7 +469,8 @@ impl Executor {
             }
             // Count what is kept before the inputs are released, so a view
             // of an input keeps its buffer counted.
-            let external = matches!(node.op, Op::Parameter { .. } | Op::Constant { .. });
+            let external = matches!(node.op, Op::Parameter { .. } | Op::Constant { .. })
+                || self.folded[id.index()].is_some();
             let kept: Vec<(usize, Tensor)> = if matches!(node.op, Op::Result) {
                 outputs.into_iter().take(1).map(|t| (0, t)).collect()
             } else {

@@ -104,6 +104,11 @@ pub(crate) fn floats(
     if !et.is_real() {
         return Err(unsupported(what, et));
     }
+    if et == ElementType::F32 {
+        // The common case, without the per-element dispatch of `Val`
+        // (rounding to f32 is the same).
+        return Ok(vec![map1(x, |v: f32| f(f64::from(v)) as f32)?]);
+    }
     with_num!(et, T => Ok(vec![map1(x, |v: T| T::from_val(Val::F(f(f64_of(v)))))?]),
         else Err(unsupported(what, et)))
 }
