@@ -176,6 +176,7 @@ impl Executor {
                     Some(OutSpec {
                         element_type: info.element_type,
                         shape: eval_shape(&info.shape, &HashMap::new())?.into(),
+                        used: true,
                     })
                 })
                 .collect();
@@ -387,11 +388,14 @@ impl Executor {
                     .at_layer(node.layer_ref(), node.location)]))
                 }
             };
+            let consumers = &self.consumers[id.index()];
             let mut specs: Vec<OutSpec> = infos
                 .iter()
-                .map(|info| OutSpec {
+                .enumerate()
+                .map(|(k, info)| OutSpec {
                     element_type: info.element_type,
                     shape: eval_shape(&info.shape, &bindings),
+                    used: consumers.get(k).is_some_and(|&n| n > 0),
                 })
                 .collect();
             let mut inputs = Vec::with_capacity(self.sources[id.index()].len());

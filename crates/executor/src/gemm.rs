@@ -23,6 +23,7 @@ pub(crate) trait Scalar:
     const ONE: Self;
     /// The lowest finite value.
     const LOWEST: Self;
+    const NEG_INFINITY: Self;
     fn is_nan(self) -> bool;
     /// A count as this type (rounded to nearest).
     fn from_count(n: usize) -> Self;
@@ -32,6 +33,7 @@ impl Scalar for f32 {
     const ZERO: Self = 0.0;
     const ONE: Self = 1.0;
     const LOWEST: Self = f32::MIN;
+    const NEG_INFINITY: Self = f32::NEG_INFINITY;
     fn is_nan(self) -> bool {
         f32::is_nan(self)
     }
@@ -44,6 +46,7 @@ impl Scalar for f64 {
     const ZERO: Self = 0.0;
     const ONE: Self = 1.0;
     const LOWEST: Self = f64::MIN;
+    const NEG_INFINITY: Self = f64::NEG_INFINITY;
     fn is_nan(self) -> bool {
         f64::is_nan(self)
     }

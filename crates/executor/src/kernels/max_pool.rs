@@ -19,6 +19,8 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let x = call.input(0)?;
     let out_shape = call.out_shape(0)?;
     let with_indices = call.outputs.len() > 1;
+    // PyTorch exports MaxPool-14 with its indices unread: skip them then.
+    let indices_read = call.outputs.get(1).is_some_and(|o| o.used);
     let kind = if with_indices {
         WindowKind::DilatedPool
     } else {
@@ -29,25 +31,29 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let et = x.element_type;
     let (values, offsets) = match et {
         ElementType::F32 => {
-            let (v, o) = maxima(&elements::<f32>(x)?, &pool);
+            let (v, o) = maxima(&elements::<f32>(x)?, &pool, indices_read);
             (Tensor::from_vec(out_shape.clone(), v)?, o)
         }
         ElementType::F64 => {
-            let (v, o) = maxima(&elements::<f64>(x)?, &pool);
+            let (v, o) = maxima(&elements::<f64>(x)?, &pool, indices_read);
             (Tensor::from_vec(out_shape.clone(), v)?, o)
         }
         ElementType::F16 | ElementType::BF16 => {
-            let (v, o) = maxima(&widen(x)?, &pool);
+            let (v, o) = maxima(&widen(x)?, &pool, indices_read);
             (narrow(et, out_shape.clone(), &v)?, o)
         }
         // Integers: exact in f64.
         _ => {
-            let (v, o) = maxima(&to_f64s(x)?, &pool);
+            let (v, o) = maxima(&to_f64s(x)?, &pool, indices_read);
             (from_f64s(et, out_shape.clone(), &v)?, o)
         }
     };
     let mut outputs = vec![values];
-    if with_indices {
+    if with_indices && !indices_read {
+        let et = call.out_type(1)?;
+        let size = byte_size(et, &out_shape)?;
+        outputs.push(Tensor::from_bytes(et, out_shape, vec![0; size])?);
+    } else if with_indices {
         let axis = norm_axis(call.attr_i64("axis")?.unwrap_or(0), x.shape.len())?;
         // The index in the input flattened from `axis`: the flat index in
         // the whole input, modulo the size of the dims from `axis` on.
@@ -64,13 +70,14 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     Ok(outputs)
 }
 
-/// The maxima of every window and their offsets inside their plane.
-fn maxima<T: Scalar + Element>(x: &[T], pool: &Pool) -> (Vec<T>, Vec<usize>) {
+/// The maxima of every window and, when `with_offsets`, their offsets
+/// inside their plane (else zeros).
+fn maxima<T: Scalar + Element>(x: &[T], pool: &Pool, with_offsets: bool) -> (Vec<T>, Vec<usize>) {
     let g = &pool.geometry;
     let (p_in, p_out) = (g.input_size(), g.output_size());
     let planes = g.batch * g.cin;
     let mut best = vec![T::LOWEST; planes * p_out];
-    let mut at = vec![usize::MAX; planes * p_out];
+    let mut at = vec![0usize; planes * p_out];
     let taps = pool.valid_taps();
     let [_, ih, iw] = g.input;
     let (dz, dy, dx) = (g.dilation[0], g.dilation[1], g.dilation[2]);
@@ -80,6 +87,23 @@ fn maxima<T: Scalar + Element>(x: &[T], pool: &Pool) -> (Vec<T>, Vec<usize>) {
         for (z0, tz) in &taps[0] {
             for (y0, ty) in &taps[1] {
                 for (x0, tx) in &taps[2] {
+                    if !with_offsets {
+                        // Values only: one compare and select per tap.
+                        let empty = tz.is_empty() || ty.is_empty() || tx.is_empty();
+                        let mut b = T::NEG_INFINITY;
+                        for zz in tz.clone() {
+                            for yy in ty.clone() {
+                                let row = ((*z0 + zz * dz) * ih + *y0 + yy * dy) * iw + *x0;
+                                for xx in tx.clone() {
+                                    let v = src[row + xx * dx];
+                                    b = if (v > b) | v.is_nan() { v } else { b };
+                                }
+                            }
+                        }
+                        best[k] = if empty { T::LOWEST } else { b };
+                        k += 1;
+                        continue;
+                    }
                     // Output-stationary: the window's maximum in registers.
                     let (mut b, mut a) = (T::LOWEST, usize::MAX);
                     for zz in tz.clone() {

@@ -54,6 +54,9 @@ pub(crate) struct OutSpec {
     pub element_type: ElementType,
     /// `None` when a dim depends on data computed at run time.
     pub shape: Option<Vec<usize>>,
+    /// Whether any layer reads this output (a kernel may leave the values
+    /// of an unread one unset: MaxPool's indices behind a PyTorch export).
+    pub used: bool,
 }
 
 /// One kernel invocation.
