@@ -117,36 +117,80 @@ fn forward(call: &Call<'_>, grouped: bool) -> KResult<Vec<Tensor>> {
     let pads =
         window::concrete_forward_pads(&attrs, &x.shape[2..], kernel).map_err(|e| e.to_string())?;
     let pad_begin: Vec<i64> = pads.iter().map(|p| p.0).collect();
-    let geometry = Geometry {
-        batch: x.shape[0],
-        groups,
-        cin,
-        cout,
-        input: pad3(&x.shape[2..], 1)?,
-        kernel: pad3(kernel, 1)?,
-        output: pad3(&out_shape[2..], 1)?,
-        stride: pad3(&sizes(&attrs.strides)?, 1)?,
-        dilation: pad3(&sizes(&attrs.dilations)?, 1)?,
-        pad_begin: pad3(&pad_begin, 0)?,
-    };
+    let geometry = Geometry::new(
+        &x.shape,
+        &out_shape,
+        kernel,
+        (groups, cin, cout),
+        &attrs,
+        &pad_begin,
+    )?;
+    let out = in_float_type(
+        "Convolution",
+        x,
+        w,
+        out_shape,
+        &geometry,
+        compute::<f32>,
+        compute::<f64>,
+    )?;
+    Ok(vec![out])
+}
+
+impl Geometry {
+    /// The geometry of data of `input` dims, output of `output` dims, a
+    /// window of `kernel`, `(groups, cin, cout)` and the window attributes.
+    pub fn new(
+        input: &[usize],
+        output: &[usize],
+        kernel: &[usize],
+        (groups, cin, cout): (usize, usize, usize),
+        attrs: &WindowAttrs,
+        pad_begin: &[i64],
+    ) -> KResult<Geometry> {
+        Ok(Geometry {
+            batch: input[0],
+            groups,
+            cin,
+            cout,
+            input: pad3(&input[2..], 1)?,
+            kernel: pad3(kernel, 1)?,
+            output: pad3(&output[2..], 1)?,
+            stride: pad3(&sizes(&attrs.strides)?, 1)?,
+            dilation: pad3(&sizes(&attrs.dilations)?, 1)?,
+            pad_begin: pad3(pad_begin, 0)?,
+        })
+    }
+}
+
+/// A convolution's computation in one float type: data, filters, geometry.
+pub(crate) type ConvFn<T> = fn(&[T], &[T], &Geometry) -> KResult<Vec<T>>;
+
+/// A convolution's output, computed by `f32` or `f64` in the float type of
+/// `x` and `w` (f16 and bf16 in f32).
+pub(crate) fn in_float_type(
+    what: &str,
+    x: &Tensor,
+    w: &Tensor,
+    out_shape: Vec<usize>,
+    geometry: &Geometry,
+    f32: ConvFn<f32>,
+    f64: ConvFn<f64>,
+) -> KResult<Tensor> {
     byte_size(x.element_type, &out_shape)?;
     let et = x.element_type;
-    let out = match et {
-        ElementType::F32 => Tensor::from_vec(
-            out_shape,
-            compute(&elements::<f32>(x)?, &elements::<f32>(w)?, &geometry)?,
-        )?,
-        ElementType::F64 => Tensor::from_vec(
-            out_shape,
-            compute(&elements::<f64>(x)?, &elements::<f64>(w)?, &geometry)?,
-        )?,
-        ElementType::F16 | ElementType::BF16 => {
-            let out = compute(&widen(x)?, &widen(w)?, &geometry)?;
-            narrow(et, out_shape, &out)?
+    Ok(match et {
+        ElementType::F32 => {
+            Tensor::from_vec(out_shape, f32(&elements(x)?, &elements(w)?, geometry)?)?
         }
-        other => return Err(unsupported("Convolution", other)),
-    };
-    Ok(vec![out])
+        ElementType::F64 => {
+            Tensor::from_vec(out_shape, f64(&elements(x)?, &elements(w)?, geometry)?)?
+        }
+        ElementType::F16 | ElementType::BF16 => {
+            narrow(et, out_shape, &f32(&widen(x)?, &widen(w)?, geometry)?)?
+        }
+        other => return Err(unsupported(what, other)),
+    })
 }
 
 /// The elements of an f32 or f64 tensor: its own bytes when they are

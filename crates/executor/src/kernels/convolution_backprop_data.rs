@@ -11,14 +11,13 @@
 //! (with `output_shape`, or `output_padding`, it fixes what `same_*` pads
 //! are).
 
-use ir::ElementType;
 use rayon::prelude::*;
 use symdim::{Expr, SymbolTable};
 
-use super::convolution::{elements, narrow, pad3, sizes, widen, Geometry};
-use super::{unsupported, Call, KResult};
+use super::convolution::{in_float_type, Geometry};
+use super::{Call, KResult};
 use crate::gemm::{self, Mat, Scalar};
-use crate::tensor::{byte_size, check_scratch, Element, Tensor};
+use crate::tensor::{check_scratch, Element, Tensor};
 use shape_infer::window::{self, WindowAttrs, WindowKind};
 
 /// ConvolutionBackpropData-1: filters `[C_in, C_out, K…]`.
@@ -92,35 +91,23 @@ fn backward(call: &Call<'_>, grouped: bool) -> KResult<Vec<Tensor>> {
             .ok_or("internal: pads of constant dims")?;
         pad_begin.push(begin);
     }
-    let geometry = Geometry {
-        batch: x.shape[0],
-        groups,
-        cin,
-        cout,
-        input: pad3(&x.shape[2..], 1)?,
-        kernel: pad3(kernel, 1)?,
-        output: pad3(&out_shape[2..], 1)?,
-        stride: pad3(&sizes(&attrs.strides)?, 1)?,
-        dilation: pad3(&sizes(&attrs.dilations)?, 1)?,
-        pad_begin: pad3(&pad_begin, 0)?,
-    };
-    byte_size(x.element_type, &out_shape)?;
-    let et = x.element_type;
-    let out = match et {
-        ElementType::F32 => Tensor::from_vec(
-            out_shape,
-            compute(&elements::<f32>(x)?, &elements::<f32>(w)?, &geometry)?,
-        )?,
-        ElementType::F64 => Tensor::from_vec(
-            out_shape,
-            compute(&elements::<f64>(x)?, &elements::<f64>(w)?, &geometry)?,
-        )?,
-        ElementType::F16 | ElementType::BF16 => {
-            let out = compute(&widen(x)?, &widen(w)?, &geometry)?;
-            narrow(et, out_shape, &out)?
-        }
-        other => return Err(unsupported("ConvolutionBackpropData", other)),
-    };
+    let geometry = Geometry::new(
+        &x.shape,
+        &out_shape,
+        kernel,
+        (groups, cin, cout),
+        &attrs,
+        &pad_begin,
+    )?;
+    let out = in_float_type(
+        "ConvolutionBackpropData",
+        x,
+        w,
+        out_shape,
+        &geometry,
+        compute::<f32>,
+        compute::<f64>,
+    )?;
     Ok(vec![out])
 }
 

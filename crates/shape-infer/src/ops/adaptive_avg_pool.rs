@@ -8,6 +8,7 @@ use ir::{Dim, Shape};
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
+use crate::ops::max_pool::expect_pooled_rank;
 use crate::ops::support;
 use crate::registry::{OpCall, OpDef, OpDoc, OpVersion};
 use crate::tensor::TensorInfo;
@@ -40,15 +41,7 @@ pub(super) fn adaptive_shape(
     let Some(dims) = call.inputs[0].shape.dims() else {
         return Ok(Shape::DynamicRank);
     };
-    if !(3..=5).contains(&dims.len()) {
-        return Err(ShapeError::rule(
-            "pool-rank",
-            format!(
-                "the data must be 3-D to 5-D (N, C and 1 to 3 spatial dims), got rank {}",
-                dims.len()
-            ),
-        ));
-    }
+    expect_pooled_rank(dims.len())?;
     let spatial = dims.len() - 2;
     if let Some(len) = call.inputs[1]
         .shape

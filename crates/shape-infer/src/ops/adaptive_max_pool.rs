@@ -2,11 +2,10 @@
 //! with the maximum of each bin, and a second output: the index of that
 //! maximum within its spatial plane (`index_element_type`, default i64).
 
-use ir::ElementType;
-
 use crate::context::InferContext;
 use crate::error::ShapeError;
 use crate::ops::adaptive_avg_pool::adaptive_shape;
+use crate::ops::max_pool::index_element_type;
 use crate::registry::{OpCall, OpDef, OpDoc, OpVersion};
 use crate::tensor::TensorInfo;
 
@@ -24,21 +23,7 @@ pub static DEF: OpDef = OpDef {
 
 fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
     let shape = adaptive_shape(ctx, call)?;
-    let index_type = match call
-        .node
-        .attributes
-        .get("index_element_type")
-        .map(str::trim)
-    {
-        None | Some("i64") => ElementType::I64,
-        Some("i32") => ElementType::I32,
-        Some(other) => {
-            return Err(ShapeError::rule(
-                "pool-attribute",
-                format!("`index_element_type` {other} is not i32 or i64"),
-            ))
-        }
-    };
+    let index_type = index_element_type(call)?;
     Ok(vec![
         TensorInfo::new(call.inputs[0].element_type, shape.clone()),
         TensorInfo::new(index_type, shape),

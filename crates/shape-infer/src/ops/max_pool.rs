@@ -43,21 +43,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     if call.version < 8 {
         return Ok(vec![values]);
     }
-    let index_type = match call
-        .node
-        .attributes
-        .get("index_element_type")
-        .map(str::trim)
-    {
-        None | Some("i64") => ElementType::I64,
-        Some("i32") => ElementType::I32,
-        Some(other) => {
-            return Err(ShapeError::rule(
-                "pool-attribute",
-                format!("`index_element_type` {other} is not i32 or i64"),
-            ))
-        }
-    };
+    let index_type = index_element_type(call)?;
     let axis = call.node.attributes.i64("axis")?.unwrap_or(0);
     if let Some(rank) = data.shape.rank() {
         support::normalize_axis(axis, rank, "`axis`").map_err(|_| {
@@ -87,15 +73,7 @@ pub(super) fn pooled_shape(
     let Some(dims) = call.inputs[0].shape.dims() else {
         return Ok(Shape::DynamicRank);
     };
-    if !(3..=5).contains(&dims.len()) {
-        return Err(ShapeError::rule(
-            "pool-rank",
-            format!(
-                "the data must be 3-D to 5-D (N, C and 1 to 3 spatial dims), got rank {}",
-                dims.len()
-            ),
-        ));
-    }
+    expect_pooled_rank(dims.len())?;
     let spatial = dims.len() - 2;
     if kernel.len() != spatial {
         return Err(ShapeError::rule(
@@ -131,4 +109,32 @@ pub(super) fn pooled_shape(
         rounding,
     )?);
     Ok(Shape::ranked(out))
+}
+
+/// The `index_element_type` of the indices output (i64 by default).
+pub(super) fn index_element_type(call: &OpCall<'_>) -> Result<ElementType, ShapeError> {
+    match call
+        .node
+        .attributes
+        .get("index_element_type")
+        .map(str::trim)
+    {
+        None | Some("i64") => Ok(ElementType::I64),
+        Some("i32") => Ok(ElementType::I32),
+        Some(other) => Err(ShapeError::rule(
+            "pool-attribute",
+            format!("`index_element_type` {other} is not i32 or i64"),
+        )),
+    }
+}
+
+/// Pooling data is 3-D to 5-D: `N`, `C` and 1 to 3 spatial dims.
+pub(super) fn expect_pooled_rank(rank: usize) -> Result<(), ShapeError> {
+    if (3..=5).contains(&rank) {
+        return Ok(());
+    }
+    Err(ShapeError::rule(
+        "pool-rank",
+        format!("the data must be 3-D to 5-D (N, C and 1 to 3 spatial dims), got rank {rank}"),
+    ))
 }
