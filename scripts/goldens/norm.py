@@ -40,6 +40,24 @@ def group_norm_cases():
     g.case("norm_group", "GroupNormalization-12: 3 and 6 groups, 3-D and 4-D", [x, y], outs, [{"x": [2, 6, 7], "y": [2, 4, 3, 5]}, {"x": [1, 6, 1], "y": [2, 4, 1, 2]}])
 
 
+def batch_norm_cases():
+    import openvino.opset1 as ops1
+    import openvino.opset5 as ops5
+
+    x = g.P("x", [-1, 3, -1, -1])
+    rng = np.random.default_rng(4)
+    per_channel = lambda name, lo, hi: g.C(rng.uniform(lo, hi, 3).astype(np.float32), name, np.float32)  # noqa: E731
+    outs = [
+        g.N(ops1.batch_norm_inference(x, per_channel("g1", 0.5, 2), per_channel("b1", -1, 1), per_channel("m1", -1, 1), per_channel("v1", 0.1, 2), 1e-5), "bn1"),
+        g.N(ops5.batch_norm_inference(x, per_channel("g5", 0.5, 2), per_channel("b5", -1, 1), per_channel("m5", -1, 1), per_channel("v5", 0.1, 2), 1e-3), "bn5"),
+    ]
+    y = g.P("y", [2, -1])
+    c2 = lambda name: g.C(np.linspace(0.5, 1.5, 4).astype(np.float32), name, np.float32)  # noqa: E731
+    outs.append(g.N(ops5.batch_norm_inference(y, c2("g2"), c2("b2"), c2("m2"), c2("v2"), 1e-5), "bn5_2d"))
+    g.case("norm_batch", "BatchNormInference-1 (gamma, beta, data, …) and -5 (data first), 4-D and 2-D", [x, y], outs, [{"x": [1, 3, 4, 5], "y": [2, 4]}, {"x": [2, 3, 2, 3], "y": [2, 4]}])
+
+
 def build():
     mvn_cases()
     group_norm_cases()
+    batch_norm_cases()

@@ -352,6 +352,21 @@ fn cases() -> Vec<Case> {
             net.op_multi("op", op, "opset8", "", &[x, size], vec![None; outputs])
         }));
     }
+    cases.push(case("BatchNormInference", |net| {
+        let x = net.param("x", "f32", "0,2,3");
+        let c: Vec<Out> = ["g", "b", "m", "v"]
+            .iter()
+            .map(|n| net.f32s(n, &[2], &[1.0, 2.0]))
+            .collect();
+        vec![net.op(
+            "op",
+            "BatchNormInference",
+            "opset5",
+            r#"epsilon="1e-5""#,
+            &[x, c[0], c[1], c[2], c[3]],
+            None,
+        )]
+    }));
     cases.push(case("GroupNormalization", |net| {
         let x = net.param("x", "f32", "0,4,3");
         let scale = net.f32s("scale", &[4], &[1.0; 4]);

@@ -15,6 +15,7 @@ use crate::tensor::{element_width, Element, Tensor};
 mod activation;
 mod adaptive_pool;
 mod avg_pool;
+mod batch_norm_inference;
 mod broadcast_op;
 mod compress;
 mod concat;
@@ -199,6 +200,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "MaxPool" => max_pool::run,
         "AvgPool" => avg_pool::run,
         "MVN" => mvn::run,
+        "BatchNormInference" => batch_norm_inference::run,
         "GroupNormalization" => group_normalization::run,
         "AdaptiveAvgPool" => adaptive_pool::run_avg,
         "AdaptiveMaxPool" => adaptive_pool::run_max,
@@ -289,6 +291,7 @@ pub const OPS: &[&str] = &[
     "MaxPool",
     "AvgPool",
     "MVN",
+    "BatchNormInference",
     "GroupNormalization",
     "AdaptiveAvgPool",
     "AdaptiveMaxPool",

@@ -5,6 +5,7 @@ use crate::registry::{OpDef, OpVersion};
 mod adaptive_avg_pool;
 mod adaptive_max_pool;
 mod avg_pool;
+pub mod batch_norm_inference;
 mod broadcast_op;
 mod compress;
 mod concat;
@@ -53,6 +54,7 @@ pub static ALL: &[&OpDef] = &[
     &adaptive_avg_pool::DEF,
     &adaptive_max_pool::DEF,
     &avg_pool::DEF,
+    &batch_norm_inference::DEF,
     &broadcast_op::DEF,
     &compress::DEF,
     &concat::DEF,
