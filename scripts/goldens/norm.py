@@ -57,7 +57,20 @@ def batch_norm_cases():
     g.case("norm_batch", "BatchNormInference-1 (gamma, beta, data, …) and -5 (data first), 4-D and 2-D", [x, y], outs, [{"x": [1, 3, 4, 5], "y": [2, 4]}, {"x": [2, 3, 2, 3], "y": [2, 4]}])
 
 
+def normalize_l2_cases():
+    import openvino.opset1 as ops1
+
+    x = g.P("x", [-1, 4, -1])
+    outs = [
+        g.N(ops1.normalize_l2(x, g.C([1], "l2_ax1"), 1e-6, "add"), "l2_channels_add"),
+        g.N(ops1.normalize_l2(x, g.C([1, 2], "l2_ax12"), 0.5, "max"), "l2_chw_max"),
+        g.N(ops1.normalize_l2(x, g.C([-1], "l2_axl"), 1e-6, "max"), "l2_last"),
+    ]
+    g.case("norm_l2", "NormalizeL2: axes, eps modes", [x], outs, [{"x": [2, 4, 5]}, {"x": [1, 4, 1]}])
+
+
 def build():
+    normalize_l2_cases()
     mvn_cases()
     group_norm_cases()
     batch_norm_cases()

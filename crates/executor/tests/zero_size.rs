@@ -352,6 +352,18 @@ fn cases() -> Vec<Case> {
             net.op_multi("op", op, "opset8", "", &[x, size], vec![None; outputs])
         }));
     }
+    cases.push(case("NormalizeL2", |net| {
+        let x = net.param("x", "f32", "0,3");
+        let axes = net.i64s("axes", &[1], &[1]);
+        vec![net.op(
+            "op",
+            "NormalizeL2",
+            "opset1",
+            r#"eps="1e-6" eps_mode="add""#,
+            &[x, axes],
+            None,
+        )]
+    }));
     cases.push(case("BatchNormInference", |net| {
         let x = net.param("x", "f32", "0,2,3");
         let c: Vec<Out> = ["g", "b", "m", "v"]

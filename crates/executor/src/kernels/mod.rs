@@ -32,6 +32,7 @@ mod matmul;
 mod max_pool;
 mod mvn;
 mod non_zero;
+mod normalize_l2;
 mod pad;
 mod range;
 mod reduce;
@@ -200,6 +201,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "MaxPool" => max_pool::run,
         "AvgPool" => avg_pool::run,
         "MVN" => mvn::run,
+        "NormalizeL2" => normalize_l2::run,
         "BatchNormInference" => batch_norm_inference::run,
         "GroupNormalization" => group_normalization::run,
         "AdaptiveAvgPool" => adaptive_pool::run_avg,
@@ -291,6 +293,7 @@ pub const OPS: &[&str] = &[
     "MaxPool",
     "AvgPool",
     "MVN",
+    "NormalizeL2",
     "BatchNormInference",
     "GroupNormalization",
     "AdaptiveAvgPool",

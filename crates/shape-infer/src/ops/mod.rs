@@ -24,6 +24,7 @@ mod matmul;
 mod max_pool;
 pub mod mvn;
 mod non_zero;
+mod normalize_l2;
 mod pad;
 mod parameter;
 mod range;
@@ -115,6 +116,7 @@ pub static ALL: &[&OpDef] = &[
     &max_pool::DEF,
     &mvn::DEF,
     &non_zero::DEF,
+    &normalize_l2::DEF,
     &pad::DEF,
     &parameter::DEF,
     &range::DEF,
