@@ -352,6 +352,24 @@ fn cases() -> Vec<Case> {
             net.op_multi("op", op, "opset8", "", &[x, size], vec![None; outputs])
         }));
     }
+    for (op, version, attrs) in [
+        (
+            "DepthToSpace",
+            "opset1",
+            r#"block_size="2" mode="blocks_first""#,
+        ),
+        (
+            "SpaceToDepth",
+            "opset1",
+            r#"block_size="2" mode="depth_first""#,
+        ),
+        ("ShuffleChannels", "opset3", r#"axis="1" group="2""#),
+    ] {
+        cases.push(case(op, move |net| {
+            let x = net.param("x", "f32", "0,4,2,2");
+            vec![net.op("op", op, version, attrs, &[x], None)]
+        }));
+    }
     cases.push(case("NormalizeL2", |net| {
         let x = net.param("x", "f32", "0,3");
         let axes = net.i64s("axes", &[1], &[1]);

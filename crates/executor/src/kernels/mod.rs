@@ -23,6 +23,7 @@ mod constant;
 pub(crate) mod convert;
 mod convolution;
 mod convolution_backprop_data;
+mod depth_to_space;
 mod elementwise_binary;
 mod elementwise_unary;
 mod extract;
@@ -201,6 +202,9 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "MaxPool" => max_pool::run,
         "AvgPool" => avg_pool::run,
         "MVN" => mvn::run,
+        "DepthToSpace" => depth_to_space::depth_to_space,
+        "SpaceToDepth" => depth_to_space::space_to_depth,
+        "ShuffleChannels" => depth_to_space::shuffle_channels,
         "NormalizeL2" => normalize_l2::run,
         "BatchNormInference" => batch_norm_inference::run,
         "GroupNormalization" => group_normalization::run,
@@ -293,6 +297,9 @@ pub const OPS: &[&str] = &[
     "MaxPool",
     "AvgPool",
     "MVN",
+    "DepthToSpace",
+    "SpaceToDepth",
+    "ShuffleChannels",
     "NormalizeL2",
     "BatchNormInference",
     "GroupNormalization",

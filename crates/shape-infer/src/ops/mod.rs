@@ -13,6 +13,7 @@ mod constant;
 mod convert;
 mod convolution;
 mod convolution_backprop_data;
+mod depth_to_space;
 mod elementwise_binary;
 mod elementwise_unary;
 mod extract;
@@ -33,8 +34,10 @@ mod reshape;
 mod result;
 mod select;
 mod shape_of;
+mod shuffle_channels;
 mod slice;
 mod softmax;
+mod space_to_depth;
 mod split;
 mod squeeze;
 mod strided_slice;
@@ -64,6 +67,7 @@ pub static ALL: &[&OpDef] = &[
     &convert::CONVERT_LIKE,
     &convolution::DEF,
     &convolution_backprop_data::DEF,
+    &depth_to_space::DEF,
     &elementwise_binary::ADD,
     &elementwise_binary::DIVIDE,
     &elementwise_binary::EQUAL,
@@ -129,8 +133,10 @@ pub static ALL: &[&OpDef] = &[
     &result::DEF,
     &select::DEF,
     &shape_of::DEF,
+    &shuffle_channels::DEF,
     &slice::DEF,
     &softmax::DEF,
+    &space_to_depth::DEF,
     &split::DEF,
     &squeeze::DEF,
     &strided_slice::DEF,
