@@ -85,32 +85,16 @@ pub(crate) fn sizes(values: &[i64]) -> KResult<Vec<usize>> {
 }
 
 fn forward(call: &Call<'_>, grouped: bool) -> KResult<Vec<Tensor>> {
-    let (x, w) = (call.input(0)?, call.input(1)?);
-    let out_shape = call.out_shape(0)?;
-    if x.element_type != w.element_type {
-        return Err(format!("data is {}, filters {}", x.element_type, w.element_type).into());
-    }
-    let lead = if grouped { 3 } else { 2 };
-    let spatial = x.shape.len().saturating_sub(2);
-    if w.shape.len() != spatial + lead || out_shape.len() != spatial + 2 {
-        return Err(format!(
-            "internal: data {:?}, filters {:?} and output {out_shape:?} do not agree",
-            x.shape, w.shape
-        )
-        .into());
-    }
-    let (groups, cout, cin) = if grouped {
-        (w.shape[0], w.shape[1], w.shape[2])
-    } else {
-        (1, w.shape[0], w.shape[1])
-    };
-    if x.shape[1] != groups * cin || out_shape[1] != groups * cout {
-        return Err(format!(
-            "internal: channels of {:?} and filters {:?} differ",
-            x.shape, w.shape
-        )
-        .into());
-    }
+    let Operands {
+        x,
+        w,
+        out_shape,
+        spatial,
+        lead,
+        groups,
+        first: cout,
+        second: cin,
+    } = Operands::read(call, grouped, false)?;
     let attrs = WindowAttrs::read(call.node, spatial, WindowKind::Convolution)
         .map_err(|e| e.to_string())?;
     let kernel = &w.shape[lead..];
@@ -135,6 +119,70 @@ fn forward(call: &Call<'_>, grouped: bool) -> KResult<Vec<Tensor>> {
         compute::<f64>,
     )?;
     Ok(vec![out])
+}
+
+/// The tensors and channel counts of a convolution (forward or transposed),
+/// checked against each other and the inferred output.
+pub(crate) struct Operands<'a> {
+    pub x: &'a Tensor,
+    pub w: &'a Tensor,
+    pub out_shape: Vec<usize>,
+    pub spatial: usize,
+    /// The number of filter dims before the kernel's (2, or 3 grouped).
+    pub lead: usize,
+    pub groups: usize,
+    /// The filter's first channel count per group (forward: `C_out/G`;
+    /// transposed: `C_in/G`), then the second.
+    pub first: usize,
+    pub second: usize,
+}
+
+impl<'a> Operands<'a> {
+    /// Reads data, filters and the output shape; `transposed` filters have
+    /// their input channels first.
+    pub fn read(call: &'a Call<'_>, grouped: bool, transposed: bool) -> KResult<Operands<'a>> {
+        let (x, w) = (call.input(0)?, call.input(1)?);
+        let out_shape = call.out_shape(0)?;
+        if x.element_type != w.element_type {
+            return Err(format!("data is {}, filters {}", x.element_type, w.element_type).into());
+        }
+        let lead = if grouped { 3 } else { 2 };
+        let spatial = x.shape.len().saturating_sub(2);
+        if w.shape.len() != spatial + lead || out_shape.len() != spatial + 2 {
+            return Err(format!(
+                "internal: data {:?}, filters {:?} and output {out_shape:?} do not agree",
+                x.shape, w.shape
+            )
+            .into());
+        }
+        let (groups, first, second) = if grouped {
+            (w.shape[0], w.shape[1], w.shape[2])
+        } else {
+            (1, w.shape[0], w.shape[1])
+        };
+        let (cin, cout) = if transposed {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        if x.shape[1] != groups * cin || out_shape[1] != groups * cout {
+            return Err(format!(
+                "internal: channels of {:?} and filters {:?} differ",
+                x.shape, w.shape
+            )
+            .into());
+        }
+        Ok(Operands {
+            x,
+            w,
+            out_shape,
+            spatial,
+            lead,
+            groups,
+            first,
+            second,
+        })
+    }
 }
 
 impl Geometry {

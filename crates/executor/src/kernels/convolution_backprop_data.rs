@@ -14,7 +14,7 @@
 use rayon::prelude::*;
 use symdim::{Expr, SymbolTable};
 
-use super::convolution::{in_float_type, Geometry};
+use super::convolution::{in_float_type, Geometry, Operands};
 use super::{Call, KResult};
 use crate::gemm::{self, Mat, Scalar};
 use crate::tensor::{check_scratch, Element, Tensor};
@@ -31,32 +31,16 @@ pub(crate) fn run_group(call: &Call<'_>) -> KResult<Vec<Tensor>> {
 }
 
 fn backward(call: &Call<'_>, grouped: bool) -> KResult<Vec<Tensor>> {
-    let (x, w) = (call.input(0)?, call.input(1)?);
-    let out_shape = call.out_shape(0)?;
-    if x.element_type != w.element_type {
-        return Err(format!("data is {}, filters {}", x.element_type, w.element_type).into());
-    }
-    let lead = if grouped { 3 } else { 2 };
-    let spatial = x.shape.len().saturating_sub(2);
-    if w.shape.len() != spatial + lead || out_shape.len() != spatial + 2 {
-        return Err(format!(
-            "internal: data {:?}, filters {:?} and output {out_shape:?} do not agree",
-            x.shape, w.shape
-        )
-        .into());
-    }
-    let (groups, cin, cout) = if grouped {
-        (w.shape[0], w.shape[1], w.shape[2])
-    } else {
-        (1, w.shape[0], w.shape[1])
-    };
-    if x.shape[1] != groups * cin || out_shape[1] != groups * cout {
-        return Err(format!(
-            "internal: channels of {:?} and filters {:?} differ",
-            x.shape, w.shape
-        )
-        .into());
-    }
+    let Operands {
+        x,
+        w,
+        out_shape,
+        spatial,
+        lead,
+        groups,
+        first: cin,
+        second: cout,
+    } = Operands::read(call, grouped, true)?;
     let attrs = WindowAttrs::read(call.node, spatial, WindowKind::Convolution)
         .map_err(|e| e.to_string())?;
     let output_padding = call

@@ -80,6 +80,30 @@ pub(super) fn exact_div(
 }
 
 fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
+    block_op(ctx, call, |ctx, dims, bs, blocks| {
+        let mut out = vec![
+            dims[0].clone(),
+            exact_div(ctx, &dims[1], blocks, "the channel dim")?,
+        ];
+        for d in &dims[2..] {
+            out.push(d.mul_const(bs)?);
+        }
+        Ok(out)
+    })
+}
+
+/// A block op's output dims from the data's, `block_size` and its K-th power.
+pub(super) type BlockShape =
+    fn(&mut InferContext, &[Dim], i64, i64) -> Result<Vec<Dim>, ShapeError>;
+
+/// The output of a block op (DepthToSpace, SpaceToDepth): `shape` of the
+/// data's dims (rank 3 or more), `block_size` and `block_size^K` for K
+/// spatial dims; an unknown rank stays unknown.
+pub(super) fn block_op(
+    ctx: &mut InferContext,
+    call: &OpCall<'_>,
+    shape: BlockShape,
+) -> Result<Vec<TensorInfo>, ShapeError> {
     call.expect_inputs(1, 1)?;
     let (bs, _) = block_attrs(call)?;
     let data = &call.inputs[0];
@@ -93,15 +117,9 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         ));
     }
     let k = u32::try_from(dims.len() - 2).unwrap_or(u32::MAX);
-    let divisor = bs
+    let blocks = bs
         .checked_pow(k)
         .ok_or(ShapeError::Dim(symdim::DimError::Overflow))?;
-    let mut out = vec![
-        dims[0].clone(),
-        exact_div(ctx, &dims[1], divisor, "the channel dim")?,
-    ];
-    for d in &dims[2..] {
-        out.push(d.mul_const(bs)?);
-    }
+    let out = shape(ctx, dims, bs, blocks)?;
     Ok(vec![TensorInfo::new(data.element_type, Shape::ranked(out))])
 }
