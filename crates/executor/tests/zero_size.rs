@@ -410,6 +410,33 @@ fn cases() -> Vec<Case> {
             None,
         )]
     }));
+    cases.push(case("Interpolate", |net| {
+        // A zero-length batch resized in H and W, and a zero-length target.
+        let x = net.param("x", "f32", "0,2,3,3");
+        let scales = net.f32s("scales", &[2], &[2.0, 0.5]);
+        let axes = net.i64s("axes", &[2], &[2, 3]);
+        let sizes = net.i64s("sizes", &[1], &[0]);
+        let axis = net.i64s("axis", &[1], &[3]);
+        let y = net.param("y", "f32", "1,2,3,3");
+        vec![
+            net.op(
+                "op",
+                "Interpolate",
+                "opset11",
+                r#"mode="linear_onnx" shape_calculation_mode="scales""#,
+                &[x, scales, axes],
+                None,
+            ),
+            net.op(
+                "to_zero",
+                "Interpolate",
+                "opset11",
+                r#"mode="cubic" shape_calculation_mode="sizes""#,
+                &[y, sizes, axis],
+                None,
+            ),
+        ]
+    }));
     cases.push(case("MVN", |net| {
         let x = net.param("x", "f32", "0,3,4");
         let axes = net.i64s("axes", &[1], &[-1]);

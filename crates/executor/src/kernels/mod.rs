@@ -29,6 +29,7 @@ mod elementwise_unary;
 mod extract;
 mod gather;
 mod group_normalization;
+mod interpolate;
 mod matmul;
 mod max_pool;
 mod mvn;
@@ -208,6 +209,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "NormalizeL2" => normalize_l2::run,
         "BatchNormInference" => batch_norm_inference::run,
         "GroupNormalization" => group_normalization::run,
+        "Interpolate" => interpolate::run,
         "AdaptiveAvgPool" => adaptive_pool::run_avg,
         "AdaptiveMaxPool" => adaptive_pool::run_max,
         "Convolution" => convolution::run,
@@ -303,6 +305,7 @@ pub const OPS: &[&str] = &[
     "NormalizeL2",
     "BatchNormInference",
     "GroupNormalization",
+    "Interpolate",
     "AdaptiveAvgPool",
     "AdaptiveMaxPool",
     "Convolution",
