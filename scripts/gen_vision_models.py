@@ -4,6 +4,7 @@
 Run from the repository root:
 
     python3 scripts/gen_vision_models.py            # the committed models
+    python3 scripts/gen_vision_models.py --only yolo_tiny   # some of them
     python3 scripts/gen_vision_models.py --bench DIR  # full-size ones for scripts/bench_models.py
 
 Each model is a PyTorch architecture with random weights (no pretrained weights
@@ -111,6 +112,59 @@ class TinyAudio(nn.Module):
         return self.proj(self.conv(x).transpose(1, 2))
 
 
+class TinyYolo(nn.Module):
+    """A YOLO-style detector: a backbone to strides 8, 16 and 32, a top-down
+    path that upsamples by 2 (nearest) and concatenates with the finer map,
+    and a head per stride whose predictions are flattened to
+    [N, anchors * h * w, 5 + classes] and concatenated: the box count is a
+    sum over the three maps. The concatenations need H and W multiples of 32."""
+
+    def __init__(self, classes=3, anchors=2):
+        super().__init__()
+        self.out = 5 + classes
+        self.anchors = anchors
+        self.s8 = nn.Sequential(conv_bn(3, 8, 3, 2), conv_bn(8, 8, 3, 2), conv_bn(8, 16, 3, 2))
+        self.s16 = conv_bn(16, 16, 3, 2)
+        self.s32 = conv_bn(16, 16, 3, 2)
+        self.lat16 = conv_bn(32, 16, 1)
+        self.lat8 = conv_bn(32, 16, 1)
+        self.heads = nn.ModuleList(nn.Conv2d(16, anchors * self.out, 1) for _ in range(3))
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+
+    def forward(self, x):
+        p8 = self.s8(x)
+        p16 = self.s16(p8)
+        p32 = self.s32(p16)
+        t16 = self.lat16(torch.cat([self.up(p32), p16], 1))
+        t8 = self.lat8(torch.cat([self.up(t16), p8], 1))
+        boxes = []
+        for head, p in zip(self.heads, (t8, t16, p32)):
+            y = head(p)
+            n, _, h, w = y.shape
+            boxes.append(y.view(n, self.anchors, self.out, h, w).permute(0, 1, 3, 4, 2).reshape(n, -1, self.out))
+        return torch.cat(boxes, 1)
+
+
+class TinySegmenter(nn.Module):
+    """A U-Net-like segmenter: an encoder to stride 4, a decoder that resizes
+    bilinearly to the skip connection's size (read from its shape) and at
+    the end to the input's: [N, classes, H, W] for any H and W."""
+
+    def __init__(self, classes=3):
+        super().__init__()
+        self.enc1 = conv_bn(3, 8, 3, 2)
+        self.enc2 = conv_bn(8, 16, 3, 2)
+        self.dec = conv_bn(24, 8)
+        self.cls = nn.Conv2d(8, classes, 1)
+
+    def forward(self, x):
+        e1 = self.enc1(x)
+        e2 = self.enc2(e1)
+        up = nn.functional.interpolate(e2, size=e1.shape[-2:], mode="bilinear", align_corners=False)
+        d = self.dec(torch.cat([up, e1], 1))
+        return nn.functional.interpolate(self.cls(d), size=x.shape[-2:], mode="bilinear", align_corners=False)
+
+
 def small_models():
     """name -> (module, example input shape, dynamic input shape, bindings (input dims), compress to f16)."""
     torch.manual_seed(0)
@@ -124,6 +178,8 @@ def small_models():
         "text_detector": (TinyDetector(), [1, 3, 32, 32], [-1, 3, -1, -1], [[1, 3, 32, 32], [2, 3, 64, 96]], False),
         "text_recognizer": (TinyRecognizer(), [1, 3, 48, 40], [-1, 3, 48, -1], [[1, 3, 48, 40], [2, 3, 48, 100]], False),
         "audio_frontend": (TinyAudio(), [1, 1, 400], [-1, 1, -1], [[1, 1, 400], [2, 1, 1000]], False),
+        "yolo_tiny": (TinyYolo(), [1, 3, 64, 64], [-1, 3, -1, -1], [[1, 3, 32, 64], [2, 3, 64, 96]], False),
+        "segmenter_tiny": (TinySegmenter(), [1, 3, 32, 32], [-1, 3, -1, -1], [[1, 3, 32, 48], [2, 3, 27, 35]], False),
     }
 
 
@@ -148,6 +204,7 @@ def convert(module, example, dynamic):
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bench", metavar="DIR", help="write the full-size benchmark models to DIR instead")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="write only these small models")
     args = parser.parse_args()
     if args.bench:
         os.makedirs(args.bench, exist_ok=True)
@@ -158,6 +215,8 @@ def main() -> int:
         return 0
     os.makedirs(os.path.join(OUT, "golden"), exist_ok=True)
     for name, (module, example, dynamic, bindings, f16) in small_models().items():
+        if args.only and name not in args.only:
+            continue
         model = convert(module, example, dynamic)
         xml = os.path.join(OUT, f"{name}.xml")
         ov.save_model(model, xml, compress_to_fp16=f16)

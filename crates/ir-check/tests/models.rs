@@ -167,3 +167,51 @@ fn the_audio_front_end_sequence_length_is_an_expression_of_the_samples() {
         assert_eq!(eval(frames, &[("T", t)]), c3, "{frames} at T={t}");
     }
 }
+
+#[test]
+fn the_segmenter_map_is_exactly_the_input_size() {
+    // OpenVINO: [?,3,?,?]; the resizes take their sizes from ShapeOf
+    // subgraphs, converted to i32 on the way.
+    assert_eq!(openvino_output("segmenter_tiny"), "[?,3,?,?]");
+    let r = report("segmenter_tiny", "N,3,H,W");
+    assert_eq!(
+        output_shape(&r),
+        [
+            Value::from("N"),
+            Value::from(3),
+            Value::from("H"),
+            Value::from("W")
+        ]
+    );
+    // The i32 conversions hold the sizes only if they fit.
+    assert!(
+        constraints(&r).contains(&"H <= 2147483647".to_owned()),
+        "{:?}",
+        constraints(&r)
+    );
+}
+
+#[test]
+fn the_detector_box_count_is_a_sum_over_its_three_strides() {
+    // OpenVINO: [?,42..,8]; ours is the count of boxes at strides 8, 16 and
+    // 32 (2 anchors each), with the concatenations of the upsampled maps
+    // stating that H and W must be multiples of 32.
+    assert_eq!(openvino_output("yolo_tiny"), "[?,42..,8]");
+    let r = report("yolo_tiny", "N,3,H,W");
+    let shape = output_shape(&r);
+    assert_eq!((&shape[0], &shape[2]), (&Value::from("N"), &Value::from(8)));
+    let boxes = shape[1].as_str().expect("symbolic");
+    for (h, w) in [(32, 32), (64, 96), (320, 640)] {
+        let per_anchor = (h / 8) * (w / 8) + (h / 16) * (w / 16) + (h / 32) * (w / 32);
+        assert_eq!(
+            eval(boxes, &[("H", h), ("W", w)]),
+            2 * per_anchor,
+            "{boxes}"
+        );
+    }
+    let c = constraints(&r);
+    assert!(
+        c.contains(&"2*floor((H - 1)/32) + 2 == floor((H - 1)/16) + 1".to_owned()),
+        "{c:?}"
+    );
+}

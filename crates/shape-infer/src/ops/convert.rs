@@ -1,9 +1,12 @@
 //! Convert-1 (`destination_type`) and ConvertLike-1 (the type of input 1):
 //! the shape is unchanged, the element type changes. Values of integer
 //! tensors propagate through integer-to-integer conversions when every value
-//! provably fits the destination type.
+//! provably fits the destination type, or, for a destination of 32 bits or
+//! more, under the recorded constraint that it does (PyTorch exports convert
+//! the sizes they read with ShapeOf to i32: `H <= 2147483647` keeps `H`).
 
-use ir::{Dim, ElementType};
+use ir::ElementType;
+use symdim::{Expr, Predicate};
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
@@ -18,7 +21,7 @@ pub static CONVERT: OpDef = OpDef {
         summary: "Converts the elements to `destination_type`; the shape is unchanged.",
         attributes: "`destination_type` (an element type name: `i64`, `f32`, ...)",
         symbolic:
-            "shape kept; integer values propagate when they provably fit the destination type",
+            "shape kept; integer values propagate when they provably fit the destination type, or (32 bits or more) under a recorded constraint that they fit",
         errors: "`attribute-invalid` for an unknown `destination_type`",
     },
 };
@@ -31,7 +34,7 @@ pub static CONVERT_LIKE: OpDef = OpDef {
         summary: "Converts input 0 to the element type of input 1; the shape is unchanged.",
         attributes: "-",
         symbolic:
-            "shape kept; integer values propagate when they provably fit the destination type",
+            "shape kept; integer values propagate when they provably fit the destination type, or (32 bits or more) under a recorded constraint that they fit",
         errors: "`input-count`",
     },
 };
@@ -45,7 +48,7 @@ fn infer_convert(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<Tensor
             format!("destination_type `{text}` is not an element type"),
         )
     })?;
-    Ok(vec![convert(ctx, &call.inputs[0], target)])
+    convert(ctx, &call.inputs[0], target).map(|t| vec![t])
 }
 
 fn infer_convert_like(
@@ -53,11 +56,7 @@ fn infer_convert_like(
     call: &OpCall<'_>,
 ) -> Result<Vec<TensorInfo>, ShapeError> {
     call.expect_inputs(2, 2)?;
-    Ok(vec![convert(
-        ctx,
-        &call.inputs[0],
-        call.inputs[1].element_type,
-    )])
+    convert(ctx, &call.inputs[0], call.inputs[1].element_type).map(|t| vec![t])
 }
 
 /// The range of an integer element type, as `i64` (types wider than `i64`
@@ -84,20 +83,40 @@ fn integer_range(t: ElementType) -> Option<(i64, i64)> {
     })
 }
 
-fn convert(ctx: &InferContext, input: &TensorInfo, target: ElementType) -> TensorInfo {
+fn convert(
+    ctx: &mut InferContext,
+    input: &TensorInfo,
+    target: ElementType,
+) -> Result<TensorInfo, ShapeError> {
     let out = TensorInfo::new(target, input.shape.clone());
-    let fits = |d: &Dim| -> bool {
-        let Some((lo, hi)) = integer_range(target) else {
-            return false;
-        };
-        // Converting to boolean maps nonzero to 1: only 0/1 keep their value.
-        ctx.symbols
-            .bounds(d)
-            .is_ok_and(|b| b.lo.is_some_and(|l| l >= lo) && b.hi.is_some_and(|h| h <= hi))
+    let (Some(values), Some(_), Some((lo, hi))) = (
+        &input.value,
+        integer_range(input.element_type),
+        integer_range(target),
+    ) else {
+        return Ok(out);
     };
-    let source_integral = integer_range(input.element_type).is_some();
-    match &input.value {
-        Some(v) if source_integral && v.iter().all(fits) => out.with_value(v.clone()),
-        _ => out,
+    let (lo, hi) = (Expr::constant(lo), Expr::constant(hi));
+    let mut undecided = Vec::new();
+    for v in values {
+        for bound in [
+            Predicate::Ge(v.clone(), lo.clone()),
+            Predicate::Le(v.clone(), hi.clone()),
+        ] {
+            match ctx.symbols.decide(&bound) {
+                Some(true) => {}
+                Some(false) => return Ok(out),
+                None => undecided.push(bound),
+            }
+        }
     }
+    // Converting to boolean maps nonzero to 1, and a narrow type would wrap
+    // a size that is only assumed to fit: those need proof.
+    if !undecided.is_empty() && hi.as_constant().is_none_or(|h| h < i64::from(i32::MAX)) {
+        return Ok(out);
+    }
+    for p in undecided {
+        ctx.assume(p)?;
+    }
+    Ok(out.with_value(values.clone()))
 }
