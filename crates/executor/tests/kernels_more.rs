@@ -742,3 +742,62 @@ fn half_precision_types_compute_through_wider_floats() {
         vec![bf16::from_f32(3.0)]
     );
 }
+
+/// LRN of `x` over `axes` with alpha 1, beta 1, bias 1 and `size`.
+fn lrn(x: Tensor, axes: &[i64], size: u32) -> Result<Vec<f32>, executor::ExecError> {
+    let attrs = format!(r#"alpha="1" beta="1" bias="1" size="{size}""#);
+    let n = axes.len() as u64;
+    run1("LRN", "opset1", &attrs, x, &[(&[n], axes)]).map(|(_, v)| v)
+}
+
+#[test]
+fn lrn_windows() {
+    // Across dim 1 of [1, 4, 1]: size 3 sums x[c-1..=c+1]² (clipped) and
+    // scales alpha by 1/3; size 4 has the same window ((4 - 1) / 2 = 1 on
+    // each side, as OpenVINO) and scales by 1/4.
+    let x = t(&[1, 4, 1], &[1.0, 2.0, 3.0, 4.0]);
+    let sums = [5.0f32, 14.0, 29.0, 25.0];
+    for (size, scale) in [(3, 1.0 / 3.0), (4, 0.25)] {
+        let got = lrn(x.clone(), &[1], size).unwrap();
+        for (c, (&g, s)) in got.iter().zip(sums).enumerate() {
+            let want = (c + 1) as f32 / (1.0 + scale * s);
+            assert!((g - want).abs() < 1e-6, "size {size}, c {c}: {g} vs {want}");
+        }
+    }
+    // Two axes: the box of 3 x 3 (clipped), alpha / 9; size 1 is x / (1 + x²).
+    let x = arange(&[1, 1, 2, 3]);
+    let got = lrn(x, &[3, 2], 3).unwrap();
+    let v: Vec<f32> = (0..6).map(|i| i as f32).collect();
+    for (k, &g) in got.iter().enumerate() {
+        let (h, w) = (k / 3, k % 3);
+        let mut s = 0.0;
+        for (j, &u) in v.iter().enumerate() {
+            if (j % 3).abs_diff(w) <= 1 && (j / 3).abs_diff(h) <= 1 {
+                s += u * u;
+            }
+        }
+        let want = v[k] / (1.0 + s / 9.0);
+        assert!((g - want).abs() < 1e-6, "{k}: {g} vs {want}");
+    }
+    let got = lrn(t(&[2], &[2.0, -3.0]), &[0], 1).unwrap();
+    assert_eq!(got, vec![2.0 / 5.0, -3.0 / 10.0]);
+}
+
+#[test]
+fn lrn_axes_from_data_are_checked() {
+    // Axes computed at run time: out of range, negative or repeated is an
+    // error, not a panic.
+    for axes in [&[3i64][..], &[-1], &[1, 1]] {
+        let mut net = Net::new();
+        let p = net.param("x", "f32", "?,?,?");
+        let a = net.param("axes", "i64", "?");
+        let attrs = r#"alpha="1" beta="0.75" bias="1" size="3""#;
+        let o = net.op("op", "LRN", "opset1", attrs, &[p, a], None);
+        net.result("out", o);
+        let axes = Tensor::from_vec(vec![axes.len()], axes.to_vec()).unwrap();
+        let e = net
+            .exec(vec![("x", arange(&[1, 2, 3])), ("axes", axes)])
+            .unwrap_err();
+        assert!(e.to_string().contains("axis"), "{e}");
+    }
+}

@@ -382,6 +382,30 @@ fn cases() -> Vec<Case> {
             None,
         )]
     }));
+    cases.push(case("LRN", |net| {
+        let x = net.param("x", "f32", "2,0,3,4");
+        let axes = net.i64s("axes", &[2], &[2, 3]);
+        vec![net.op(
+            "op",
+            "LRN",
+            "opset1",
+            r#"alpha="1e-4" beta="0.75" bias="1" size="3""#,
+            &[x, axes],
+            None,
+        )]
+    }));
+    cases.push(case("LRN", |net| {
+        let x = net.param("x", "f32", "0,3,4");
+        let axes = net.i64s("axes", &[1], &[1]);
+        vec![net.op(
+            "op",
+            "LRN",
+            "opset1",
+            r#"alpha="1e-4" beta="0.75" bias="1" size="5""#,
+            &[x, axes],
+            None,
+        )]
+    }));
     cases.push(case("BatchNormInference", |net| {
         let x = net.param("x", "f32", "0,2,3");
         let c: Vec<Out> = ["g", "b", "m", "v"]

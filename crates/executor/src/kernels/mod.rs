@@ -29,6 +29,7 @@ mod elementwise_unary;
 mod extract;
 mod gather;
 mod group_normalization;
+mod lrn;
 mod matmul;
 mod max_pool;
 mod mvn;
@@ -206,6 +207,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "SpaceToDepth" => depth_to_space::space_to_depth,
         "ShuffleChannels" => depth_to_space::shuffle_channels,
         "NormalizeL2" => normalize_l2::run,
+        "LRN" => lrn::run,
         "BatchNormInference" => batch_norm_inference::run,
         "GroupNormalization" => group_normalization::run,
         "AdaptiveAvgPool" => adaptive_pool::run_avg,
@@ -301,6 +303,7 @@ pub const OPS: &[&str] = &[
     "SpaceToDepth",
     "ShuffleChannels",
     "NormalizeL2",
+    "LRN",
     "BatchNormInference",
     "GroupNormalization",
     "AdaptiveAvgPool",

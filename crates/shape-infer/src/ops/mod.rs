@@ -21,6 +21,7 @@ mod gather;
 mod group_convolution;
 mod group_convolution_backprop_data;
 mod group_normalization;
+pub mod lrn;
 mod matmul;
 mod max_pool;
 pub mod mvn;
@@ -116,6 +117,7 @@ pub static ALL: &[&OpDef] = &[
     &group_convolution::DEF,
     &group_convolution_backprop_data::DEF,
     &group_normalization::DEF,
+    &lrn::DEF,
     &matmul::DEF,
     &max_pool::DEF,
     &mvn::DEF,
