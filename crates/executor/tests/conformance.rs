@@ -31,7 +31,7 @@ use executor::{first_difference, read_npy, ExecError, Executor};
 
 /// The number of cases compared when this floor was set; raise it when
 /// kernels are added (the test prints the current count).
-const MIN_COMPARED: usize = 128;
+const MIN_COMPARED: usize = 130;
 
 /// `(case, Result name, reason)` of every output where our executor
 /// disagrees with its reference. Fixing one makes the test fail until its
@@ -53,6 +53,15 @@ const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
          truncates the bias to an integer (it computes with 1; a bias of 0.5 \
          gives infinities), where the spec and OpenVINO's reference use 1.5, \
          as ours (equal on these inputs to a float64 evaluation of the formula)",
+    ),
+    (
+        "quant_fq_inverted",
+        "out0",
+        "not an executor bug: FakeQuantize with input_low 1 above input_high -1. \
+         The spec and OpenVINO's reference give output_low for x <= -1, \
+         output_high for x > 1 and the quantized ramp between, as ours; \
+         OpenVINO's CPU plugin clamps x to [il, ih] as min then max, which \
+         yields il whatever x, so it gives output_low everywhere",
     ),
 ];
 

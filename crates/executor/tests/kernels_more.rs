@@ -801,3 +801,76 @@ fn lrn_axes_from_data_are_checked() {
         assert!(e.to_string().contains("axis"), "{e}");
     }
 }
+
+/// FakeQuantize of f32 `x` by f32 Const ranges (shape, values) with `attrs`.
+fn fake_quantize(x: Tensor, ranges: [(&[u64], &[f32]); 4], attrs: &str) -> Vec<f32> {
+    let mut net = Net::new();
+    let p = net.param("x", "f32", &vec!["?"; x.shape.len()].join(","));
+    let mut inputs = vec![p];
+    for (i, (shape, values)) in ranges.iter().enumerate() {
+        inputs.push(net.f32s(&format!("r{i}"), shape, values));
+    }
+    let o = net.op("op", "FakeQuantize", "opset1", attrs, &inputs, None);
+    net.result("out", o);
+    f32_out(&net.exec(vec![("x", x)]).unwrap(), "out").1
+}
+
+#[test]
+fn fake_quantize_levels_ties_and_inverted_ranges() {
+    // 4 levels over [0, 3]: the levels 0, 1, 2, 3, ties to even (0.5 to 0,
+    // 1.5 and 2.5 to 2), everything at or below 0 to output_low, above 3 to
+    // output_high; the output range [0, 6] doubles them.
+    let x = t(&[8], &[-1.0, 0.0, 0.5, 1.0, 1.5, 2.5, 3.0, 7.0]);
+    let s: &[u64] = &[];
+    let got = fake_quantize(
+        x.clone(),
+        [(s, &[0.0]), (s, &[3.0]), (s, &[0.0]), (s, &[6.0])],
+        r#"levels="4""#,
+    );
+    assert_eq!(got, vec![0.0, 0.0, 0.0, 2.0, 4.0, 4.0, 6.0, 6.0]);
+    // input_low above input_high (OpenVINO's reference): output_low up to
+    // input_high (0), output_high above input_low (3), the ramp between
+    // running from input_low (2.5 is level 0.5 from it: 0 by ties to even).
+    let got = fake_quantize(
+        x,
+        [(s, &[3.0]), (s, &[0.0]), (s, &[0.0]), (s, &[6.0])],
+        r#"levels="4""#,
+    );
+    assert_eq!(got, vec![0.0, 0.0, 4.0, 4.0, 4.0, 0.0, 0.0, 6.0]);
+}
+
+#[test]
+fn fake_quantize_broadcast_modes() {
+    // Per channel [1, 2, 1] by numpy, [1, 2] at axis 0 by pdpd (axis 0, as
+    // OpenVINO writes it), equal shapes by none: the same quantization.
+    let x = t(&[1, 2, 3], &[-1.0, 0.2, 0.9, -1.0, 0.2, 0.9]);
+    let il = [-1.0, -2.0];
+    let ih = [1.0, 2.0];
+    let per_channel = |shape: &'static [u64]| {
+        [
+            (shape, &il[..]),
+            (shape, &ih[..]),
+            (&[][..], &[-1.0f32][..]),
+            (&[][..], &[1.0f32][..]),
+        ]
+    };
+    let want = vec![-1.0, 0.0, 1.0, -1.0, 0.0, 0.0];
+    let numpy = fake_quantize(x.clone(), per_channel(&[1, 2, 1]), r#"levels="3""#);
+    assert_eq!(numpy, want);
+    let pdpd = fake_quantize(
+        x.clone(),
+        per_channel(&[1, 2]),
+        r#"levels="3" auto_broadcast="pdpd" auto_broadcast.auto_broadcast_axis="0""#,
+    );
+    assert_eq!(pdpd, want);
+    let full = |v: &[f32; 2]| [v[0], v[0], v[0], v[1], v[1], v[1]];
+    let (il6, ih6) = (full(&il), full(&ih));
+    let (ol6, oh6) = ([-1.0f32; 6], [1.0f32; 6]);
+    let s: &[u64] = &[1, 2, 3];
+    let none = fake_quantize(
+        x,
+        [(s, &il6), (s, &ih6), (s, &ol6), (s, &oh6)],
+        r#"levels="3" auto_broadcast="none""#,
+    );
+    assert_eq!(none, want);
+}

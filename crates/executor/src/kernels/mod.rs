@@ -27,6 +27,7 @@ mod depth_to_space;
 mod elementwise_binary;
 mod elementwise_unary;
 mod extract;
+mod fake_quantize;
 mod gather;
 mod group_normalization;
 mod lrn;
@@ -208,6 +209,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "ShuffleChannels" => depth_to_space::shuffle_channels,
         "NormalizeL2" => normalize_l2::run,
         "LRN" => lrn::run,
+        "FakeQuantize" => fake_quantize::run,
         "BatchNormInference" => batch_norm_inference::run,
         "GroupNormalization" => group_normalization::run,
         "AdaptiveAvgPool" => adaptive_pool::run_avg,
@@ -304,6 +306,7 @@ pub const OPS: &[&str] = &[
     "ShuffleChannels",
     "NormalizeL2",
     "LRN",
+    "FakeQuantize",
     "BatchNormInference",
     "GroupNormalization",
     "AdaptiveAvgPool",

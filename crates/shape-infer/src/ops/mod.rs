@@ -17,6 +17,7 @@ mod depth_to_space;
 mod elementwise_binary;
 mod elementwise_unary;
 mod extract;
+pub mod fake_quantize;
 mod gather;
 mod group_convolution;
 mod group_convolution_backprop_data;
@@ -113,6 +114,7 @@ pub static ALL: &[&OpDef] = &[
     &elementwise_unary::SWISH,
     &elementwise_unary::TANH,
     &extract::DEF,
+    &fake_quantize::DEF,
     &gather::DEF,
     &group_convolution::DEF,
     &group_convolution_backprop_data::DEF,
