@@ -1,5 +1,6 @@
 """MVN-1 and MVN-6: trailing and non-trailing axes, eps modes,
-normalize_variance, across_channels and reduction_axes, on dynamic dims."""
+normalize_variance, across_channels and reduction_axes, on dynamic dims;
+NormalizeL2, GroupNormalization, BatchNormInference and LRN."""
 
 import numpy as np
 import openvino.opset2 as ops2
@@ -69,7 +70,41 @@ def normalize_l2_cases():
     g.case("norm_l2", "NormalizeL2: axes, eps modes", [x], outs, [{"x": [2, 4, 5]}, {"x": [1, 4, 1]}])
 
 
+def lrn_cases():
+    import openvino.opset1 as ops1
+
+    # The window is (size - 1) / 2 on each side (an even size: size - 1
+    # elements), as OpenVINO's reference and its CPU plugin; the spec's
+    # pseudo-code (size / 2 on each side) differs for even sizes. Biases
+    # are whole numbers here: OpenVINO 2026.4's CPU plugin truncates the bias
+    # to an integer (norm_lrn_bias shows it).
+    x = g.P("x", [-1, 6, -1, -1])
+    y = g.P("y", [-1, 4, -1])
+    z = g.P("z", [-1, 5])
+    outs = [
+        g.N(ops1.lrn(x, g.C([1], "lrn_ax1"), 0.5, 0.75, 1.0, 5), "lrn_channels"),
+        g.N(ops1.lrn(x, g.C([1], "lrn_ax1_even"), 0.3, 0.5, 2.0, 4), "lrn_channels_even"),
+        g.N(ops1.lrn(x, g.C([2, 3], "lrn_ax23"), 0.2, 0.75, 1.0, 3), "lrn_spatial"),
+        g.N(ops1.lrn(x, g.C([3, 2], "lrn_ax32"), 0.4, 1.0, 1.0, 2), "lrn_spatial_even"),
+        g.N(ops1.lrn(y, g.C([1], "lrn_y_ax1", np.int32), 1e-2, 0.75, 2.0, 3), "lrn_3d_channels"),
+        g.N(ops1.lrn(y, g.C([2], "lrn_y_ax2"), 0.25, 0.6, 1.0, 3), "lrn_3d_spatial"),
+        g.N(ops1.lrn(z, g.C([1], "lrn_z_ax1"), 0.5, 0.75, 1.0, 1), "lrn_2d_size1"),
+    ]
+    g.case(
+        "norm_lrn",
+        "LRN-1 across channels and over the spatial axes, odd and even sizes, ranks 2 to 4",
+        [x, y, z],
+        outs,
+        [{"x": [2, 6, 5, 7], "y": [2, 4, 6], "z": [3, 5]}, {"x": [1, 6, 1, 3], "y": [1, 4, 1], "z": [1, 5]}],
+    )
+
+    w = g.P("w", [1, 5, -1, -1])
+    outs = [g.N(ops1.lrn(w, g.C([1], "lrn_w_ax1"), 0.5, 0.75, 1.5, 3), "lrn_bias_fraction")]
+    g.case("norm_lrn_bias", "LRN-1 with a bias of 1.5 (OpenVINO's CPU plugin computes with 1)", [w], outs, [{"w": [1, 5, 3, 4]}])
+
+
 def build():
+    lrn_cases()
     normalize_l2_cases()
     mvn_cases()
     group_norm_cases()

@@ -742,3 +742,135 @@ fn half_precision_types_compute_through_wider_floats() {
         vec![bf16::from_f32(3.0)]
     );
 }
+
+/// LRN of `x` over `axes` with alpha 1, beta 1, bias 1 and `size`.
+fn lrn(x: Tensor, axes: &[i64], size: u32) -> Result<Vec<f32>, executor::ExecError> {
+    let attrs = format!(r#"alpha="1" beta="1" bias="1" size="{size}""#);
+    let n = axes.len() as u64;
+    run1("LRN", "opset1", &attrs, x, &[(&[n], axes)]).map(|(_, v)| v)
+}
+
+#[test]
+fn lrn_windows() {
+    // Across dim 1 of [1, 4, 1]: size 3 sums x[c-1..=c+1]² (clipped) and
+    // scales alpha by 1/3; size 4 has the same window ((4 - 1) / 2 = 1 on
+    // each side, as OpenVINO) and scales by 1/4.
+    let x = t(&[1, 4, 1], &[1.0, 2.0, 3.0, 4.0]);
+    let sums = [5.0f32, 14.0, 29.0, 25.0];
+    for (size, scale) in [(3, 1.0 / 3.0), (4, 0.25)] {
+        let got = lrn(x.clone(), &[1], size).unwrap();
+        for (c, (&g, s)) in got.iter().zip(sums).enumerate() {
+            let want = (c + 1) as f32 / (1.0 + scale * s);
+            assert!((g - want).abs() < 1e-6, "size {size}, c {c}: {g} vs {want}");
+        }
+    }
+    // Two axes: the box of 3 x 3 (clipped), alpha / 9; size 1 is x / (1 + x²).
+    let x = arange(&[1, 1, 2, 3]);
+    let got = lrn(x, &[3, 2], 3).unwrap();
+    let v: Vec<f32> = (0..6).map(|i| i as f32).collect();
+    for (k, &g) in got.iter().enumerate() {
+        let (h, w) = (k / 3, k % 3);
+        let mut s = 0.0;
+        for (j, &u) in v.iter().enumerate() {
+            if (j % 3).abs_diff(w) <= 1 && (j / 3).abs_diff(h) <= 1 {
+                s += u * u;
+            }
+        }
+        let want = v[k] / (1.0 + s / 9.0);
+        assert!((g - want).abs() < 1e-6, "{k}: {g} vs {want}");
+    }
+    let got = lrn(t(&[2], &[2.0, -3.0]), &[0], 1).unwrap();
+    assert_eq!(got, vec![2.0 / 5.0, -3.0 / 10.0]);
+}
+
+#[test]
+fn lrn_axes_from_data_are_checked() {
+    // Axes computed at run time: out of range, negative or repeated is an
+    // error, not a panic.
+    for axes in [&[3i64][..], &[-1], &[1, 1]] {
+        let mut net = Net::new();
+        let p = net.param("x", "f32", "?,?,?");
+        let a = net.param("axes", "i64", "?");
+        let attrs = r#"alpha="1" beta="0.75" bias="1" size="3""#;
+        let o = net.op("op", "LRN", "opset1", attrs, &[p, a], None);
+        net.result("out", o);
+        let axes = Tensor::from_vec(vec![axes.len()], axes.to_vec()).unwrap();
+        let e = net
+            .exec(vec![("x", arange(&[1, 2, 3])), ("axes", axes)])
+            .unwrap_err();
+        assert!(e.to_string().contains("axis"), "{e}");
+    }
+}
+
+/// FakeQuantize of f32 `x` by f32 Const ranges (shape, values) with `attrs`.
+fn fake_quantize(x: Tensor, ranges: [(&[u64], &[f32]); 4], attrs: &str) -> Vec<f32> {
+    let mut net = Net::new();
+    let p = net.param("x", "f32", &vec!["?"; x.shape.len()].join(","));
+    let mut inputs = vec![p];
+    for (i, (shape, values)) in ranges.iter().enumerate() {
+        inputs.push(net.f32s(&format!("r{i}"), shape, values));
+    }
+    let o = net.op("op", "FakeQuantize", "opset1", attrs, &inputs, None);
+    net.result("out", o);
+    f32_out(&net.exec(vec![("x", x)]).unwrap(), "out").1
+}
+
+#[test]
+fn fake_quantize_levels_ties_and_inverted_ranges() {
+    // 4 levels over [0, 3]: the levels 0, 1, 2, 3, ties to even (0.5 to 0,
+    // 1.5 and 2.5 to 2), everything at or below 0 to output_low, above 3 to
+    // output_high; the output range [0, 6] doubles them.
+    let x = t(&[8], &[-1.0, 0.0, 0.5, 1.0, 1.5, 2.5, 3.0, 7.0]);
+    let s: &[u64] = &[];
+    let got = fake_quantize(
+        x.clone(),
+        [(s, &[0.0]), (s, &[3.0]), (s, &[0.0]), (s, &[6.0])],
+        r#"levels="4""#,
+    );
+    assert_eq!(got, vec![0.0, 0.0, 0.0, 2.0, 4.0, 4.0, 6.0, 6.0]);
+    // input_low above input_high (OpenVINO's reference): output_low up to
+    // input_high (0), output_high above input_low (3), the ramp between
+    // running from input_low (2.5 is level 0.5 from it: 0 by ties to even).
+    let got = fake_quantize(
+        x,
+        [(s, &[3.0]), (s, &[0.0]), (s, &[0.0]), (s, &[6.0])],
+        r#"levels="4""#,
+    );
+    assert_eq!(got, vec![0.0, 0.0, 4.0, 4.0, 4.0, 0.0, 0.0, 6.0]);
+}
+
+#[test]
+fn fake_quantize_broadcast_modes() {
+    // Per channel [1, 2, 1] by numpy, [1, 2] at axis 0 by pdpd (axis 0, as
+    // OpenVINO writes it), equal shapes by none: the same quantization.
+    let x = t(&[1, 2, 3], &[-1.0, 0.2, 0.9, -1.0, 0.2, 0.9]);
+    let il = [-1.0, -2.0];
+    let ih = [1.0, 2.0];
+    let per_channel = |shape: &'static [u64]| {
+        [
+            (shape, &il[..]),
+            (shape, &ih[..]),
+            (&[][..], &[-1.0f32][..]),
+            (&[][..], &[1.0f32][..]),
+        ]
+    };
+    let want = vec![-1.0, 0.0, 1.0, -1.0, 0.0, 0.0];
+    let numpy = fake_quantize(x.clone(), per_channel(&[1, 2, 1]), r#"levels="3""#);
+    assert_eq!(numpy, want);
+    let pdpd = fake_quantize(
+        x.clone(),
+        per_channel(&[1, 2]),
+        r#"levels="3" auto_broadcast="pdpd" auto_broadcast.auto_broadcast_axis="0""#,
+    );
+    assert_eq!(pdpd, want);
+    let full = |v: &[f32; 2]| [v[0], v[0], v[0], v[1], v[1], v[1]];
+    let (il6, ih6) = (full(&il), full(&ih));
+    let (ol6, oh6) = ([-1.0f32; 6], [1.0f32; 6]);
+    let s: &[u64] = &[1, 2, 3];
+    let none = fake_quantize(
+        x,
+        [(s, &il6), (s, &ih6), (s, &ol6), (s, &oh6)],
+        r#"levels="3" auto_broadcast="none""#,
+    );
+    assert_eq!(none, want);
+}

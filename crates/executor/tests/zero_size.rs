@@ -382,6 +382,61 @@ fn cases() -> Vec<Case> {
             None,
         )]
     }));
+    cases.push(case("LRN", |net| {
+        let x = net.param("x", "f32", "2,0,3,4");
+        let axes = net.i64s("axes", &[2], &[2, 3]);
+        vec![net.op(
+            "op",
+            "LRN",
+            "opset1",
+            r#"alpha="1e-4" beta="0.75" bias="1" size="3""#,
+            &[x, axes],
+            None,
+        )]
+    }));
+    cases.push(case("LRN", |net| {
+        let x = net.param("x", "f32", "0,3,4");
+        let axes = net.i64s("axes", &[1], &[1]);
+        vec![net.op(
+            "op",
+            "LRN",
+            "opset1",
+            r#"alpha="1e-4" beta="0.75" bias="1" size="5""#,
+            &[x, axes],
+            None,
+        )]
+    }));
+    cases.push(case("FakeQuantize", |net| {
+        let x = net.param("x", "f32", "2,3,0");
+        let il = net.f32s("il", &[1, 3, 1], &[-1.0, -2.0, -3.0]);
+        let ih = net.f32s("ih", &[1, 3, 1], &[1.0, 2.0, 3.0]);
+        let ol = net.f32s("ol", &[], &[-1.0]);
+        let oh = net.f32s("oh", &[], &[1.0]);
+        vec![net.op(
+            "op",
+            "FakeQuantize",
+            "opset1",
+            r#"levels="256" auto_broadcast="numpy""#,
+            &[x, il, ih, ol, oh],
+            None,
+        )]
+    }));
+    cases.push(case("FakeQuantize", |net| {
+        // Empty ranges broadcast into an empty data dim.
+        let x = net.param("x", "f32", "0,3");
+        let il = net.f32s("il", &[0, 1], &[]);
+        let ih = net.f32s("ih", &[1], &[1.0]);
+        let ol = net.f32s("ol", &[], &[-1.0]);
+        let oh = net.f32s("oh", &[], &[1.0]);
+        vec![net.op(
+            "op",
+            "FakeQuantize",
+            "opset1",
+            r#"levels="3""#,
+            &[x, il, ih, ol, oh],
+            None,
+        )]
+    }));
     cases.push(case("BatchNormInference", |net| {
         let x = net.param("x", "f32", "0,2,3");
         let c: Vec<Out> = ["g", "b", "m", "v"]

@@ -27,9 +27,11 @@ mod depth_to_space;
 mod elementwise_binary;
 mod elementwise_unary;
 mod extract;
+mod fake_quantize;
 mod gather;
 mod group_normalization;
 mod interpolate;
+mod lrn;
 mod matmul;
 mod max_pool;
 mod mvn;
@@ -207,6 +209,8 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "SpaceToDepth" => depth_to_space::space_to_depth,
         "ShuffleChannels" => depth_to_space::shuffle_channels,
         "NormalizeL2" => normalize_l2::run,
+        "LRN" => lrn::run,
+        "FakeQuantize" => fake_quantize::run,
         "BatchNormInference" => batch_norm_inference::run,
         "GroupNormalization" => group_normalization::run,
         "Interpolate" => interpolate::run,
@@ -303,6 +307,8 @@ pub const OPS: &[&str] = &[
     "SpaceToDepth",
     "ShuffleChannels",
     "NormalizeL2",
+    "LRN",
+    "FakeQuantize",
     "BatchNormInference",
     "GroupNormalization",
     "Interpolate",

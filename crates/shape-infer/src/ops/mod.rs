@@ -17,11 +17,13 @@ mod depth_to_space;
 mod elementwise_binary;
 mod elementwise_unary;
 mod extract;
+pub mod fake_quantize;
 mod gather;
 mod group_convolution;
 mod group_convolution_backprop_data;
 mod group_normalization;
 pub mod interpolate;
+pub mod lrn;
 mod matmul;
 mod max_pool;
 pub mod mvn;
@@ -113,11 +115,13 @@ pub static ALL: &[&OpDef] = &[
     &elementwise_unary::SWISH,
     &elementwise_unary::TANH,
     &extract::DEF,
+    &fake_quantize::DEF,
     &gather::DEF,
     &group_convolution::DEF,
     &group_convolution_backprop_data::DEF,
     &group_normalization::DEF,
     &interpolate::DEF,
+    &lrn::DEF,
     &matmul::DEF,
     &max_pool::DEF,
     &mvn::DEF,
