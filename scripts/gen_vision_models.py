@@ -12,7 +12,7 @@ can be downloaded: torchvision ``weights=None`` and small hand-built networks of
 the same building blocks, seeded), converted by ``openvino.convert_model`` with
 its batch and spatial dims dynamic (``[?, C, ?, ?]``), saved by
 ``openvino.save_model`` (f32; one model also as OpenVINO's default f16-compressed
-weights). Written to ``ir-samples/models/<name>.xml/.bin`` with
+weights, and one quantized to int8 by NNCF as ``<name>_int8``). Written to ``ir-samples/models/<name>.xml/.bin`` with
 ``ir-samples/models/golden/<name>.json``: OpenVINO's per-layer shapes,
 dynamic and at two static bindings (the layers of the file: nodes OpenVINO's
 reshape makes of its own are left out), in the format of ``scripts/gen_samples.py``
@@ -180,17 +180,43 @@ def small_models():
         "audio_frontend": (TinyAudio(), [1, 1, 400], [-1, 1, -1], [[1, 1, 400], [2, 1, 1000]], False),
         "yolo_tiny": (TinyYolo(), [1, 3, 64, 64], [-1, 3, -1, -1], [[1, 3, 32, 64], [2, 3, 64, 96]], False),
         "segmenter_tiny": (TinySegmenter(), [1, 3, 32, 32], [-1, 3, -1, -1], [[1, 3, 32, 48], [2, 3, 27, 35]], False),
+        "tiny_resnet_int8": (TinyResNet(), [1, 3, 32, 32], [-1, 3, -1, -1], [[1, 3, 32, 32], [2, 3, 45, 61]], False),
     }
+
+
+class SegmentationOut(nn.Module):
+    """A torchvision segmentation model's `out` map (they return a dict)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)["out"]
 
 
 def full_models():
     torch.manual_seed(0)
+    segmentation = torchvision.models.segmentation
     return {
+        "lraspp_mobilenet_v3_large": SegmentationOut(segmentation.lraspp_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=21)),
+        "deeplabv3_mobilenet_v3_large": SegmentationOut(segmentation.deeplabv3_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=21, aux_loss=False)),
         "resnet18": torchvision.models.resnet18(weights=None),
         "resnet50": torchvision.models.resnet50(weights=None),
         "mobilenet_v2": torchvision.models.mobilenet_v2(weights=None),
         "squeezenet1_1": torchvision.models.squeezenet1_1(weights=None),
     }
+
+
+def quantize(model, example):
+    """The model as NNCF's post-training quantization writes it: activations
+    and weights behind FakeQuantize, the weights stored as i8 and dequantized
+    by Convert and Multiply (calibrated on eight seeded random inputs)."""
+    import nncf
+
+    rng = np.random.default_rng(0)
+    data = [rng.uniform(-1, 1, example).astype(np.float32) for _ in range(8)]
+    return nncf.quantize(model, nncf.Dataset(data), subset_size=len(data))
 
 
 def convert(module, example, dynamic):
@@ -214,11 +240,14 @@ def main() -> int:
             print(f"wrote {args.bench}/{name}.xml")
         return 0
     os.makedirs(os.path.join(OUT, "golden"), exist_ok=True)
-    for name, (module, example, dynamic, bindings, f16) in small_models().items():
+    models = small_models()
+    for name, (module, example, dynamic, bindings, f16) in models.items():
         if args.only and name not in args.only:
             continue
         model = convert(module, example, dynamic)
         xml = os.path.join(OUT, f"{name}.xml")
+        if name.endswith("_int8"):
+            model = quantize(model, example)
         ov.save_model(model, xml, compress_to_fp16=f16)
         g = gen_samples.golden(xml, [{"x": b} for b in bindings])
         # OpenVINO's reshape rewrites some shape subgraphs (a flatten's

@@ -3,7 +3,8 @@
 //! model path, seeded random inputs and the outputs OpenVINO computed for them
 //! (`INFERENCE_PRECISION_HINT=f32`). Our executor runs the same model on the
 //! same inputs; every saved output must match: exactly for integers and
-//! booleans, within `1e-5 * max(1, |expected|)` for floats (NaN matches NaN).
+//! booleans, within `1e-5 * max(1, |expected|)` for floats (NaN matches NaN);
+//! the quantized models of [`QUANTIZED_CASES`] within [`QUANTIZED_TOLERANCE`].
 //!
 //! Not every expected output is OpenVINO's default CPU run. `case.json` names
 //! each output's reference: a plain Result name is OpenVINO's CPU plugin; an
@@ -31,7 +32,24 @@ use executor::{first_difference, read_npy, ExecError, Executor};
 
 /// The number of cases compared when this floor was set; raise it when
 /// kernels are added (the test prints the current count).
-const MIN_COMPARED: usize = 136;
+const MIN_COMPARED: usize = 137;
+
+/// The cases whose models are quantized (FakeQuantize on activations and
+/// weights, as NNCF writes them).
+///
+/// Their floats are compared within [`QUANTIZED_TOLERANCE`]: a FakeQuantize
+/// maps values that differ in the last bit on either side of a rounding
+/// boundary to neighbouring levels, and the CPU plugin's convolutions
+/// (oneDNN's accumulation order, int8 arithmetic after its low-precision
+/// transformations) differ from ours in the last bits, so some activations
+/// land one quantization level apart and the difference carries to the
+/// output. Measured on `model_tiny_resnet_int8`: up to 2e-3 of the largest
+/// output.
+const QUANTIZED_CASES: &[&str] = &["model_tiny_resnet_int8"];
+
+/// The relative tolerance of [`QUANTIZED_CASES`] (about one activation
+/// quantization level of 256 over the output's range).
+const QUANTIZED_TOLERANCE: f64 = 1e-2;
 
 /// `(case, Result name, reason)` of every output where our executor
 /// disagrees with its reference. Fixing one makes the test fail until its
@@ -247,7 +265,13 @@ fn run_case(root: &Path, dir: &Path) -> Outcome {
         match ours.remove(&e.result) {
             None => mismatches.push((e.result.clone(), "no such output in ours".to_owned())),
             Some(t) => {
-                if let Some(d) = first_difference(&t, &theirs, 1e-5) {
+                let case = dir.file_name().unwrap_or_default().to_string_lossy();
+                let tolerance = if QUANTIZED_CASES.contains(&case.as_ref()) {
+                    QUANTIZED_TOLERANCE
+                } else {
+                    1e-5
+                };
+                if let Some(d) = first_difference(&t, &theirs, tolerance) {
                     mismatches.push((e.result.clone(), format!("{d} ({})", e.source)));
                 }
             }

@@ -88,6 +88,7 @@ fn classifiers_keep_the_batch_symbol_where_openvino_answers_a_question_mark() {
         ("tiny_resnet", 10),
         ("mobilenet_v2_narrow", 10),
         ("squeezenet_narrow", 4),
+        ("tiny_resnet_int8", 10),
     ] {
         assert_eq!(openvino_output(model), format!("[?,{classes}]"), "{model}");
         let r = report(model, "N,3,H,W");
