@@ -492,6 +492,33 @@ fn cases() -> Vec<Case> {
             ),
         ]
     }));
+    cases.push(case("ScaledDotProductAttention", |net| {
+        // No batch, and no keys (the product over no keys is zero).
+        let q = net.param("q", "f32", "0,2,3,4");
+        let k = net.param("k", "f32", "0,2,5,4");
+        let v = net.param("v", "f32", "0,2,5,6");
+        let q1 = net.param("q1", "f32", "1,2,3,4");
+        let k1 = net.param("k1", "f32", "1,2,0,4");
+        let v1 = net.param("v1", "f32", "1,2,0,6");
+        vec![
+            net.op(
+                "op",
+                "ScaledDotProductAttention",
+                "opset13",
+                r#"causal="false""#,
+                &[q, k, v],
+                None,
+            ),
+            net.op(
+                "no_keys",
+                "ScaledDotProductAttention",
+                "opset13",
+                r#"causal="false""#,
+                &[q1, k1, v1],
+                None,
+            ),
+        ]
+    }));
     cases.push(case("MVN", |net| {
         let x = net.param("x", "f32", "0,3,4");
         let axes = net.i64s("axes", &[1], &[-1]);

@@ -42,6 +42,7 @@ mod range;
 mod reduce;
 mod reshape;
 mod result;
+mod scaled_dot_product_attention;
 mod select;
 mod shape_of;
 mod slice;
@@ -188,6 +189,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Squeeze" => squeeze::run,
         "Unsqueeze" => squeeze::run,
         "MatMul" => matmul::run,
+        "ScaledDotProductAttention" => scaled_dot_product_attention::run,
         "SoftMax" => softmax::run,
         "StridedSlice" => strided_slice::run,
         "Split" => split::run,
@@ -265,6 +267,7 @@ pub const OPS: &[&str] = &[
     "Squeeze",
     "Unsqueeze",
     "MatMul",
+    "ScaledDotProductAttention",
     "SoftMax",
     "StridedSlice",
     "Split",

@@ -35,6 +35,7 @@ mod range;
 mod reduce;
 mod reshape;
 mod result;
+mod scaled_dot_product_attention;
 mod select;
 mod shape_of;
 mod shuffle_channels;
@@ -137,6 +138,7 @@ pub static ALL: &[&OpDef] = &[
     &reduce::SUM,
     &reshape::DEF,
     &result::DEF,
+    &scaled_dot_product_attention::DEF,
     &select::DEF,
     &shape_of::DEF,
     &shuffle_channels::DEF,
