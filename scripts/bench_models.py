@@ -94,7 +94,14 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--ir-check", default="target/release/ir-check")
     args = parser.parse_args()
-    cases = [(p, [1, 3, 224, 224]) for p in sorted(glob.glob(os.path.join(args.models, "*.xml")))]
+    # Inputs other than 1x3x224x224 (the OCR models) are listed by the
+    # generator in the folder's shapes.json.
+    shapes_file = os.path.join(args.models, "shapes.json")
+    shapes = json.load(open(shapes_file)) if os.path.exists(shapes_file) else {}
+    cases = [
+        (p, shapes.get(os.path.basename(p)[:-4], [1, 3, 224, 224]))
+        for p in sorted(glob.glob(os.path.join(args.models, "*.xml")))
+    ]
     for p in sorted(glob.glob("ir-samples/models/*.xml")):
         golden = json.load(open(p.replace("models/", "models/golden/").replace(".xml", ".json")))
         cases.append((p, golden["static_bindings"][0]["inputs"]["x"]))

@@ -6,6 +6,8 @@ Run from the repository root:
     python3 scripts/gen_vision_models.py            # the committed models
     python3 scripts/gen_vision_models.py --only yolo_tiny   # some of them
     python3 scripts/gen_vision_models.py --bench DIR  # full-size ones for scripts/bench_models.py
+                                                      # (torchvision, and the PP-OCR models of the
+                                                      # rapidocr wheel, downloaded with pip)
 
 Each model is a PyTorch architecture with random weights (no pretrained weights
 can be downloaded: torchvision ``weights=None`` and small hand-built networks of
@@ -219,6 +221,37 @@ def quantize(model, example):
     return nncf.quantize(model, nncf.Dataset(data), subset_size=len(data))
 
 
+# PaddleOCR's PP-OCR models as the rapidocr wheel ships them (ONNX), with the
+# input each is benchmarked at (a text line is 48 pixels high).
+RAPIDOCR = {
+    "ch_PP-OCRv4_det_infer": [1, 3, 480, 640],
+    "ch_PP-OCRv4_rec_infer": [1, 3, 48, 320],
+    "ch_ppocr_mobile_v2.0_cls_infer": [1, 3, 48, 192],
+}
+
+
+def rapidocr_models(folder):
+    """Downloads the rapidocr wheel (pip) and converts its ONNX models with
+    their dynamic dims; returns name -> benchmark input shape."""
+    import glob
+    import subprocess
+    import tempfile
+    import zipfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "rapidocr-onnxruntime==1.4.4", "-d", tmp], check=True, capture_output=True)
+        wheel = glob.glob(os.path.join(tmp, "*.whl"))[0]
+        with zipfile.ZipFile(wheel) as z:
+            for name in RAPIDOCR:
+                path = z.extract(f"rapidocr_onnxruntime/models/{name}.onnx", tmp)
+                model = ov.convert_model(path)
+                model.inputs[0].get_node().set_friendly_name("x")
+                model.inputs[0].set_names({"x"})
+                ov.save_model(model, os.path.join(folder, f"{name}.xml"), compress_to_fp16=False)
+                print(f"wrote {folder}/{name}.xml")
+    return dict(RAPIDOCR)
+
+
 def convert(module, example, dynamic):
     module.eval()
     model = ov.convert_model(module, example_input=torch.randn(*example), input=[tuple(dynamic)])
@@ -238,6 +271,9 @@ def main() -> int:
             model = convert(module, [1, 3, 224, 224], [-1, 3, -1, -1])
             ov.save_model(model, os.path.join(args.bench, f"{name}.xml"), compress_to_fp16=False)
             print(f"wrote {args.bench}/{name}.xml")
+        shapes = rapidocr_models(args.bench)
+        with open(os.path.join(args.bench, "shapes.json"), "w", encoding="utf-8") as f:
+            json.dump(shapes, f, indent=1)
         return 0
     os.makedirs(os.path.join(OUT, "golden"), exist_ok=True)
     models = small_models()
