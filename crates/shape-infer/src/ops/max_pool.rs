@@ -90,6 +90,8 @@ pub(super) fn pooled_shape(
             format!("`kernel` {kernel:?} has the non-positive entry {bad}"),
         ));
     }
+    // OpenVINO rejects an empty batch or channel dim: a symbolic one is
+    // assumed positive.
     for (axis, what) in [(0, "batch"), (1, "channel")] {
         if dims[axis].as_constant() == Some(0) {
             return Err(ShapeError::rule(
@@ -97,6 +99,7 @@ pub(super) fn pooled_shape(
                 format!("the {what} dim is zero"),
             ));
         }
+        ctx.assume(symdim::Predicate::Ge(dims[axis].clone(), Expr::one()))?;
     }
     let attrs = WindowAttrs::read(call.node, spatial, kind)?;
     let kernel: Vec<Dim> = kernel.iter().map(|&k| Expr::constant(k)).collect();
