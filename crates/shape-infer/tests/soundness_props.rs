@@ -75,6 +75,26 @@ enum Step {
     RangeOfDim {
         axis: usize,
     },
+    Convolution {
+        kernel: i64,
+        stride: i64,
+        dilation: i64,
+        pad: i64,
+        auto_pad: &'static str,
+    },
+    /// The last two dims merged by a pattern computed from ShapeOf.
+    MergeLastTwo,
+    DepthToSpace {
+        block: i64,
+    },
+    StridedSlice {
+        axis: usize,
+        begin: i64,
+        end: i64,
+        stride: i64,
+        begin_mask: bool,
+        end_mask: bool,
+    },
 }
 
 fn param_dim() -> impl Strategy<Value = ParamDim> {
@@ -125,6 +145,47 @@ fn step() -> impl Strategy<Value = Step> {
         (1i64..3).prop_map(|lead| Step::BroadcastLeading { lead }),
         (0usize..5).prop_map(|axis| Step::ReduceSum { axis }),
         (0usize..5).prop_map(|axis| Step::RangeOfDim { axis }),
+        (
+            1i64..4,
+            1i64..3,
+            1i64..3,
+            0i64..2,
+            prop_oneof![
+                Just("explicit"),
+                Just("same_upper"),
+                Just("same_lower"),
+                Just("valid")
+            ]
+        )
+            .prop_map(
+                |(kernel, stride, dilation, pad, auto_pad)| Step::Convolution {
+                    kernel,
+                    stride,
+                    dilation,
+                    pad,
+                    auto_pad
+                }
+            ),
+        Just(Step::MergeLastTwo),
+        (2i64..3).prop_map(|block| Step::DepthToSpace { block }),
+        (
+            0usize..5,
+            -4i64..4,
+            -4i64..6,
+            prop_oneof![Just(1i64), Just(2), Just(-1), Just(-2)],
+            any::<bool>(),
+            any::<bool>()
+        )
+            .prop_map(|(axis, begin, end, stride, begin_mask, end_mask)| {
+                Step::StridedSlice {
+                    axis,
+                    begin,
+                    end,
+                    stride,
+                    begin_mask,
+                    end_mask,
+                }
+            }),
     ]
 }
 
@@ -320,6 +381,122 @@ fn build(shape: &str, rank: usize, steps: &[Step]) -> Ir {
                     &[zero, dim, one],
                 );
                 Some((range, 1))
+            }
+            Step::Convolution {
+                kernel,
+                stride,
+                dilation,
+                pad,
+                auto_pad,
+            } if (3..=5).contains(&rank) => {
+                let spatial = rank - 2;
+                let rep = |v: i64| list(&vec![v; spatial]);
+                let mut shape = vec![2, 1];
+                shape.extend(vec![*kernel as usize; spatial]);
+                let count: usize = shape.iter().product();
+                let w = b.const_f32(&name("w"), &shape, &vec![1.0; count]);
+                // The filter takes one input channel: the data's channels
+                // sliced to the first.
+                let zero = b.vec(&name("c0"), &[0]);
+                let one = b.vec(&name("c1"), &[1]);
+                let axis = b.vec(&name("caxis"), &[1]);
+                let x = b.op(
+                    &name("first_channel"),
+                    "Slice",
+                    "opset8",
+                    &[],
+                    &[cur, zero, one, one, axis],
+                );
+                let attrs = [
+                    ("strides", rep(*stride)),
+                    ("dilations", rep(*dilation)),
+                    ("pads_begin", rep(*pad)),
+                    ("pads_end", rep(0)),
+                    ("auto_pad", (*auto_pad).to_owned()),
+                ];
+                let attrs: Vec<(&str, &str)> =
+                    attrs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                Some((
+                    b.op(&name("conv"), "Convolution", "opset1", &attrs, &[x, w]),
+                    rank,
+                ))
+            }
+            Step::MergeLastTwo if rank >= 2 => {
+                let shape = b.op(&name("shape"), "ShapeOf", "opset3", &[], &[cur]);
+                let lead: Vec<i64> = (0..rank as i64 - 2).collect();
+                let zero = b.scalar(&name("zero"), 0);
+                let mut parts = Vec::new();
+                if !lead.is_empty() {
+                    let idx = b.vec(&name("lead_idx"), &lead);
+                    parts.push(b.op(&name("lead"), "Gather", "opset8", &[], &[shape, idx, zero]));
+                }
+                let a = b.vec(&name("a_idx"), &[rank as i64 - 2]);
+                let c = b.vec(&name("b_idx"), &[rank as i64 - 1]);
+                let da = b.op(&name("da"), "Gather", "opset8", &[], &[shape, a, zero]);
+                let db = b.op(&name("db"), "Gather", "opset8", &[], &[shape, c, zero]);
+                parts.push(b.op(&name("merged"), "Multiply", "opset1", &[], &[da, db]));
+                let pattern = b.op(
+                    &name("pattern"),
+                    "Concat",
+                    "opset1",
+                    &[("axis", "0")],
+                    &parts,
+                );
+                Some((
+                    b.op(
+                        &name("reshape"),
+                        "Reshape",
+                        "opset1",
+                        &[("special_zero", "false")],
+                        &[cur, pattern],
+                    ),
+                    rank - 1,
+                ))
+            }
+            Step::DepthToSpace { block } if (3..=5).contains(&rank) => {
+                let block = block.to_string();
+                let attrs = [("block_size", block.as_str()), ("mode", "blocks_first")];
+                Some((
+                    b.op(&name("d2s"), "DepthToSpace", "opset1", &attrs, &[cur]),
+                    rank,
+                ))
+            }
+            Step::StridedSlice {
+                axis,
+                begin,
+                end,
+                stride,
+                begin_mask,
+                end_mask,
+            } if *axis < rank => {
+                let mut bv = vec![0; rank];
+                let mut ev = vec![0; rank];
+                let mut sv = vec![1; rank];
+                bv[*axis] = *begin;
+                ev[*axis] = *end;
+                sv[*axis] = *stride;
+                let mask = |set: bool| {
+                    list(
+                        &(0..rank)
+                            .map(|a| i64::from(a != *axis || set))
+                            .collect::<Vec<_>>(),
+                    )
+                };
+                let (bm, em) = (mask(*begin_mask), mask(*end_mask));
+                let bv = b.vec(&name("begin"), &bv);
+                let ev = b.vec(&name("end"), &ev);
+                let sv = b.vec(&name("stride"), &sv);
+                let attrs = [("begin_mask", bm.as_str()), ("end_mask", em.as_str())];
+                Some((
+                    b.op(
+                        &name("strided"),
+                        "StridedSlice",
+                        "opset1",
+                        &attrs,
+                        &[cur, bv, ev, sv],
+                    ),
+                    rank,
+                ))
             }
             _ => None,
         };
