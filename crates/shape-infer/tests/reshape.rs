@@ -222,7 +222,8 @@ fn counts_that_may_differ_record_an_equality() {
     )
     .unwrap();
     assert_eq!(shape0(&c, &out), "[M, 4]");
-    assert_eq!(constraints(&c), ["4*N == 4*M"]);
+    // With special_zero, M = 0 would copy N instead: M is assumed positive.
+    assert_eq!(constraints(&c), ["M >= 1", "4*N == 4*M"]);
 }
 
 #[test]
@@ -394,4 +395,22 @@ proptest! {
             prop_assert!(k.predicate.eval(&binding).unwrap());
         }
     }
+}
+
+#[test]
+fn computed_targets_that_may_be_negative_are_assumed_dims() {
+    // A target value computed as M - 7 is -1 (infer) or worse for M < 7: the
+    // rule assumes it is a dim (M >= 7) rather than guessing.
+    let mut c = ctx(&["N", "M"]);
+    let inputs = [data(&mut c, "N,4"), values(&mut c, "M - 7,4")];
+    let out = run(
+        &mut c,
+        "Reshape",
+        "opset1",
+        &[("special_zero", "false")],
+        &inputs,
+    )
+    .unwrap();
+    assert_eq!(shape0(&c, &out), "[M - 7, 4]");
+    assert_eq!(constraints(&c), ["M - 7 >= 0", "4*N == 4*M - 28"]);
 }

@@ -125,6 +125,17 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     };
     let target_text = || target_text.clone();
 
+    for (i, t) in targets.iter().enumerate() {
+        if let Target::Dim(v) = t {
+            settle_symbolic_target(
+                ctx,
+                v,
+                data.shape.dims().and_then(|d| d.get(i)),
+                special_zero,
+            )?;
+        }
+    }
+
     let Some(in_dims) = data.shape.dims() else {
         // Unknown input rank: copied and inferred dims are unknown.
         let mut dims = Vec::with_capacity(targets.len());
@@ -262,6 +273,29 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         tensor = tensor.with_value(v.clone());
     }
     Ok(vec![tensor])
+}
+
+/// A computed (symbolic) target value stands for the dim it equals only
+/// where it is not one of the pattern's special values: a value that may be
+/// negative (a computed -1, or a broken pattern) is assumed to be at least 0,
+/// and with `special_zero` a value that may be 0 (which would copy the
+/// input dim instead) at least 1, unless the input dim it would copy is the
+/// same expression. Both are recorded constraints (an error when provably
+/// false), never silent guesses.
+fn settle_symbolic_target(
+    ctx: &mut InferContext,
+    v: &Dim,
+    input_dim: Option<&Dim>,
+    special_zero: bool,
+) -> Result<(), ShapeError> {
+    if v.is_constant() {
+        return Ok(());
+    }
+    ctx.assume(Predicate::Ge(v.clone(), Expr::zero()))?;
+    if special_zero && input_dim != Some(v) {
+        ctx.assume(Predicate::Ge(v.clone(), Expr::one()))?;
+    }
+    Ok(())
 }
 
 /// A fresh symbol in `[0, upper]` (keeping `upper` as its symbolic bound),
