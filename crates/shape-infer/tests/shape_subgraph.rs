@@ -121,3 +121,82 @@ fn shape_of_unknown_rank_has_no_value() {
     assert_eq!(r.shape("g"), "[1]");
     assert_eq!(r.value("g"), None);
 }
+
+#[test]
+fn slices_bounded_by_computed_values_stay_exact() {
+    // OpenVINO gives these dims as intervals (5..7, 6..8, 5..6); the values
+    // are expressions of the Parameter's symbols, so ours are exact.
+    let mut b = Ir::new();
+    let x = b.param("x", "2..4,5..7,3", "f32");
+    let data = b.param("data", "10,20,30", "f32");
+    let shape = b.op("shape", "ShapeOf", "opset3", &[], &[x]);
+    let zero = b.scalar("zero", 0);
+    let i0 = b.vec("i0", &[0]);
+    let i1 = b.vec("i1", &[1]);
+    let d0 = b.op("d0", "Gather", "opset8", &[], &[shape, i0, zero]);
+    let d1 = b.op("d1", "Gather", "opset8", &[], &[shape, i1, zero]);
+    let start = b.vec("start", &[0]);
+    let one = b.vec("one", &[1]);
+    let axis0 = b.vec("axis0", &[0]);
+    let by_stop = b.op(
+        "by_stop",
+        "Slice",
+        "opset8",
+        &[],
+        &[data, start, d1, one, axis0],
+    );
+    let six = b.vec("six", &[6]);
+    let capped = b.op("capped", "Minimum", "opset1", &[], &[d1, six]);
+    let axis2 = b.vec("axis2", &[2]);
+    let by_min = b.op(
+        "by_min",
+        "Slice",
+        "opset8",
+        &[],
+        &[data, start, capped, one, axis2],
+    );
+    let end = b.vec("end", &[1000]);
+    let by_begin = b.op(
+        "by_begin",
+        "StridedSlice",
+        "opset1",
+        &[("begin_mask", "0"), ("end_mask", "0")],
+        &[data, d0, end, one],
+    );
+    b.result(by_stop);
+    b.result(by_min);
+    let r = b.run_to(by_begin);
+    r.clean();
+    let x_dims = r.shape("x");
+    let sym = |i: usize| {
+        x_dims[1..x_dims.len() - 1]
+            .split(", ")
+            .nth(i)
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(r.shape("by_stop"), format!("[{}, 20, 30]", sym(1)));
+    assert_eq!(r.shape("by_min"), format!("[10, 20, min({}, 6)]", sym(1)));
+    assert_eq!(r.shape("by_begin"), format!("[-{} + 10, 20, 30]", sym(0)));
+}
+
+#[test]
+fn nonzero_of_a_converted_float_constant_folds() {
+    let mut b = Ir::new();
+    let halves: Vec<u8> = [1.0f32, 0.0, 2.0, 0.0, 3.0, 0.0]
+        .iter()
+        .flat_map(|&v| half::f16::from_f32(v).to_le_bytes())
+        .collect();
+    let c = b.constant("c", "f16", &[2, 3], &halves);
+    let f = b.op(
+        "f",
+        "Convert",
+        "opset1",
+        &[("destination_type", "f32")],
+        &[c],
+    );
+    let nz = b.op("nz", "NonZero", "opset3", &[("output_type", "i64")], &[f]);
+    let r = b.run_to(nz);
+    r.clean();
+    assert_eq!(r.shape("nz"), "[2, 3]");
+}

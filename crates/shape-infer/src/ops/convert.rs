@@ -83,12 +83,45 @@ fn integer_range(t: ElementType) -> Option<(i64, i64)> {
     })
 }
 
+/// A small float constant converted: kept as floats for f32 and f64 (f16
+/// and bf16 results would need their rounding: dropped), truncated toward
+/// zero into integers that fit the destination (as OpenVINO's Convert).
+fn convert_reals(out: TensorInfo, reals: &[f64], target: ElementType) -> TensorInfo {
+    match target {
+        ElementType::F64 => out.with_real_value(reals.to_vec()),
+        ElementType::F32 => {
+            out.with_real_value(reals.iter().map(|&v| f64::from(v as f32)).collect())
+        }
+        _ => {
+            let Some((lo, hi)) = integer_range(target).filter(|_| target != ElementType::Boolean)
+            else {
+                return out;
+            };
+            let ints: Option<Vec<Expr>> = reals
+                .iter()
+                .map(|&v| {
+                    let t = v.trunc();
+                    (t.is_finite() && t >= lo as f64 && t <= hi as f64)
+                        .then(|| Expr::constant(t as i64))
+                })
+                .collect();
+            match ints {
+                Some(v) => out.with_value(v),
+                None => out,
+            }
+        }
+    }
+}
+
 fn convert(
     ctx: &mut InferContext,
     input: &TensorInfo,
     target: ElementType,
 ) -> Result<TensorInfo, ShapeError> {
     let out = TensorInfo::new(target, input.shape.clone());
+    if let Some(reals) = &input.real_value {
+        return Ok(convert_reals(out, reals, target));
+    }
     let (Some(values), Some(_), Some((lo, hi))) = (
         &input.value,
         integer_range(input.element_type),

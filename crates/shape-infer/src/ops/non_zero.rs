@@ -37,7 +37,25 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         },
     };
     let input = &call.inputs[0];
-    let positions = input.value.as_deref().and_then(nonzero_positions);
+    // Known elements: integer values, or a small float constant's.
+    let positions = input
+        .value
+        .as_deref()
+        .and_then(nonzero_positions)
+        .or_else(|| {
+            input.real_value.as_ref().map(|v| {
+                v.iter()
+                    .enumerate()
+                    .filter(|(_, x)| **x != 0.0)
+                    .map(|(i, _)| i)
+                    .collect()
+            })
+        });
+    let known_len = input
+        .value
+        .as_ref()
+        .map(Vec::len)
+        .or(input.real_value.as_ref().map(Vec::len));
     let shape = match &input.shape {
         Shape::DynamicRank => {
             let rank = ctx.fresh_symbol(
@@ -65,7 +83,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             let rank = Expr::constant(i64::try_from(dims.len()).unwrap_or(i64::MAX));
             let known = positions
                 .as_ref()
-                .filter(|_| numel.as_constant() == input.value.as_ref().map(|v| v.len() as i64));
+                .filter(|_| numel.as_constant() == known_len.map(|n| n as i64));
             let count = match known {
                 Some(p) => Expr::constant(i64::try_from(p.len()).unwrap_or(i64::MAX)),
                 None => data_dependent_count(ctx, call, Some(&numel), "count of nonzero elements")?,

@@ -83,6 +83,11 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
 
     let starts = support::input_ints(call, 1);
     let stops = support::input_ints(call, 2);
+    // Computed starts and stops (from shapes) as expressions.
+    let (start_values, stop_values) = (
+        support::input_values(call, 1),
+        support::input_values(call, 2),
+    );
     let steps = if call.inputs.len() > 3 {
         support::input_ints(call, 3)
     } else {
@@ -144,11 +149,23 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             stops.as_ref().and_then(|v| v.get(i).copied()),
             steps.as_ref().and_then(|v| v.get(i).copied()),
         );
-        out[axis] = match params {
-            (Some(start), Some(stop), Some(step)) => {
-                sliced_len(ctx, &in_dims[axis], start, stop, step)?
+        let symbolic = match (params, start_values, stop_values) {
+            ((Some(start), Some(stop), Some(step)), _, _) => {
+                Some(sliced_len(ctx, &in_dims[axis], start, stop, step)?)
             }
-            _ => super::reshape::fresh_bounded(
+            ((_, _, Some(step)), Some(starts), Some(stops)) => {
+                match (starts.get(i), stops.get(i)) {
+                    (Some(start), Some(stop)) => {
+                        sliced_len_of(ctx, &in_dims[axis], start, stop, step)?
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        out[axis] = match symbolic {
+            Some(d) => d,
+            None => super::reshape::fresh_bounded(
                 ctx,
                 call,
                 &in_dims[axis],
@@ -233,25 +250,52 @@ pub(crate) fn sliced_len(
             .map(Expr::constant)
             .ok_or(ShapeError::Dim(symdim::DimError::Overflow));
     }
+    let (start, stop) = (Expr::constant(start), Expr::constant(stop));
+    sliced_len_of(ctx, dim, &start, &stop, step)?
+        .ok_or_else(|| ShapeError::rule("slice", "internal: constant bounds left unplaced"))
+}
+
+/// The length of `dim[start:stop:step]` for start and stop that may be
+/// expressions (values computed from shapes: `[0:H]`), exact when each
+/// symbolic one is provably non-negative (counted from the start) or
+/// negative (from the end); `None` when a sign is undecided. `step != 0`.
+pub(crate) fn sliced_len_of(
+    ctx: &mut InferContext,
+    dim: &Dim,
+    start: &Dim,
+    stop: &Dim,
+    step: i64,
+) -> Result<Option<Dim>, ShapeError> {
+    if step == 0 {
+        return Err(ShapeError::rule("slice-step-zero", "step is 0"));
+    }
+    if let (Some(d), Some(a), Some(b)) =
+        (dim.as_constant(), start.as_constant(), stop.as_constant())
+    {
+        return static_len(d, a, b, step)
+            .map(|n| Some(Expr::constant(n)))
+            .ok_or(ShapeError::Dim(symdim::DimError::Overflow));
+    }
     // Values of i32 size and beyond are "past the end" (or before the
     // beginning): certainly for the i64 extremes, else by a recorded assumption
     // when the dim's range does not settle it. Other values are small, so the
     // arithmetic below cannot overflow.
-    let start = extreme(ctx, dim, start)?;
-    let stop = extreme(ctx, dim, stop)?;
+    let (Some(start), Some(stop)) = (place(ctx, dim, start)?, place(ctx, dim, stop)?) else {
+        return Ok(None);
+    };
     // len = max(0, ceil((U - L)/k)) with U a min and L a max of candidates;
     // U - L = min over the pairs.
     let zero = Expr::zero();
     let (upper, lower, k) = if step > 0 {
         let u = match stop {
-            Bound::NegInf => return Ok(zero),
+            Bound::NegInf => return Ok(Some(zero)),
             Bound::PosInf => dim.clone(),
-            Bound::At(v) => ctx.symbols.min(&adjust(dim, v)?, dim)?,
+            Bound::At(p) => ctx.symbols.min(&p, dim)?,
         };
         let l = match start {
-            Bound::PosInf => return Ok(zero),
+            Bound::PosInf => return Ok(Some(zero)),
             Bound::NegInf => zero.clone(),
-            Bound::At(v) => ctx.symbols.max(&adjust(dim, v)?, &zero)?,
+            Bound::At(p) => ctx.symbols.max(&p, &zero)?,
         };
         (u, l, step)
     } else {
@@ -259,15 +303,15 @@ pub(crate) fn sliced_len(
         let u = match start {
             Bound::PosInf => last,
             Bound::NegInf => ctx.symbols.min(&zero, &last)?,
-            Bound::At(v) => {
-                let inner = ctx.symbols.max(&adjust(dim, v)?, &zero)?;
+            Bound::At(p) => {
+                let inner = ctx.symbols.max(&p, &zero)?;
                 ctx.symbols.min(&inner, &last)?
             }
         };
         let l = match stop {
-            Bound::PosInf => return Ok(zero),
+            Bound::PosInf => return Ok(Some(zero)),
             Bound::NegInf => Expr::constant(-1),
-            Bound::At(v) => ctx.symbols.max(&adjust(dim, v)?, &Expr::constant(-1))?,
+            Bound::At(p) => ctx.symbols.max(&p, &Expr::constant(-1))?,
         };
         (u, l, step.checked_neg().ok_or(symdim::DimError::Overflow)?)
     };
@@ -284,7 +328,24 @@ pub(crate) fn sliced_len(
         }
     }
     let best = best.unwrap_or_else(Expr::zero);
-    Ok(ctx.symbols.max(&best, &Expr::zero())?)
+    Ok(Some(ctx.symbols.max(&best, &Expr::zero())?))
+}
+
+/// A start or stop as a position in `dim`: a constant through [`extreme`];
+/// an expression counted from the start when provably non-negative, from the
+/// end when provably negative; `None` when its sign is undecided.
+fn place(ctx: &mut InferContext, dim: &Dim, raw: &Dim) -> Result<Option<Bound>, ShapeError> {
+    if let Some(c) = raw.as_constant() {
+        return extreme(ctx, dim, c).map(Some);
+    }
+    match ctx
+        .symbols
+        .decide(&Predicate::Ge(raw.clone(), Expr::zero()))
+    {
+        Some(true) => Ok(Some(Bound::At(raw.clone()))),
+        Some(false) => Ok(Some(Bound::At(dim.add(raw)?))),
+        None => Ok(None),
+    }
 }
 
 /// The arguments of a `min` (or `max`) atom, else the expression itself.
@@ -308,11 +369,13 @@ fn adjust(dim: &Dim, raw: i64) -> Result<Expr, ShapeError> {
 
 const I32_EXTREME: i64 = i32::MAX as i64;
 
-/// A slice bound after taking the extremes as infinite.
-#[derive(Clone, Copy)]
+/// A slice bound after taking the extremes as infinite: a position
+/// relative to the start of the dim (a negative raw value already counted
+/// from the end).
+#[derive(Clone)]
 enum Bound {
     NegInf,
-    At(i64),
+    At(Expr),
     PosInf,
 }
 
@@ -322,7 +385,7 @@ enum Bound {
 /// assumption (`S <= 2147483647`).
 fn extreme(ctx: &mut InferContext, dim: &Dim, raw: i64) -> Result<Bound, ShapeError> {
     if raw > -I32_EXTREME && raw < I32_EXTREME {
-        return Ok(Bound::At(raw));
+        return Ok(Bound::At(adjust(dim, raw)?));
     }
     let (bound, limit) = if raw > 0 {
         (Bound::PosInf, raw)

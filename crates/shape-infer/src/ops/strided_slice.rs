@@ -8,7 +8,7 @@
 use ir::{Dim, Shape};
 use symdim::Expr;
 
-use super::slice::{slice_indices, sliced_len};
+use super::slice::{slice_indices, sliced_len, sliced_len_of};
 use super::support::{self, expect_integer_input};
 use crate::context::InferContext;
 use crate::error::ShapeError;
@@ -108,6 +108,10 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     let dynamic = || Ok(vec![TensorInfo::new(out_type, Shape::DynamicRank)]);
     let begin = support::input_ints(call, 1);
     let end = support::input_ints(call, 2);
+    let (begin_values, end_values) = (
+        support::input_values(call, 1),
+        support::input_values(call, 2),
+    );
     let stride = if call.inputs.len() > 3 {
         support::input_ints(call, 3)
     } else {
@@ -202,7 +206,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     let mut axis0: Option<&Spec> = None;
     let mut axis = 0usize;
     let mut seen = 0usize;
-    for spec in &specs {
+    for (index, spec) in specs.iter().enumerate() {
         match spec {
             Spec::NewAxis => out.push(Expr::one()),
             Spec::Ellipsis => {
@@ -216,9 +220,24 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
                     axis0 = Some(spec);
                 }
                 if let Spec::Slice { start, stop, step } = spec {
-                    out.push(match (start, stop, step) {
-                        (Some(a), Some(b), Some(s)) => sliced_len(ctx, d, *a, *b, *s)?,
-                        _ => super::reshape::fresh_bounded(
+                    // A begin or end computed from shapes: its expression.
+                    let computed = |known: &Option<i64>, values: Option<&[Dim]>| match known {
+                        Some(v) => Some(Expr::constant(*v)),
+                        None => values.and_then(|v| v.get(index)).cloned(),
+                    };
+                    let symbolic = match (start, stop, step) {
+                        (Some(a), Some(b), Some(s)) => Some(sliced_len(ctx, d, *a, *b, *s)?),
+                        (_, _, Some(s)) => {
+                            match (computed(start, begin_values), computed(stop, end_values)) {
+                                (Some(a), Some(b)) => sliced_len_of(ctx, d, &a, &b, *s)?,
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    };
+                    out.push(match symbolic {
+                        Some(len) => len,
+                        None => super::reshape::fresh_bounded(
                             ctx,
                             call,
                             d,
