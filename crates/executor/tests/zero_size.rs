@@ -251,6 +251,25 @@ fn cases() -> Vec<Case> {
     ] {
         cases.push(on_x(op, "opset1", "", none));
     }
+    for (op, version) in [
+        ("Sin", "opset1"),
+        ("Cos", "opset1"),
+        ("Tan", "opset1"),
+        ("Asin", "opset1"),
+        ("Acos", "opset1"),
+        ("Atan", "opset1"),
+        ("Sinh", "opset1"),
+        ("Cosh", "opset1"),
+        ("Asinh", "opset4"),
+        ("Acosh", "opset4"),
+        ("Atanh", "opset4"),
+    ] {
+        cases.push(on_x(op, version, "", none));
+        cases.push(case(op, move |net| {
+            let a = net.param("a", "i32", "3,0");
+            vec![net.op("op", op, version, "", &[a], None)]
+        }));
+    }
     for op in [
         "Add",
         "Subtract",
