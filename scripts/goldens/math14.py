@@ -70,5 +70,113 @@ def trig_cases():
     )
 
 
+def bitwise_cases():
+    import openvino.opset13 as ops13
+    import openvino.opset15 as ops15
+
+    ands = [("and", ops13.bitwise_and), ("or", ops13.bitwise_or), ("xor", ops13.bitwise_xor)]
+    x = g.P("x", [-1, 1, g.D(2, 6)], np.int32)
+    y = g.P("y", [-1, 5, 1], np.int32)
+    a = g.P("a", [2, 1, 4], np.uint8)
+    b = g.P("b", [3, 1], np.uint8)
+    p = g.P("p", [-1, 3], np.bool_)
+    q = g.P("q", [3], np.bool_)
+    w = g.P("w", [-1], np.int64)
+    k = g.P("k", [], np.int64)
+    outs = []
+    for name, f in ands:
+        outs += [
+            g.N(f(x, y), name + "_dynamic"),
+            g.N(f(a, b), name + "_u8"),
+            g.N(f(p, q), name + "_bool"),
+            g.N(f(w, k), name + "_i64_scalar"),
+            g.N(f(a, a, "none"), name + "_none"),
+        ]
+    # Negative and wide i32 values (the Parameter plus a Const).
+    wide = g.N(ops1.add(x, g.C(np.array([-7, 12345, -2**31 + 5, 2**31 - 9, 255, -256], np.int32)[:1].reshape(1, 1, 1), "wide_off", np.int32)), "wide_x")
+    mask = g.C(np.array([[[0x0F0F], [-1], [0x7FFF0000], [-4096], [3]]], np.int32).reshape(1, 5, 1), "mask", np.int32)
+    for name, f in ands:
+        outs.append(g.N(f(wide, mask), name + "_wide"))
+    outs += [
+        g.N(ops13.bitwise_not(x), "not_i32"),
+        g.N(ops13.bitwise_not(a), "not_u8"),
+        g.N(ops13.bitwise_not(p), "not_bool"),
+        g.N(ops13.bitwise_not(w), "not_i64"),
+        g.N(ops13.bitwise_not(wide), "not_wide"),
+    ]
+    g.case(
+        "math14_bitwise",
+        "BitwiseAnd/Or/Xor-13 (numpy broadcasting on dynamic dims, u8, boolean, i64 with a scalar, none) and BitwiseNot-13",
+        [x, y, a, b, p, q, w, k],
+        outs,
+        [
+            {"x": [3, 1, 4], "y": [3, 5, 1], "p": [2, 3], "w": [4]},
+            {"x": [1, 1, 2], "y": [4, 5, 1], "p": [1, 3], "w": [1]},
+            {"x": [2, 1, 6], "y": [1, 5, 1], "p": [0, 3], "w": [0]},
+        ],
+    )
+
+    # Shifts: dynamic broadcasting with counts from a Parameter, then every
+    # 8-, 16- and 32-bit type with counts below 0 and beyond the width.
+    sx = g.P("sx", [-1, 1, g.D(2, 6)], np.int32)
+    sy = g.P("sy", [-1, 5, 1], np.int32)
+    outs = [
+        g.N(ops15.bitwise_left_shift(sx, sy), "lshift_dynamic"),
+        g.N(ops15.bitwise_right_shift(sx, sy), "rshift_dynamic"),
+        g.N(ops15.bitwise_left_shift(sx, sx, "none"), "lshift_none"),
+    ]
+    params = [sx, sy]
+    for dt, tag in [(np.int32, "i32"), (np.int8, "i8"), (np.int16, "i16"), (np.uint8, "u8"), (np.uint16, "u16"), (np.uint32, "u32")]:
+        info = np.iinfo(dt)
+        width = info.bits
+        counts = [0, 1, 3, width - 1, width, width + 1, 31, 32, 33, 40]
+        counts += [-1, -2, -31, -33] if info.min < 0 else [100, int(info.max)]
+        n = len(counts)
+        d = g.P("d_" + tag, [-1, n], dt)
+        params.append(d)
+        # Values: small positives, a negative (or a large unsigned) value, the extremes.
+        # (u32 Consts of 2^31 and above reach the CPU plugin's kernels
+        # saturated to 2^31 - 1: math14_shift_wide has those.)
+        top = 2**31 - 1 if dt == np.uint32 else int(info.max)
+        vals = [5, 1, 3, 7, -5 if info.min < 0 else top - 4, top - 3, int(info.min), 100, 2, 6, 9, 11, 13, 4][:n]
+        off = np.array(vals, dtype=np.int64).astype(dt)
+        data = g.N(ops1.add(d, g.C(off, "off_" + tag, dt)), "data_" + tag)
+        cnt = g.C(np.array(counts, dtype=np.int64).astype(dt), "counts_" + tag, dt)
+        outs.append(g.N(ops15.bitwise_left_shift(data, cnt), "lshift_" + tag))
+        outs.append(g.N(ops15.bitwise_right_shift(data, cnt), "rshift_" + tag))
+    g.case(
+        "math14_shift",
+        "BitwiseLeftShift/RightShift-15: numpy broadcasting on dynamic dims, none; i32, i8, i16, u8, u16, u32 with counts below 0 and beyond the width",
+        params,
+        outs,
+        [{"sx": [3, 1, 4], "sy": [3, 5, 1]} | {q.get_friendly_name(): [2, q.get_output_partial_shape(0)[1].get_length()] for q in params[2:]},
+         {"sx": [1, 1, 2], "sy": [4, 5, 1]} | {q.get_friendly_name(): [1, q.get_output_partial_shape(0)[1].get_length()] for q in params[2:]}],
+    )
+
+    # 64-bit data and a u32 right shift of values of 2^31 and above: OpenVINO
+    # 2026.4's CPU plugin computes these on 32 bits (arithmetic for u32),
+    # which its spec and reference implementation contradict.
+    v = g.P("v", [-1, 8], np.int64)
+    u = g.P("u", [-1, 4], np.uint32)
+    vals64 = g.C(np.array([5, 5, 5, 2**40 + 3, -(2**40), 2**62, -5, 7], np.int64), "vals64", np.int64)
+    counts64 = g.C(np.array([31, 32, 33, 1, 2, 1, 63, 64], np.int64), "counts64", np.int64)
+    data64 = g.N(ops1.add(v, vals64), "data64")
+    udata = g.N(ops1.add(u, g.C(np.array([2**31, 2**32 - 8, 2**31 + 12, 7], np.uint32), "uvals", np.uint32)), "data_u32big")
+    outs = [
+        g.N(ops15.bitwise_left_shift(data64, counts64), "lshift_i64"),
+        g.N(ops15.bitwise_right_shift(data64, counts64), "rshift_i64"),
+        g.N(ops13.bitwise_and(data64, g.C(np.array([2**40 - 1], np.int64), "mask64", np.int64)), "and_i64_wide"),
+        g.N(ops15.bitwise_right_shift(udata, g.C(np.array([1, 4, 31, 0], np.uint32), "ucounts", np.uint32)), "rshift_u32_big"),
+    ]
+    g.case(
+        "math14_shift_wide",
+        "BitwiseLeftShift/RightShift-15 and BitwiseAnd-13 on i64 values and counts beyond 32 bits, and u32 right shifts of values from 2^31 (the CPU plugin computes them on 32 bits)",
+        [v, u],
+        outs,
+        [{"v": [2, 8], "u": [2, 4]}],
+    )
+
+
 def build():
     trig_cases()
+    bitwise_cases()

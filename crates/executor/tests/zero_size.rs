@@ -311,6 +311,35 @@ fn cases() -> Vec<Case> {
             vec![net.op("op", op, "opset1", "", &[a, b], None)]
         }));
     }
+    for (op, version) in [
+        ("BitwiseAnd", "opset13"),
+        ("BitwiseOr", "opset13"),
+        ("BitwiseXor", "opset13"),
+        ("BitwiseLeftShift", "opset15"),
+        ("BitwiseRightShift", "opset15"),
+    ] {
+        cases.push(case(op, move |net| {
+            let a = net.param("a", "i32", "0,3");
+            let b = net.param("b", "i32", "1,3");
+            vec![net.op("op", op, version, "", &[a, b], None)]
+        }));
+        cases.push(case(op, move |net| {
+            let a = net.param("a", "u8", "2");
+            let b = net.param("b", "u8", "0,1");
+            vec![net.op("op", op, version, "", &[a, b], None)]
+        }));
+    }
+    cases.push(case("BitwiseAnd", |net| {
+        let a = net.param("a", "boolean", "0,3");
+        let b = net.param("b", "boolean", "3");
+        vec![net.op("op", "BitwiseAnd", "opset13", "", &[a, b], None)]
+    }));
+    for t in ["i64", "boolean"] {
+        cases.push(case("BitwiseNot", move |net| {
+            let a = net.param("a", t, "0,3");
+            vec![net.op("op", "BitwiseNot", "opset13", "", &[a], None)]
+        }));
+    }
     cases.push(case("LogicalNot", |net| {
         let a = net.param("a", "boolean", "0,3");
         vec![net.op("op", "LogicalNot", "opset1", "", &[a], None)]

@@ -59,3 +59,89 @@ fn asinh_family_is_version_3_from_opset4() {
         assert!(!r.inferred("y"), "{op} in opset3: {:?}", r.rules());
     }
 }
+
+const BITWISE: &[(&str, &str)] = &[
+    ("BitwiseAnd", "opset13"),
+    ("BitwiseOr", "opset13"),
+    ("BitwiseXor", "opset13"),
+    ("BitwiseLeftShift", "opset15"),
+    ("BitwiseRightShift", "opset15"),
+];
+
+#[test]
+fn bitwise_broadcasts_and_keeps_the_type() {
+    for &(op, version) in BITWISE {
+        for t in ["i32", "u8", "i64"] {
+            let mut b = Ir::new();
+            let x = b.param("x", "N,1,4", t);
+            let y = b.param("y", "3,1", t);
+            let z = b.op("z", op, version, &[], &[x, y]);
+            let r = b.run_to(z);
+            r.clean();
+            assert_eq!(r.shape("z"), "[N, 3, 4]", "{op} {t}");
+            assert_eq!(r.element_type("z"), t, "{op} {t}");
+        }
+    }
+    let mut b = Ir::new();
+    let x = b.param("x", "N,3", "boolean");
+    let y = b.param("y", "3", "boolean");
+    let z = b.op("z", "BitwiseXor", "opset13", &[], &[x, y]);
+    let n = b.op("n", "BitwiseNot", "opset13", &[], &[z]);
+    let r = b.run_to(n);
+    r.clean();
+    assert_eq!(r.shape("n"), "[N, 3]");
+    assert_eq!(r.element_type("n"), "boolean");
+}
+
+#[test]
+fn bitwise_type_errors() {
+    for &(op, version) in BITWISE {
+        for (ta, tb, needle) in [
+            ("f32", "f32", "got f32"),
+            ("i32", "i64", "same element type"),
+        ] {
+            let mut b = Ir::new();
+            let x = b.param("x", "2,3", ta);
+            let y = b.param("y", "2,3", tb);
+            let z = b.op("z", op, version, &[], &[x, y]);
+            b.run_to(z).error("z", "element-type", needle);
+        }
+    }
+    for op in ["BitwiseLeftShift", "BitwiseRightShift"] {
+        let mut b = Ir::new();
+        let x = b.param("x", "2,3", "boolean");
+        let z = b.op("z", op, "opset15", &[], &[x, x]);
+        b.run_to(z)
+            .error("z", "element-type", "must be integer tensors");
+    }
+    let mut b = Ir::new();
+    let x = b.param("x", "2,3", "f16");
+    let z = b.op("z", "BitwiseNot", "opset13", &[], &[x]);
+    b.run_to(z)
+        .error("z", "element-type", "must be an integer or boolean tensor");
+    let mut b = Ir::new();
+    let x = b.param("x", "2,3", "i32");
+    let y = b.param("y", "4,3", "i32");
+    let z = b.op("z", "BitwiseAnd", "opset13", &[], &[x, y]);
+    b.run_to(z).error("z", "broadcast-incompatible", "");
+}
+
+#[test]
+fn bitwise_values_propagate() {
+    let mut b = Ir::new();
+    let x = b.vec("x", &[12, -1, 5]);
+    let y = b.vec("y", &[10, 6, 3]);
+    let a = b.op("a", "BitwiseAnd", "opset13", &[], &[x, y]);
+    let o = b.op("o", "BitwiseOr", "opset13", &[], &[x, y]);
+    let e = b.op("e", "BitwiseXor", "opset13", &[], &[x, y]);
+    let n = b.op("n", "BitwiseNot", "opset13", &[], &[x]);
+    b.result(a);
+    b.result(o);
+    b.result(e);
+    let r = b.run_to(n);
+    r.clean();
+    assert_eq!(r.ints("a"), Some(vec![8, 6, 1]));
+    assert_eq!(r.ints("o"), Some(vec![14, -1, 7]));
+    assert_eq!(r.ints("e"), Some(vec![6, -7, 6]));
+    assert_eq!(r.ints("n"), Some(vec![-13, 0, -6]));
+}

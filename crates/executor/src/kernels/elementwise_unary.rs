@@ -4,12 +4,12 @@
 //! LogicalNot (boolean), Log and Erf (floats), Floor, Ceiling, Round and
 //! Sign (every numeric type; identity on integers except Sign); the
 //! trigonometric family (Sin … Atanh) on every numeric type, integers as
-//! OpenVINO's CPU plugin computes them.
+//! OpenVINO's CPU plugin computes them; BitwiseNot (integers, booleans).
 
 use ir::ElementType;
 
 use super::convert::{Conv, Val};
-use super::{unsupported, with_num, Call, KResult, Num};
+use super::{unsupported, with_int, with_num, Call, KResult, Num};
 use crate::parallel;
 use crate::tensor::{byte_size, Element, Tensor};
 
@@ -92,6 +92,16 @@ pub(crate) fn logical_not(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         return Err(unsupported("LogicalNot", x.element_type));
     }
     Ok(vec![map1(x, |v: bool| !v)?])
+}
+
+/// BitwiseNot-13: every bit of an integer, logical not of a boolean.
+pub(crate) fn bitwise_not(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    let x = call.input(0)?;
+    let t = x.element_type;
+    if t == ElementType::Boolean {
+        return Ok(vec![map1(x, |v: bool| !v)?]);
+    }
+    with_int!(t, T => Ok(vec![map1(x, |v: T| !v)?]), else Err(unsupported("BitwiseNot", t)))
 }
 
 /// `f` applied to every element of a floating-point tensor, computed in f64

@@ -155,6 +155,12 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Mod" => b::modulo,
         "Power" => b::power,
         "SquaredDifference" => b::squared_difference,
+        "BitwiseAnd" => b::bitwise_and,
+        "BitwiseOr" => b::bitwise_or,
+        "BitwiseXor" => b::bitwise_xor,
+        "BitwiseLeftShift" => b::bitwise_left_shift,
+        "BitwiseRightShift" => b::bitwise_right_shift,
+        "BitwiseNot" => u::bitwise_not,
         "Log" => u::log,
         "Erf" => u::erf_op,
         "Floor" => u::floor,
@@ -294,6 +300,12 @@ pub const OPS: &[&str] = &[
     "Mod",
     "Power",
     "SquaredDifference",
+    "BitwiseAnd",
+    "BitwiseOr",
+    "BitwiseXor",
+    "BitwiseLeftShift",
+    "BitwiseRightShift",
+    "BitwiseNot",
     "Log",
     "Erf",
     "Floor",
@@ -608,6 +620,50 @@ macro_rules! with_num {
     }};
 }
 pub(crate) use with_num;
+
+/// Runs `$body` with `$T` the Rust type of an integer element type, else
+/// evaluates `$else`.
+macro_rules! with_int {
+    ($et:expr, $T:ident => $body:expr, else $other:expr) => {{
+        use ir::ElementType as E;
+        match $et {
+            E::I8 => {
+                type $T = i8;
+                $body
+            }
+            E::I16 => {
+                type $T = i16;
+                $body
+            }
+            E::I32 => {
+                type $T = i32;
+                $body
+            }
+            E::I64 => {
+                type $T = i64;
+                $body
+            }
+            E::U8 => {
+                type $T = u8;
+                $body
+            }
+            E::U16 => {
+                type $T = u16;
+                $body
+            }
+            E::U32 => {
+                type $T = u32;
+                $body
+            }
+            E::U64 => {
+                type $T = u64;
+                $body
+            }
+            _ => $other,
+        }
+    }};
+}
+pub(crate) use with_int;
 
 /// An error for an element type a kernel does not handle.
 pub(crate) fn unsupported(what: &str, t: ElementType) -> KernelError {

@@ -11,10 +11,12 @@
 //! `Sinh`, `Cosh`: version 1; `Asinh`, `Acosh`, `Atanh`: version 3, first in
 //! opset4) accept every numeric type, as OpenVINO (boolean is rejected); on
 //! integers the result is rounded (see the executor's kernel).
+//! `BitwiseNot`-13 takes integer or boolean data.
 //!
 //! Values propagate (shape subgraphs) for `Negative`, `Abs` (where the
 //! range decides the sign), `ReLU` and `Clamp` on integers, and
-//! `Floor`/`Ceiling`/`Round` of integers (identity).
+//! `Floor`/`Ceiling`/`Round` of integers (identity), and `BitwiseNot` of
+//! booleans and signed integers.
 
 use ir::{Dim, ElementType};
 use symdim::Expr;
@@ -61,6 +63,7 @@ enum Kind {
     Asinh,
     Acosh,
     Atanh,
+    BitwiseNot,
 }
 
 /// Which data element types an op accepts.
@@ -72,6 +75,8 @@ enum Types {
     Real,
     /// Any type.
     Any,
+    /// Integer or boolean types.
+    Bits,
 }
 
 impl Kind {
@@ -80,6 +85,7 @@ impl Kind {
         match self {
             Gelu | Mish | SoftPlus | Swish => Types::Real,
             Round | Elu | LogicalNot | Prelu | HardSigmoid => Types::Any,
+            BitwiseNot => Types::Bits,
             _ => Types::NotBoolean,
         }
     }
@@ -251,6 +257,17 @@ unary_op!(
     "-",
     TRIG_SYMBOLIC,
     ERRORS
+);
+unary_op!(
+    BITWISE_NOT,
+    infer_bitwise_not,
+    BitwiseNot,
+    "BitwiseNot",
+    &[OpVersion::openvino(13, 13)],
+    "Elementwise bitwise not of an integer tensor (boolean: logical not).",
+    "-",
+    SYMBOLIC,
+    "`element-type` for floating-point data; `input-count`"
 );
 unary_op!(
     ABS,
@@ -503,12 +520,14 @@ fn infer(
             Types::NotBoolean => t != ElementType::Boolean,
             Types::Real => t.is_real(),
             Types::Any => true,
+            Types::Bits => t.is_integral() || t == ElementType::Boolean,
         };
     if !ok {
         return Err(ShapeError::ElementType {
             what: "data (input 0)".to_owned(),
             message: match kind.types() {
                 Types::Real => format!("must be a floating-point tensor, got {t}"),
+                Types::Bits => format!("must be an integer or boolean tensor, got {t}"),
                 _ => format!("must not be {t}"),
             },
         });
@@ -601,6 +620,14 @@ fn element(
             s.min(&s.max(d, &lo).ok()?, &hi).ok()
         }
         Kind::LogicalNot => Some(Expr::constant(i64::from(d.as_constant()? == 0))),
+        Kind::BitwiseNot => match t {
+            ElementType::Boolean => Some(Expr::constant(i64::from(d.as_constant()? == 0))),
+            // Unsigned values would leave their type's range as i64.
+            ElementType::I8 | ElementType::I16 | ElementType::I32 | ElementType::I64 => {
+                Some(Expr::constant(!d.as_constant()?))
+            }
+            _ => None,
+        },
         _ => None,
     }
 }
