@@ -177,6 +177,43 @@ def bitwise_cases():
     )
 
 
+def reduce_cases():
+    x = g.P("x", [-1, 3, g.D(2, 6)])
+    i = g.P("i", [-1, 4], np.int32)
+    h = g.P("h", [2, -1], np.float16)
+    b = g.P("b", [-1, 3, -1], np.bool_)
+    outs = []
+    for name, f in [("l1", ops4.reduce_l1), ("l2", ops4.reduce_l2)]:
+        outs += [
+            g.N(f(x, g.C([1], name + "_ax1"), False), name + "_ax1"),
+            g.N(f(x, g.C([0, 2], name + "_ax02"), True), name + "_ax02_keep"),
+            g.N(f(x, g.C(-1, name + "_axlast"), False), name + "_scalar_axis"),
+            g.N(f(x, g.C([0, 1, 2], name + "_all"), False), name + "_all"),
+            g.N(f(x, g.C([2, -1], name + "_dup"), True), name + "_dup_keep"),
+            g.N(f(i, g.C([1], name + "_i_ax1", np.int32), False), name + "_i32"),
+            g.N(f(h, g.C([1], name + "_h_ax1"), True), name + "_f16"),
+        ]
+    for name, f in [("and", ops1.reduce_logical_and), ("or", ops1.reduce_logical_or)]:
+        outs += [
+            g.N(f(b, g.C([1], name + "_ax1"), False), name + "_ax1"),
+            g.N(f(b, g.C([0, 2], name + "_ax02"), True), name + "_ax02_keep"),
+            g.N(f(b, g.C(-1, name + "_axlast"), False), name + "_scalar_axis"),
+            g.N(f(b, g.C([0, 1, 2], name + "_all"), False), name + "_all"),
+        ]
+    g.case(
+        "math14_reduce",
+        "ReduceL1/L2-4 (f32, i32, f16) and ReduceLogicalAnd/Or-1: axes lists, scalar and negative axes, repeated axes, keep_dims, dynamic dims",
+        [x, i, h, b],
+        outs,
+        [
+            {"x": [2, 3, 4], "i": [3, 4], "h": [2, 5], "b": [2, 3, 4]},
+            {"x": [1, 3, 6], "i": [1, 4], "h": [2, 1], "b": [1, 3, 1]},
+            {"x": [0, 3, 2], "i": [0, 4], "h": [2, 0], "b": [0, 3, 0]},
+        ],
+    )
+
+
 def build():
     trig_cases()
     bitwise_cases()
+    reduce_cases()

@@ -227,3 +227,33 @@ fn bitwise_on_floats_is_an_error() {
     let e = run_op("BitwiseNot", "opset13", "", a, &[]).unwrap_err();
     assert!(matches!(e, ExecError::Inference(_)), "{e}");
 }
+
+#[test]
+fn l1_l2_and_logical_reductions() {
+    let x = vec_of(&[2, 3], &[-1.0f32, 2.0, -2.0, 3.0, 4.0, 0.0]);
+    let l1 = run_op("ReduceL1", "opset4", "", x.clone(), &[(&[1], &[1])]).unwrap();
+    assert_eq!(l1.to_vec::<f32>().unwrap(), [5.0, 7.0]);
+    let l2 = run_op(
+        "ReduceL2",
+        "opset4",
+        r#"keep_dims="true""#,
+        x,
+        &[(&[1], &[-1])],
+    )
+    .unwrap();
+    assert_eq!(l2.shape, [2, 1]);
+    assert_eq!(l2.to_vec::<f32>().unwrap(), [3.0, 5.0]);
+    // Integers: L2 truncated (sqrt(3) gives 1, sqrt(98) gives 9), L1
+    // saturated to the type.
+    let i = vec_of(&[2, 3], &[1i32, 1, 1, 7, 7, 0]);
+    let l2 = run_op("ReduceL2", "opset4", "", i, &[(&[1], &[1])]).unwrap();
+    assert_eq!(l2.to_vec::<i32>().unwrap(), [1, 9]);
+    let u = vec_of(&[2, 2], &[200u8, 100, 3, 4]);
+    let l1 = run_op("ReduceL1", "opset4", "", u, &[(&[1], &[1])]).unwrap();
+    assert_eq!(l1.to_vec::<u8>().unwrap(), [255, 7]);
+    let b = vec_of(&[2, 2], &[true, false, true, true]);
+    let and = run_op("ReduceLogicalAnd", "opset1", "", b.clone(), &[(&[1], &[1])]).unwrap();
+    assert_eq!(and.to_vec::<bool>().unwrap(), [false, true]);
+    let or = run_op("ReduceLogicalOr", "opset1", "", b, &[(&[1], &[0])]).unwrap();
+    assert_eq!(or.to_vec::<bool>().unwrap(), [true, true]);
+}

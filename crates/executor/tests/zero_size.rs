@@ -350,18 +350,27 @@ fn cases() -> Vec<Case> {
         "ReduceMax",
         "ReduceMin",
         "ReduceMean",
+        "ReduceL1",
+        "ReduceL2",
+        "ReduceLogicalAnd",
+        "ReduceLogicalOr",
     ] {
+        let (version, t) = match op {
+            "ReduceL1" | "ReduceL2" => ("opset4", "f32"),
+            "ReduceLogicalAnd" | "ReduceLogicalOr" => ("opset1", "boolean"),
+            _ => ("opset1", "f32"),
+        };
         // Over the empty axis (an empty reduction) and over the other one.
         for (axis, keep) in [(0, "false"), (1, "true")] {
             cases.push(case(op, move |net| {
-                let p = x(net);
+                let p = net.param("x", t, "0,3");
                 let axes = net.i64s("axes", &[1], &[axis]);
                 let attrs = if keep == "true" {
                     r#"keep_dims="true""#
                 } else {
                     r#"keep_dims="false""#
                 };
-                vec![net.op("op", op, "opset1", attrs, &[p, axes], None)]
+                vec![net.op("op", op, version, attrs, &[p, axes], None)]
             }));
         }
     }
@@ -707,6 +716,22 @@ fn empty_inputs_give_identities_and_fill_values() {
     assert_eq!(out("ReduceProd", "", axis0), vec![1.0; 3]);
     // OpenVINO 2026.4's CPU plugin: a mean over nothing is 0, not 0/0.
     assert_eq!(out("ReduceMean", "", axis0), vec![0.0; 3]);
+    let run = |op: &'static str, version: &'static str, t: &'static str| {
+        check(&case(op, move |net| {
+            let p = net.param("x", t, "0,3");
+            let axes = net.i64s("axes", &[1], &[0]);
+            vec![net.op("op", op, version, "", &[p, axes], None)]
+        }))
+        .unwrap()
+    };
+    for op in ["ReduceL1", "ReduceL2"] {
+        let r = run(op, "opset4", "f32");
+        assert_eq!(r["out0"].to_vec::<f32>().unwrap(), vec![0.0; 3]);
+    }
+    let r = run("ReduceLogicalAnd", "opset1", "boolean");
+    assert_eq!(r["out0"].to_vec::<bool>().unwrap(), vec![true; 3]);
+    let r = run("ReduceLogicalOr", "opset1", "boolean");
+    assert_eq!(r["out0"].to_vec::<bool>().unwrap(), vec![false; 3]);
     let pad = |n: &mut Net| {
         vec![
             n.i64s("b", &[2], &[1, 0]),

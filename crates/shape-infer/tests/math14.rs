@@ -145,3 +145,75 @@ fn bitwise_values_propagate() {
     assert_eq!(r.ints("e"), Some(vec![6, -7, 6]));
     assert_eq!(r.ints("n"), Some(vec![-13, 0, -6]));
 }
+
+#[test]
+fn new_reductions_follow_the_reduce_rule() {
+    for (op, version, t) in [
+        ("ReduceL1", "opset4", "f32"),
+        ("ReduceL2", "opset4", "i32"),
+        ("ReduceLogicalAnd", "opset1", "boolean"),
+        ("ReduceLogicalOr", "opset1", "boolean"),
+    ] {
+        let mut b = Ir::new();
+        let x = b.param("x", "N,3,H", t);
+        let ax = b.vec("ax", &[1, -1]);
+        let keep = b.op("keep", op, version, &[("keep_dims", "true")], &[x, ax]);
+        let drop = b.op("drop", op, version, &[], &[x, ax]);
+        b.result(keep);
+        let r = b.run_to(drop);
+        r.clean();
+        assert_eq!(r.shape("keep"), "[N, 1, 1]", "{op}");
+        assert_eq!(r.shape("drop"), "[N]", "{op}");
+        assert_eq!(r.element_type("drop"), t, "{op}");
+    }
+}
+
+#[test]
+fn new_reductions_check_types_and_axes() {
+    for (op, version, t, needle) in [
+        ("ReduceL1", "opset4", "boolean", "must be numeric"),
+        ("ReduceL2", "opset4", "boolean", "must be numeric"),
+        ("ReduceLogicalAnd", "opset1", "f32", "must be boolean"),
+        ("ReduceLogicalOr", "opset1", "i32", "must be boolean"),
+    ] {
+        let mut b = Ir::new();
+        let x = b.param("x", "2,3", t);
+        let ax = b.vec("ax", &[1]);
+        let y = b.op("y", op, version, &[], &[x, ax]);
+        b.run_to(y).error("y", "element-type", needle);
+
+        let ok = if t == "boolean" && op.starts_with("ReduceL") {
+            "f32"
+        } else if t != "boolean" && op.starts_with("ReduceLogical") {
+            "boolean"
+        } else {
+            t
+        };
+        let mut b = Ir::new();
+        let x = b.param("x", "2,3", ok);
+        let ax = b.vec("ax", &[2]);
+        let y = b.op("y", op, version, &[], &[x, ax]);
+        b.run_to(y).error("y", "axis-out-of-range", "axis 2");
+
+        let mut b = Ir::new();
+        let x = b.param("x", "2,3", ok);
+        let ax = b.const_f32("ax", &[1], &[1.0]);
+        let y = b.op("y", op, version, &[], &[x, ax]);
+        b.run_to(y)
+            .error("y", "element-type", "must be an integer tensor");
+    }
+}
+
+#[test]
+fn logical_reductions_propagate_values() {
+    let mut b = Ir::new();
+    let x = b.mask("x", &[true, false, true]);
+    let ax = b.vec("ax", &[0]);
+    let a = b.op("a", "ReduceLogicalAnd", "opset1", &[], &[x, ax]);
+    let o = b.op("o", "ReduceLogicalOr", "opset1", &[], &[x, ax]);
+    b.result(a);
+    let r = b.run_to(o);
+    r.clean();
+    assert_eq!(r.ints("a"), Some(vec![0]));
+    assert_eq!(r.ints("o"), Some(vec![1]));
+}
