@@ -213,7 +213,95 @@ def reduce_cases():
     )
 
 
+def identity_cases():
+    import openvino.opset16 as ops16
+
+    x = g.P("x", [-1, 3, g.D(2, 6)])
+    b = g.P("b", [-1], np.bool_)
+    k = g.P("k", [], np.int64)
+    r = g.P("r", "...", np.int32)
+    outs = [g.N(ops16.identity(x), "identity_f32"), g.N(ops16.identity(b), "identity_bool"), g.N(ops16.identity(k), "identity_scalar"), g.N(ops16.identity(r), "identity_dyn_rank")]
+    g.case("math14_identity", "Identity-16 on f32, boolean, a scalar and a dynamic rank", [x, b, k, r], outs, [{"x": [2, 3, 4], "b": [5], "r": [2, 3]}, {"x": [1, 3, 2], "b": [0], "r": []}])
+
+
+def cumsum_cases():
+    import openvino.opset3 as ops3
+
+    x = g.P("x", [-1, 3, g.D(2, 6)])
+    i = g.P("i", [-1, 5], np.int32)
+    h = g.P("h", [4, -1], np.float16)
+    s = g.P("s", [])
+    y = g.P("y", [-1, 2, 3, -1])
+    a = g.P("a", [], np.int64)
+    outs = []
+    for ax_name, ax in [("ax0", g.C(0, "cs_ax0")), ("ax1", g.C(1, "cs_ax1", np.int32)), ("axm1", g.C(-1, "cs_axm1"))]:
+        for exclusive, reverse in [(False, False), (True, False), (False, True), (True, True)]:
+            tag = ("_excl" if exclusive else "") + ("_rev" if reverse else "")
+            outs.append(g.N(ops3.cumsum(x, ax, exclusive, reverse), f"cumsum_{ax_name}{tag}"))
+    outs += [
+        g.N(ops3.cumsum(i, g.C(1, "cs_i_ax1"), False, False), "cumsum_i32"),
+        g.N(ops3.cumsum(i, g.C(-2, "cs_i_axm2"), True, True), "cumsum_i32_excl_rev"),
+        g.N(ops3.cumsum(h, g.C(0, "cs_h_ax0"), False, True), "cumsum_f16_rev"),
+        g.N(ops3.cumsum(s, g.C(0, "cs_s_ax0"), False, False), "cumsum_scalar"),
+        g.N(ops3.cumsum(y, a, True, False), "cumsum_axis_param"),
+    ]
+    g.case(
+        "math14_cumsum",
+        "CumSum-3: axes 0, 1 (i32) and -1 with every exclusive/reverse combination, i32 and f16 data, scalar data, an axis from a Parameter",
+        [x, i, h, s, y, a],
+        outs,
+        [
+            {"x": [2, 3, 4], "i": [2, 5], "h": [4, 3], "y": [2, 2, 3, 4]},
+            {"x": [1, 3, 6], "i": [1, 5], "h": [4, 1], "y": [1, 2, 3, 1]},
+            {"x": [0, 3, 2], "i": [0, 5], "h": [4, 0], "y": [3, 2, 3, 0]},
+        ],
+    )
+
+
+def roll_cases():
+    import openvino.opset7 as ops7
+
+    x = g.P("x", [-1, 3, g.D(2, 6)])
+    b = g.P("b", [-1, 4], np.bool_)
+    i = g.P("i", [3, -1], np.int64)
+    y = g.P("y", [-1, 2, 3, -1])
+    sh = g.P("sh", [2], np.int64)
+    ax = g.P("ax", [2], np.int64)
+    k = g.P("k", [])
+    outs = [
+        g.N(ops7.roll(x, g.C([1, -2], "r_sh1"), g.C([0, 2], "r_ax1")), "roll_two_axes"),
+        g.N(ops7.roll(x, g.C(1, "r_sh2"), g.C([1], "r_ax2")), "roll_scalar_shift_one_axis"),
+        g.N(ops7.roll(x, g.C(-4, "r_sh3"), g.C(-1, "r_ax3")), "roll_scalars"),
+        g.N(ops7.roll(x, g.C([2, -1, 7], "r_sh4"), g.C([1, 1, -2], "r_ax4")), "roll_repeated_axis"),
+        g.N(ops7.roll(x, g.C([5, 3], "r_sh5", np.int32), g.C([2, 0], "r_ax5", np.int32)), "roll_i32_inputs"),
+        g.N(ops7.roll(b, g.C([1], "r_sh6"), g.C([1], "r_ax6")), "roll_bool"),
+        g.N(ops7.roll(i, g.C([-1, 1], "r_sh7"), g.C([0, 1], "r_ax7")), "roll_i64"),
+        g.N(ops7.roll(y, sh, ax), "roll_param_shift_axes"),
+        g.N(ops7.roll(k, g.C([1], "r_sh8"), g.C([0], "r_ax8")), "roll_scalar_data"),
+    ]
+    g.case(
+        "math14_roll",
+        "Roll-7: 1-D and scalar shifts and axes, negative values, shifts beyond the dim, a repeated axis, i32 shift/axes, boolean and i64 data, shift and axes from Parameters, scalar data",
+        [x, b, i, y, sh, ax, k],
+        outs,
+        [
+            {"x": [2, 3, 4], "b": [3, 4], "i": [3, 5], "y": [2, 2, 3, 4]},
+            {"x": [1, 3, 6], "b": [1, 4], "i": [3, 1], "y": [1, 2, 3, 5]},
+            {"x": [0, 3, 2], "b": [0, 4], "i": [3, 0], "y": [2, 2, 3, 0]},
+        ],
+    )
+
+    # The spec's scalar shift over several axes: OpenVINO reads it, its CPU
+    # plugin refuses to compile it ("'shift' and 'axes' dimensions mismatch").
+    z = g.P("z", [-1, 3, 4])
+    outs = [g.N(ops7.roll(z, g.C(1, "rs_sh"), g.C([0, 2], "rs_ax")), "roll_scalar_shift_two_axes")]
+    g.case("math14_roll_scalar_shift", "Roll-7 with a scalar shift over two axes (the CPU plugin refuses it)", [z], outs, [{"z": [2, 3, 4]}])
+
+
 def build():
     trig_cases()
     bitwise_cases()
     reduce_cases()
+    identity_cases()
+    cumsum_cases()
+    roll_cases()

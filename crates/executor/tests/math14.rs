@@ -257,3 +257,117 @@ fn l1_l2_and_logical_reductions() {
     let or = run_op("ReduceLogicalOr", "opset1", "", b, &[(&[1], &[0])]).unwrap();
     assert_eq!(or.to_vec::<bool>().unwrap(), [true, true]);
 }
+
+#[test]
+fn identity_copies() {
+    let x = vec_of(&[2, 2], &[1i64, -2, 3, 4]);
+    let y = run_op("Identity", "opset16", "", x.clone(), &[]).unwrap();
+    assert_eq!(y.shape, x.shape);
+    assert_eq!(y.element_type, x.element_type);
+    assert_eq!(y.to_vec::<i64>().unwrap(), [1, -2, 3, 4]);
+}
+
+#[test]
+fn cumsum_modes() {
+    // The spec's examples: [1..5] inclusive, exclusive, reverse, both.
+    let x = vec_of(&[5], &[1.0f32, 2.0, 3.0, 4.0, 5.0]);
+    let v = |attrs: &str| {
+        run_op("CumSum", "opset3", attrs, x.clone(), &[(&[], &[0])])
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap()
+    };
+    assert_eq!(v(""), [1.0, 3.0, 6.0, 10.0, 15.0]);
+    assert_eq!(v(r#"exclusive="true""#), [0.0, 1.0, 3.0, 6.0, 10.0]);
+    assert_eq!(v(r#"reverse="true""#), [15.0, 14.0, 12.0, 9.0, 5.0]);
+    assert_eq!(
+        v(r#"exclusive="true" reverse="true""#),
+        [14.0, 12.0, 9.0, 5.0, 0.0]
+    );
+    // Along the last axis of [2, 3]; integers wrap.
+    let m = vec_of(&[2, 3], &[100i8, 100, 1, 1, 2, 3]);
+    let y = run_op("CumSum", "opset3", "", m, &[(&[], &[-1])]).unwrap();
+    assert_eq!(y.to_vec::<i8>().unwrap(), [100, -56, -55, 1, 3, 6]);
+    // Without the axis input: axis 0.
+    let m = vec_of(&[2, 2], &[1.0f32, 2.0, 3.0, 4.0]);
+    let y = run_op("CumSum", "opset3", "", m, &[]).unwrap();
+    assert_eq!(y.to_vec::<f32>().unwrap(), [1.0, 2.0, 4.0, 6.0]);
+}
+
+#[test]
+fn cumsum_axis_out_of_range_at_run_time_is_an_error() {
+    let mut net = Net::new();
+    let p = net.param("x", "f32", "2,3");
+    let a = net.param("a", "i64", "");
+    let o = net.op("op", "CumSum", "opset3", "", &[p, a], None);
+    net.result("out", o);
+    let x = vec_of(&[2, 3], &[0.0f32; 6]);
+    let e = net
+        .exec(vec![("x", x), ("a", Tensor::scalar(2i64))])
+        .unwrap_err();
+    assert!(e.to_string().contains("out of range"), "{e}");
+}
+
+#[test]
+fn roll_values() {
+    // The spec's three examples on [[1, 2, 3], …, [10, 11, 12]].
+    let x = vec_of(&[4, 3], &(1..=12).collect::<Vec<i32>>());
+    let roll = |shift: &[i64], axes: &[i64]| {
+        let ss: &[u64] = if shift.len() == 1 && axes.len() == 1 {
+            &[]
+        } else {
+            &[shift.len() as u64][..]
+        };
+        let sa = [axes.len() as u64];
+        run_op("Roll", "opset7", "", x.clone(), &[(ss, shift), (&sa, axes)])
+            .unwrap()
+            .to_vec::<i32>()
+            .unwrap()
+    };
+    assert_eq!(roll(&[1], &[0]), [10, 11, 12, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert_eq!(
+        roll(&[-1, 2], &[0, 1]),
+        [5, 6, 4, 8, 9, 7, 11, 12, 10, 2, 3, 1]
+    );
+    assert_eq!(
+        roll(&[1, 2, 1], &[0, 1, 0]),
+        [8, 9, 7, 11, 12, 10, 2, 3, 1, 5, 6, 4]
+    );
+    // A scalar shift over two axes (the spec; the CPU plugin refuses it).
+    let y = run_op(
+        "Roll",
+        "opset7",
+        "",
+        x.clone(),
+        &[(&[], &[1]), (&[2], &[0, -1])],
+    )
+    .unwrap();
+    assert_eq!(
+        y.to_vec::<i32>().unwrap(),
+        [12, 10, 11, 3, 1, 2, 6, 4, 5, 9, 7, 8]
+    );
+}
+
+#[test]
+fn roll_run_time_errors() {
+    let mut net = Net::new();
+    let p = net.param("x", "f32", "2,3");
+    let s = net.param("s", "i64", "?");
+    let a = net.param("a", "i64", "?");
+    let o = net.op("op", "Roll", "opset7", "", &[p, s, a], None);
+    net.result("out", o);
+    let x = vec_of(&[2, 3], &[0.0f32; 6]);
+    let run = |s: &[i64], a: &[i64]| {
+        net.exec(vec![
+            ("x", x.clone()),
+            ("s", vec_of(&[s.len()], s)),
+            ("a", vec_of(&[a.len()], a)),
+        ])
+    };
+    // Lengths that differ: inference over the run's shapes finds it.
+    let e = run(&[1, 1], &[0]).unwrap_err();
+    assert!(e.to_string().contains("roll-shift-axes"), "{e}");
+    let e = run(&[1], &[2]).unwrap_err();
+    assert!(e.to_string().contains("out of range"), "{e}");
+    assert!(run(&[1], &[1]).is_ok());
+}

@@ -53,6 +53,26 @@ fn on_x(
     })
 }
 
+/// Roll over the empty axis, the other one, and both with a scalar shift.
+fn on_x_roll(cases: &mut Vec<Case>) {
+    for (shift, axes) in [(&[1i64][..], &[0i64][..]), (&[-2], &[1]), (&[3], &[])] {
+        cases.push(case("Roll", move |net| {
+            let p = x(net);
+            let s = if axes.is_empty() {
+                net.i64s("shift", &[], shift)
+            } else {
+                net.i64s("shift", &[1], shift)
+            };
+            let a = if axes.is_empty() {
+                net.i64s("axes", &[2], &[0, 1])
+            } else {
+                net.i64s("axes", &[1], axes)
+            };
+            vec![net.op("op", "Roll", "opset7", "", &[p, s, a], None)]
+        }));
+    }
+}
+
 fn none(_: &mut Net) -> Vec<Out> {
     Vec::new()
 }
@@ -340,6 +360,18 @@ fn cases() -> Vec<Case> {
             vec![net.op("op", "BitwiseNot", "opset13", "", &[a], None)]
         }));
     }
+    cases.push(on_x("Identity", "opset16", "", none));
+    for (exclusive, reverse) in [("false", "false"), ("true", "true")] {
+        for axis in [0, -1] {
+            cases.push(case("CumSum", move |net| {
+                let p = x(net);
+                let a = net.i64s("axis", &[], &[axis]);
+                let attrs = format!(r#"exclusive="{exclusive}" reverse="{reverse}""#);
+                vec![net.op("op", "CumSum", "opset3", &attrs, &[p, a], None)]
+            }));
+        }
+    }
+    on_x_roll(&mut cases);
     cases.push(case("LogicalNot", |net| {
         let a = net.param("a", "boolean", "0,3");
         vec![net.op("op", "LogicalNot", "opset1", "", &[a], None)]

@@ -217,3 +217,145 @@ fn logical_reductions_propagate_values() {
     assert_eq!(r.ints("a"), Some(vec![0]));
     assert_eq!(r.ints("o"), Some(vec![1]));
 }
+
+#[test]
+fn identity_passes_everything_through() {
+    let mut b = Ir::new();
+    let x = b.param("x", "N,3", "boolean");
+    let y = b.op("y", "Identity", "opset16", &[], &[x]);
+    let v = b.vec("v", &[4, 5]);
+    let w = b.op("w", "Identity", "opset16", &[], &[v]);
+    b.result(y);
+    let r = b.run_to(w);
+    r.clean();
+    assert_eq!(r.shape("y"), "[N, 3]");
+    assert_eq!(r.element_type("y"), "boolean");
+    assert_eq!(r.ints("w"), Some(vec![4, 5]));
+
+    let mut b = Ir::new();
+    let x = b.param("x", "2", "f32");
+    let y = b.op("y", "Identity", "opset16", &[], &[x, x]);
+    b.run_to(y).error("y", "input-count", "");
+    // Not in opset15.
+    let mut b = Ir::new();
+    let x = b.param("x", "2", "f32");
+    let y = b.op("y", "Identity", "opset15", &[], &[x]);
+    assert!(!b.run_to(y).inferred("y"));
+}
+
+#[test]
+fn cumsum_shape_values_and_errors() {
+    let mut b = Ir::new();
+    let x = b.param("x", "N,3,H", "f16");
+    let ax = b.scalar("ax", -1);
+    let y = b.op("y", "CumSum", "opset3", &[("exclusive", "true")], &[x, ax]);
+    let z = b.op("z", "CumSum", "opset3", &[], &[x]);
+    b.result(z);
+    let r = b.run_to(y);
+    r.clean();
+    assert_eq!(r.shape("y"), "[N, 3, H]");
+    assert_eq!(r.shape("z"), "[N, 3, H]");
+    assert_eq!(r.element_type("y"), "f16");
+
+    // Running sums of a value vector (inclusive, exclusive, reversed).
+    let mut b = Ir::new();
+    let v = b.vec("v", &[1, 2, 3, 4]);
+    let ax = b.scalar("ax", 0);
+    let inc = b.op("inc", "CumSum", "opset3", &[], &[v, ax]);
+    let exr = b.op(
+        "exr",
+        "CumSum",
+        "opset3",
+        &[("exclusive", "true"), ("reverse", "true")],
+        &[v, ax],
+    );
+    b.result(inc);
+    let r = b.run_to(exr);
+    r.clean();
+    assert_eq!(r.ints("inc"), Some(vec![1, 3, 6, 10]));
+    assert_eq!(r.ints("exr"), Some(vec![9, 7, 4, 0]));
+
+    // A one-element 1-D axis: taken, with a warning.
+    let mut b = Ir::new();
+    let x = b.param("x", "2,3", "f32");
+    let ax = b.vec("ax", &[1]);
+    let y = b.op("y", "CumSum", "opset3", &[], &[x, ax]);
+    let r = b.run_to(y);
+    assert_eq!(r.messages("cumsum-axis-shape").len(), 1);
+    assert_eq!(r.shape("y"), "[2, 3]");
+
+    for (axis, t, rule, needle) in [
+        (&[2i64][..], "i64", "axis-out-of-range", "axis 2"),
+        (&[-3][..], "i64", "axis-out-of-range", "axis -3"),
+        (&[0, 1][..], "i64", "axis-not-scalar", "one element"),
+        (&[1][..], "f32", "element-type", "must be i32 or i64"),
+    ] {
+        let mut b = Ir::new();
+        let x = b.param("x", "2,3", "f32");
+        let ax = b.const_ints("ax", t, &[axis.len()], axis);
+        let y = b.op("y", "CumSum", "opset3", &[], &[x, ax]);
+        b.run_to(y).error("y", rule, needle);
+    }
+}
+
+#[test]
+fn roll_shapes_and_errors() {
+    let mut b = Ir::new();
+    let x = b.param("x", "N,3,H", "i64");
+    let sh = b.vec("sh", &[1, -7]);
+    let ax = b.vec("ax", &[0, -1]);
+    let y = b.op("y", "Roll", "opset7", &[], &[x, sh, ax]);
+    // A scalar shift applies to every axis.
+    let s1 = b.scalar("s1", 2);
+    let a3 = b.vec("a3", &[0, 1, 2]);
+    let z = b.op("z", "Roll", "opset7", &[], &[x, s1, a3]);
+    // Shift and axes from Parameters of symbolic length.
+    let ps = b.param("ps", "K", "i32");
+    let pa = b.param("pa", "K", "i32");
+    let w = b.op("w", "Roll", "opset7", &[], &[x, ps, pa]);
+    b.result(y);
+    b.result(z);
+    let r = b.run_to(w);
+    r.clean();
+    for l in ["y", "z", "w"] {
+        assert_eq!(r.shape(l), "[N, 3, H]", "{l}");
+        assert_eq!(r.element_type(l), "i64", "{l}");
+    }
+
+    type Inputs = (
+        &'static [usize],
+        &'static [i64],
+        &'static [usize],
+        &'static [i64],
+    );
+    let bad: &[(Inputs, &str, &str)] = &[
+        ((&[2], &[1, 1], &[1], &[0]), "roll-shift-axes", "differ"),
+        ((&[1], &[1], &[], &[0]), "roll-shift-axes", "same length"),
+        ((&[1], &[1], &[1], &[3]), "axis-out-of-range", "axis 3"),
+        ((&[1], &[1], &[1], &[-4]), "axis-out-of-range", "axis -4"),
+        ((&[1, 1], &[1], &[1], &[0]), "input-rank", "a scalar or 1-D"),
+    ];
+    for &((ss, sv, as_, av), rule, needle) in bad {
+        let mut b = Ir::new();
+        let x = b.param("x", "2,3,4", "f32");
+        let sh = b.const_i64("sh", ss, sv);
+        let ax = b.const_i64("ax", as_, av);
+        let y = b.op("y", "Roll", "opset7", &[], &[x, sh, ax]);
+        b.run_to(y).error("y", rule, needle);
+    }
+    let mut b = Ir::new();
+    let x = b.param("x", "2,3", "f32");
+    let sh = b.const_f32("sh", &[1], &[1.0]);
+    let ax = b.vec("ax", &[0]);
+    let y = b.op("y", "Roll", "opset7", &[], &[x, sh, ax]);
+    b.run_to(y).error("y", "element-type", "must be i32 or i64");
+    // Scalar data: axes are not checked (OpenVINO copies it).
+    let mut b = Ir::new();
+    let x = b.param("x", "", "f32");
+    let sh = b.vec("sh", &[1]);
+    let ax = b.vec("ax", &[5]);
+    let y = b.op("y", "Roll", "opset7", &[], &[x, sh, ax]);
+    let r = b.run_to(y);
+    r.clean();
+    assert_eq!(r.shape("y"), "[]");
+}

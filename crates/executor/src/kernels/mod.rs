@@ -23,6 +23,7 @@ mod constant;
 pub(crate) mod convert;
 mod convolution;
 mod convolution_backprop_data;
+mod cum_sum;
 mod depth_to_space;
 mod elementwise_binary;
 mod elementwise_unary;
@@ -42,6 +43,7 @@ mod range;
 mod reduce;
 mod reshape;
 mod result;
+mod roll;
 mod select;
 mod shape_of;
 mod slice;
@@ -200,6 +202,9 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Convert" => convert::run,
         "Concat" => concat::run,
         "Transpose" => transpose::run,
+        "Identity" => result::run,
+        "CumSum" => cum_sum::run,
+        "Roll" => roll::run,
         "Gather" => gather::run,
         "ShapeOf" => shape_of::run,
         "Squeeze" => squeeze::run,
@@ -281,6 +286,9 @@ pub const OPS: &[&str] = &[
     "Convert",
     "Concat",
     "Transpose",
+    "Identity",
+    "CumSum",
+    "Roll",
     "Gather",
     "ShapeOf",
     "Squeeze",

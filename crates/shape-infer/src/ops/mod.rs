@@ -13,6 +13,7 @@ mod constant;
 mod convert;
 mod convolution;
 mod convolution_backprop_data;
+mod cum_sum;
 mod depth_to_space;
 mod elementwise_binary;
 mod elementwise_unary;
@@ -22,6 +23,7 @@ mod gather;
 mod group_convolution;
 mod group_convolution_backprop_data;
 mod group_normalization;
+mod identity;
 pub mod interpolate;
 pub mod lrn;
 mod matmul;
@@ -35,6 +37,7 @@ mod range;
 mod reduce;
 mod reshape;
 mod result;
+mod roll;
 mod select;
 mod shape_of;
 mod shuffle_channels;
@@ -70,6 +73,7 @@ pub static ALL: &[&OpDef] = &[
     &convert::CONVERT_LIKE,
     &convolution::DEF,
     &convolution_backprop_data::DEF,
+    &cum_sum::DEF,
     &depth_to_space::DEF,
     &elementwise_binary::ADD,
     &elementwise_binary::BITWISE_AND,
@@ -137,6 +141,7 @@ pub static ALL: &[&OpDef] = &[
     &group_convolution::DEF,
     &group_convolution_backprop_data::DEF,
     &group_normalization::DEF,
+    &identity::DEF,
     &interpolate::DEF,
     &lrn::DEF,
     &matmul::DEF,
@@ -158,6 +163,7 @@ pub static ALL: &[&OpDef] = &[
     &reduce::SUM,
     &reshape::DEF,
     &result::DEF,
+    &roll::DEF,
     &select::DEF,
     &shape_of::DEF,
     &shuffle_channels::DEF,
