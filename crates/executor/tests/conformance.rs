@@ -32,7 +32,7 @@ use executor::{first_difference, read_npy, ExecError, Executor};
 
 /// The number of cases compared when this floor was set; raise it when
 /// kernels are added (the test prints the current count).
-const MIN_COMPARED: usize = 139;
+const MIN_COMPARED: usize = 148;
 
 /// The cases whose models are quantized (FakeQuantize on activations and
 /// weights, as NNCF writes them).
@@ -55,6 +55,37 @@ const QUANTIZED_TOLERANCE: f64 = 1e-2;
 /// disagrees with its reference. Fixing one makes the test fail until its
 /// entry is removed.
 const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
+    (
+        "math14_shift_wide",
+        "out0",
+        "not an executor bug: BitwiseLeftShift on i64 (values up to 2^62, counts \
+         31 to 63). OpenVINO 2026.4's CPU plugin computes i64 on 32 bits (7 << 31 \
+         gives -2^31, 5 << 32 gives 5), where the spec's `a << b` and OpenVINO's \
+         reference implementation shift the 64-bit value, as ours (7 << 31 = \
+         15032385536)",
+    ),
+    (
+        "math14_shift_wide",
+        "out1",
+        "not an executor bug: BitwiseRightShift on i64 (counts 31 to 63). The CPU \
+         plugin shifts 32-bit values by `count mod 32` (7 >> 32 gives 7); the spec \
+         and OpenVINO's reference give 0, as ours",
+    ),
+    (
+        "math14_shift_wide",
+        "out2",
+        "not an executor bug: BitwiseAnd on i64 values beyond 32 bits (2^40 + 3 \
+         and 2^40 - 1). The CPU plugin keeps 32 bits; the spec defines the op on \
+         the type's binary representation, as OpenVINO's reference and ours",
+    ),
+    (
+        "math14_shift_wide",
+        "out3",
+        "not an executor bug: BitwiseRightShift on u32 values of 2^31 and above. \
+         The CPU plugin narrows the u32 Const to i32 saturating (2^31 + 12 reaches \
+         the shift as 2^31 - 1 plus the input) and shifts u32 arithmetically; the \
+         spec and OpenVINO's reference shift the unsigned value logically, as ours",
+    ),
     (
         "sample_scalar_and_types",
         "half_as_f32/sink_port_0",

@@ -53,6 +53,26 @@ fn on_x(
     })
 }
 
+/// Roll over the empty axis, the other one, and both with a scalar shift.
+fn on_x_roll(cases: &mut Vec<Case>) {
+    for (shift, axes) in [(&[1i64][..], &[0i64][..]), (&[-2], &[1]), (&[3], &[])] {
+        cases.push(case("Roll", move |net| {
+            let p = x(net);
+            let s = if axes.is_empty() {
+                net.i64s("shift", &[], shift)
+            } else {
+                net.i64s("shift", &[1], shift)
+            };
+            let a = if axes.is_empty() {
+                net.i64s("axes", &[2], &[0, 1])
+            } else {
+                net.i64s("axes", &[1], axes)
+            };
+            vec![net.op("op", "Roll", "opset7", "", &[p, s, a], None)]
+        }));
+    }
+}
+
 fn none(_: &mut Net) -> Vec<Out> {
     Vec::new()
 }
@@ -251,6 +271,25 @@ fn cases() -> Vec<Case> {
     ] {
         cases.push(on_x(op, "opset1", "", none));
     }
+    for (op, version) in [
+        ("Sin", "opset1"),
+        ("Cos", "opset1"),
+        ("Tan", "opset1"),
+        ("Asin", "opset1"),
+        ("Acos", "opset1"),
+        ("Atan", "opset1"),
+        ("Sinh", "opset1"),
+        ("Cosh", "opset1"),
+        ("Asinh", "opset4"),
+        ("Acosh", "opset4"),
+        ("Atanh", "opset4"),
+    ] {
+        cases.push(on_x(op, version, "", none));
+        cases.push(case(op, move |net| {
+            let a = net.param("a", "i32", "3,0");
+            vec![net.op("op", op, version, "", &[a], None)]
+        }));
+    }
     for op in [
         "Add",
         "Subtract",
@@ -292,6 +331,47 @@ fn cases() -> Vec<Case> {
             vec![net.op("op", op, "opset1", "", &[a, b], None)]
         }));
     }
+    for (op, version) in [
+        ("BitwiseAnd", "opset13"),
+        ("BitwiseOr", "opset13"),
+        ("BitwiseXor", "opset13"),
+        ("BitwiseLeftShift", "opset15"),
+        ("BitwiseRightShift", "opset15"),
+    ] {
+        cases.push(case(op, move |net| {
+            let a = net.param("a", "i32", "0,3");
+            let b = net.param("b", "i32", "1,3");
+            vec![net.op("op", op, version, "", &[a, b], None)]
+        }));
+        cases.push(case(op, move |net| {
+            let a = net.param("a", "u8", "2");
+            let b = net.param("b", "u8", "0,1");
+            vec![net.op("op", op, version, "", &[a, b], None)]
+        }));
+    }
+    cases.push(case("BitwiseAnd", |net| {
+        let a = net.param("a", "boolean", "0,3");
+        let b = net.param("b", "boolean", "3");
+        vec![net.op("op", "BitwiseAnd", "opset13", "", &[a, b], None)]
+    }));
+    for t in ["i64", "boolean"] {
+        cases.push(case("BitwiseNot", move |net| {
+            let a = net.param("a", t, "0,3");
+            vec![net.op("op", "BitwiseNot", "opset13", "", &[a], None)]
+        }));
+    }
+    cases.push(on_x("Identity", "opset16", "", none));
+    for (exclusive, reverse) in [("false", "false"), ("true", "true")] {
+        for axis in [0, -1] {
+            cases.push(case("CumSum", move |net| {
+                let p = x(net);
+                let a = net.i64s("axis", &[], &[axis]);
+                let attrs = format!(r#"exclusive="{exclusive}" reverse="{reverse}""#);
+                vec![net.op("op", "CumSum", "opset3", &attrs, &[p, a], None)]
+            }));
+        }
+    }
+    on_x_roll(&mut cases);
     cases.push(case("LogicalNot", |net| {
         let a = net.param("a", "boolean", "0,3");
         vec![net.op("op", "LogicalNot", "opset1", "", &[a], None)]
@@ -302,18 +382,27 @@ fn cases() -> Vec<Case> {
         "ReduceMax",
         "ReduceMin",
         "ReduceMean",
+        "ReduceL1",
+        "ReduceL2",
+        "ReduceLogicalAnd",
+        "ReduceLogicalOr",
     ] {
+        let (version, t) = match op {
+            "ReduceL1" | "ReduceL2" => ("opset4", "f32"),
+            "ReduceLogicalAnd" | "ReduceLogicalOr" => ("opset1", "boolean"),
+            _ => ("opset1", "f32"),
+        };
         // Over the empty axis (an empty reduction) and over the other one.
         for (axis, keep) in [(0, "false"), (1, "true")] {
             cases.push(case(op, move |net| {
-                let p = x(net);
+                let p = net.param("x", t, "0,3");
                 let axes = net.i64s("axes", &[1], &[axis]);
                 let attrs = if keep == "true" {
                     r#"keep_dims="true""#
                 } else {
                     r#"keep_dims="false""#
                 };
-                vec![net.op("op", op, "opset1", attrs, &[p, axes], None)]
+                vec![net.op("op", op, version, attrs, &[p, axes], None)]
             }));
         }
     }
@@ -686,6 +775,22 @@ fn empty_inputs_give_identities_and_fill_values() {
     assert_eq!(out("ReduceProd", "", axis0), vec![1.0; 3]);
     // OpenVINO 2026.4's CPU plugin: a mean over nothing is 0, not 0/0.
     assert_eq!(out("ReduceMean", "", axis0), vec![0.0; 3]);
+    let run = |op: &'static str, version: &'static str, t: &'static str| {
+        check(&case(op, move |net| {
+            let p = net.param("x", t, "0,3");
+            let axes = net.i64s("axes", &[1], &[0]);
+            vec![net.op("op", op, version, "", &[p, axes], None)]
+        }))
+        .unwrap()
+    };
+    for op in ["ReduceL1", "ReduceL2"] {
+        let r = run(op, "opset4", "f32");
+        assert_eq!(r["out0"].to_vec::<f32>().unwrap(), vec![0.0; 3]);
+    }
+    let r = run("ReduceLogicalAnd", "opset1", "boolean");
+    assert_eq!(r["out0"].to_vec::<bool>().unwrap(), vec![true; 3]);
+    let r = run("ReduceLogicalOr", "opset1", "boolean");
+    assert_eq!(r["out0"].to_vec::<bool>().unwrap(), vec![false; 3]);
     let pad = |n: &mut Net| {
         vec![
             n.i64s("b", &[2], &[1, 0]),

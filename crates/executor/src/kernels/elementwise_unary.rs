@@ -2,12 +2,14 @@
 //! wrap), Sigmoid, Tanh, Exp, Sqrt (floating-point types, computed in f64
 //! and rounded to the type; NaN propagates, Sqrt of a negative is NaN),
 //! LogicalNot (boolean), Log and Erf (floats), Floor, Ceiling, Round and
-//! Sign (every numeric type; identity on integers except Sign).
+//! Sign (every numeric type; identity on integers except Sign); the
+//! trigonometric family (Sin … Atanh) on every numeric type, integers as
+//! OpenVINO's CPU plugin computes them; BitwiseNot (integers, booleans).
 
 use ir::ElementType;
 
 use super::convert::{Conv, Val};
-use super::{unsupported, with_num, Call, KResult, Num};
+use super::{unsupported, with_int, with_num, Call, KResult, Num};
 use crate::parallel;
 use crate::tensor::{byte_size, Element, Tensor};
 
@@ -92,6 +94,16 @@ pub(crate) fn logical_not(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     Ok(vec![map1(x, |v: bool| !v)?])
 }
 
+/// BitwiseNot-13: every bit of an integer, logical not of a boolean.
+pub(crate) fn bitwise_not(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    let x = call.input(0)?;
+    let t = x.element_type;
+    if t == ElementType::Boolean {
+        return Ok(vec![map1(x, |v: bool| !v)?]);
+    }
+    with_int!(t, T => Ok(vec![map1(x, |v: T| !v)?]), else Err(unsupported("BitwiseNot", t)))
+}
+
 /// `f` applied to every element of a floating-point tensor, computed in f64
 /// and rounded once to the type.
 pub(crate) fn floats(
@@ -169,4 +181,69 @@ pub(crate) fn sign(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         },
         i128::signum,
     )
+}
+
+/// An integer element of type `et` as OpenVINO 2026.4's CPU plugin computes
+/// a real function of it (measured on every integer type, see
+/// `scripts/goldens/math14.py`): it works on a 32-bit view of the data (i64,
+/// u32 and u64 keep their low 32 bits, read as i32), computes `f` in f32,
+/// rounds half to even and converts to i32 (NaN and values below -2^31 give
+/// -2^31; 2^31 and above give 2147483520, the largest f32 below 2^31); i8
+/// then saturates, i16/u16/u32 keep the low bits and i64/u64 sign-extend;
+/// u8 saturates the rounded value directly, NaN giving 255. (OpenVINO's
+/// reference implementation truncates instead, and its spec says nothing of
+/// integers.)
+fn cpu_integer_real(et: ElementType, v: i128, f: &dyn Fn(f64) -> f64) -> i128 {
+    use ElementType as E;
+    let x = match et {
+        E::I64 | E::U64 | E::U32 => i128::from(v as u32 as i32),
+        _ => v,
+    };
+    let z = f64::from(f(f64::from(x as f32)) as f32).round_ties_even();
+    if et == E::U8 {
+        return if z.is_nan() {
+            255
+        } else {
+            z.clamp(0.0, 255.0) as i128
+        };
+    }
+    let i = if z.is_nan() || z < -2_147_483_648.0 {
+        i32::MIN
+    } else if z >= 2_147_483_648.0 {
+        2_147_483_520
+    } else {
+        z as i32
+    };
+    match et {
+        E::I8 => i128::from(i.clamp(i8::MIN.into(), i8::MAX.into())),
+        _ => i128::from(i),
+    }
+}
+
+/// A real function on every numeric type: floats computed in f64 and
+/// rounded once to the type, integers as [`cpu_integer_real`].
+fn real_any(call: &Call<'_>, what: &str, f: fn(f64) -> f64) -> KResult<Vec<Tensor>> {
+    let et = call.input(0)?.element_type;
+    any_num(call, what, f, move |v| cpu_integer_real(et, v, &f))
+}
+
+macro_rules! real_ops {
+    ($($name:ident => $what:literal, $f:expr;)*) => {$(
+        pub(crate) fn $name(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+            real_any(call, $what, $f)
+        }
+    )*};
+}
+real_ops! {
+    sin => "Sin", f64::sin;
+    cos => "Cos", f64::cos;
+    tan => "Tan", f64::tan;
+    asin => "Asin", f64::asin;
+    acos => "Acos", f64::acos;
+    atan => "Atan", f64::atan;
+    sinh => "Sinh", f64::sinh;
+    cosh => "Cosh", f64::cosh;
+    asinh => "Asinh", f64::asinh;
+    acosh => "Acosh", f64::acosh;
+    atanh => "Atanh", f64::atanh;
 }

@@ -23,6 +23,7 @@ mod constant;
 pub(crate) mod convert;
 mod convolution;
 mod convolution_backprop_data;
+mod cum_sum;
 mod depth_to_space;
 mod elementwise_binary;
 mod elementwise_unary;
@@ -42,6 +43,7 @@ mod range;
 mod reduce;
 mod reshape;
 mod result;
+mod roll;
 mod scaled_dot_product_attention;
 mod select;
 mod shape_of;
@@ -156,12 +158,29 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Mod" => b::modulo,
         "Power" => b::power,
         "SquaredDifference" => b::squared_difference,
+        "BitwiseAnd" => b::bitwise_and,
+        "BitwiseOr" => b::bitwise_or,
+        "BitwiseXor" => b::bitwise_xor,
+        "BitwiseLeftShift" => b::bitwise_left_shift,
+        "BitwiseRightShift" => b::bitwise_right_shift,
+        "BitwiseNot" => u::bitwise_not,
         "Log" => u::log,
         "Erf" => u::erf_op,
         "Floor" => u::floor,
         "Ceiling" => u::ceiling,
         "Round" => u::round,
         "Sign" => u::sign,
+        "Sin" => u::sin,
+        "Cos" => u::cos,
+        "Tan" => u::tan,
+        "Asin" => u::asin,
+        "Acos" => u::acos,
+        "Atan" => u::atan,
+        "Sinh" => u::sinh,
+        "Cosh" => u::cosh,
+        "Asinh" => u::asinh,
+        "Acosh" => u::acosh,
+        "Atanh" => u::atanh,
         "Clamp" => activation::clamp,
         "Gelu" => activation::gelu,
         "HSwish" => activation::hswish,
@@ -184,6 +203,9 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Convert" => convert::run,
         "Concat" => concat::run,
         "Transpose" => transpose::run,
+        "Identity" => result::run,
+        "CumSum" => cum_sum::run,
+        "Roll" => roll::run,
         "Gather" => gather::run,
         "ShapeOf" => shape_of::run,
         "Squeeze" => squeeze::run,
@@ -199,6 +221,10 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "ReduceMax" => reduce::max,
         "ReduceMin" => reduce::min,
         "ReduceMean" => reduce::mean,
+        "ReduceL1" => reduce::l1,
+        "ReduceL2" => reduce::l2,
+        "ReduceLogicalAnd" => reduce::logical_and,
+        "ReduceLogicalOr" => reduce::logical_or,
         "Tile" => tile::run,
         "Pad" => pad::run,
         "Range" => range::run,
@@ -262,6 +288,9 @@ pub const OPS: &[&str] = &[
     "Convert",
     "Concat",
     "Transpose",
+    "Identity",
+    "CumSum",
+    "Roll",
     "Gather",
     "ShapeOf",
     "Squeeze",
@@ -277,6 +306,10 @@ pub const OPS: &[&str] = &[
     "ReduceMax",
     "ReduceMin",
     "ReduceMean",
+    "ReduceL1",
+    "ReduceL2",
+    "ReduceLogicalAnd",
+    "ReduceLogicalOr",
     "Tile",
     "Pad",
     "Range",
@@ -286,12 +319,29 @@ pub const OPS: &[&str] = &[
     "Mod",
     "Power",
     "SquaredDifference",
+    "BitwiseAnd",
+    "BitwiseOr",
+    "BitwiseXor",
+    "BitwiseLeftShift",
+    "BitwiseRightShift",
+    "BitwiseNot",
     "Log",
     "Erf",
     "Floor",
     "Ceiling",
     "Round",
     "Sign",
+    "Sin",
+    "Cos",
+    "Tan",
+    "Asin",
+    "Acos",
+    "Atan",
+    "Sinh",
+    "Cosh",
+    "Asinh",
+    "Acosh",
+    "Atanh",
     "Clamp",
     "Gelu",
     "HSwish",
@@ -589,6 +639,50 @@ macro_rules! with_num {
     }};
 }
 pub(crate) use with_num;
+
+/// Runs `$body` with `$T` the Rust type of an integer element type, else
+/// evaluates `$else`.
+macro_rules! with_int {
+    ($et:expr, $T:ident => $body:expr, else $other:expr) => {{
+        use ir::ElementType as E;
+        match $et {
+            E::I8 => {
+                type $T = i8;
+                $body
+            }
+            E::I16 => {
+                type $T = i16;
+                $body
+            }
+            E::I32 => {
+                type $T = i32;
+                $body
+            }
+            E::I64 => {
+                type $T = i64;
+                $body
+            }
+            E::U8 => {
+                type $T = u8;
+                $body
+            }
+            E::U16 => {
+                type $T = u16;
+                $body
+            }
+            E::U32 => {
+                type $T = u32;
+                $body
+            }
+            E::U64 => {
+                type $T = u64;
+                $body
+            }
+            _ => $other,
+        }
+    }};
+}
+pub(crate) use with_int;
 
 /// An error for an element type a kernel does not handle.
 pub(crate) fn unsupported(what: &str, t: ElementType) -> KernelError {

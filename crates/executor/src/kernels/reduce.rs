@@ -8,6 +8,13 @@
 //! (undefined by the specification), what OpenVINO's CPU plugin gives: Sum
 //! 0, Prod 1, Max/Min the lowest/highest finite f32 (the type's limits for
 //! integers), Mean 0 (floats) or an error (integers).
+//!
+//! ReduceL1/ReduceL2-4 accumulate `|x|` and `x²` in f64 (L2 takes the square
+//! root at the end); on integers the result is truncated and saturated to
+//! the type (OpenVINO's CPU plugin truncates L2 and saturates L1 on i8/u8;
+//! its L2 of 8-bit types saturates the squares too, which we do not follow).
+//! Over an empty set both give 0. ReduceLogicalAnd/Or-1 on booleans: true /
+//! false over an empty set.
 
 use super::{from_f64s, from_i128s, norm_axis, to_f64s, to_i128s, Call, KResult};
 use crate::broadcast::{row_major_strides, walk};
@@ -20,6 +27,10 @@ enum Kind {
     Max,
     Min,
     Mean,
+    L1,
+    L2,
+    And,
+    Or,
 }
 
 pub(crate) fn sum(call: &Call<'_>) -> KResult<Vec<Tensor>> {
@@ -36,6 +47,18 @@ pub(crate) fn min(call: &Call<'_>) -> KResult<Vec<Tensor>> {
 }
 pub(crate) fn mean(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     reduce(call, Kind::Mean)
+}
+pub(crate) fn l1(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    reduce(call, Kind::L1)
+}
+pub(crate) fn l2(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    reduce(call, Kind::L2)
+}
+pub(crate) fn logical_and(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    reduce(call, Kind::And)
+}
+pub(crate) fn logical_or(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    reduce(call, Kind::Or)
 }
 
 /// The lowest and highest value of an integer type.
@@ -83,6 +106,31 @@ fn reduce(call: &Call<'_>, kind: Kind) -> KResult<Vec<Tensor>> {
     walk(&x.shape, &[0], &[strides], |o| targets.push(o[0]));
     let n = element_count(&x.shape)? / count.max(1);
     let et = x.element_type;
+    if matches!(kind, Kind::And | Kind::Or) {
+        if et != ir::ElementType::Boolean {
+            return Err(super::unsupported("a logical reduction", et));
+        }
+        let all = kind == Kind::And;
+        let mut acc = vec![all; count];
+        for (&b, &k) in x.bytes().iter().zip(&targets) {
+            if (b != 0) != all {
+                acc[k] = !all;
+            }
+        }
+        return Ok(vec![Tensor::from_vec(out, acc)?]);
+    }
+    if matches!(kind, Kind::L1 | Kind::L2) {
+        let mut acc = vec![0.0f64; count];
+        for (v, &k) in to_f64s(x)?.into_iter().zip(&targets) {
+            acc[k] += if kind == Kind::L1 { v.abs() } else { v * v };
+        }
+        if kind == Kind::L2 {
+            for a in &mut acc {
+                *a = a.sqrt();
+            }
+        }
+        return Ok(vec![from_f64s(et, out, &acc)?]);
+    }
     let t = if et.is_real() {
         // Over an empty set (the specification leaves it undefined) OpenVINO's
         // CPU plugin gives its accumulator's start: the lowest (Max) or
@@ -100,6 +148,7 @@ fn reduce(call: &Call<'_>, kind: Kind) -> KResult<Vec<Tensor>> {
             (Kind::Min, 0) => finite,
             (Kind::Max, _) => f64::NEG_INFINITY,
             (Kind::Min, _) => f64::INFINITY,
+            _ => return Err("internal: not an arithmetic reduction".into()),
         };
         let mut acc = vec![init; count];
         for (v, &k) in to_f64s(x)?.into_iter().zip(&targets) {
@@ -126,6 +175,7 @@ fn reduce(call: &Call<'_>, kind: Kind) -> KResult<Vec<Tensor>> {
             Kind::Prod => 1,
             Kind::Max => lo,
             Kind::Min => hi,
+            _ => return Err("internal: not an arithmetic reduction".into()),
         };
         let mut acc = vec![init; count];
         for (v, &k) in to_i128s(x)?.into_iter().zip(&targets) {
@@ -135,6 +185,7 @@ fn reduce(call: &Call<'_>, kind: Kind) -> KResult<Vec<Tensor>> {
                 Kind::Prod => a.wrapping_mul(v),
                 Kind::Max => (*a).max(v),
                 Kind::Min => (*a).min(v),
+                _ => *a,
             };
         }
         if kind == Kind::Mean {

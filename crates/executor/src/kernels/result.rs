@@ -1,4 +1,4 @@
-//! Result: passes its input through (no copy).
+//! Result and Identity-16: pass their input through (no copy).
 
 use super::{Call, KResult};
 use crate::tensor::Tensor;

@@ -2,8 +2,10 @@
 //! `Subtract`, `Multiply`, `Divide`, `FloorMod`, `Mod`, `Power`, `Maximum`,
 //! `Minimum`, `SquaredDifference`), comparisons (`Equal`, `NotEqual`,
 //! `Less`, `LessEqual`, `Greater`, `GreaterEqual`) and logical ops
-//! (`LogicalAnd`, `LogicalOr`, `LogicalXor`). One rule: the two shapes
-//! broadcast with `auto_broadcast` (see [`crate::broadcast`]).
+//! (`LogicalAnd`, `LogicalOr`, `LogicalXor`); the bitwise ops
+//! `BitwiseAnd`/`BitwiseOr`/`BitwiseXor`-13 (integer or boolean inputs) and
+//! `BitwiseLeftShift`/`BitwiseRightShift`-15 (integer inputs). One rule: the
+//! two shapes broadcast with `auto_broadcast` (see [`crate::broadcast`]).
 //!
 //! Values propagate when both inputs carry them (shape subgraphs): `Add`,
 //! `Subtract`, `Multiply` as dim arithmetic, `Divide`/`FloorMod`/`Mod` by a
@@ -20,7 +22,7 @@ use crate::context::InferContext;
 use crate::error::ShapeError;
 use crate::ops::constant::MAX_VALUE_ELEMENTS;
 use crate::ops::support;
-use crate::registry::{OpCall, OpDef, OpDoc};
+use crate::registry::{OpCall, OpDef, OpDoc, OpVersion};
 use crate::tensor::TensorInfo;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -44,6 +46,11 @@ enum Kind {
     LogicalAnd,
     LogicalOr,
     LogicalXor,
+    BitwiseAnd,
+    BitwiseOr,
+    BitwiseXor,
+    BitwiseLeftShift,
+    BitwiseRightShift,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -51,6 +58,10 @@ enum Class {
     Arithmetic,
     Comparison,
     Logical,
+    /// Integer or boolean inputs of one type, output of that type.
+    Bitwise,
+    /// Integer inputs of one type, output of that type.
+    Shift,
 }
 
 impl Kind {
@@ -59,6 +70,8 @@ impl Kind {
         match self {
             Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual => Class::Comparison,
             LogicalAnd | LogicalOr | LogicalXor => Class::Logical,
+            BitwiseAnd | BitwiseOr | BitwiseXor => Class::Bitwise,
+            BitwiseLeftShift | BitwiseRightShift => Class::Shift,
             _ => Class::Arithmetic,
         }
     }
@@ -70,9 +83,20 @@ const ERRORS: &str = "`broadcast-incompatible` naming both dims, axes and shapes
 
 macro_rules! binary_op {
     ($static:ident, $fn:ident, $kind:ident, $name:literal, $summary:literal, $attrs:expr) => {
+        binary_op!(
+            $static,
+            $fn,
+            $kind,
+            $name,
+            super::SINCE_OPSET1,
+            $summary,
+            $attrs
+        );
+    };
+    ($static:ident, $fn:ident, $kind:ident, $name:literal, $versions:expr, $summary:literal, $attrs:expr) => {
         pub static $static: OpDef = OpDef {
             type_name: $name,
-            versions: super::SINCE_OPSET1,
+            versions: $versions,
             infer: $fn,
             doc: OpDoc {
                 summary: $summary,
@@ -234,6 +258,55 @@ binary_op!(
     ATTRS
 );
 
+const OPSET13: &[OpVersion] = &[OpVersion::openvino(13, 13)];
+const OPSET15: &[OpVersion] = &[OpVersion::openvino(15, 15)];
+
+binary_op!(
+    BITWISE_AND,
+    infer_bitwise_and,
+    BitwiseAnd,
+    "BitwiseAnd",
+    OPSET13,
+    "Elementwise bitwise and of integer tensors (boolean: logical and).",
+    ATTRS
+);
+binary_op!(
+    BITWISE_OR,
+    infer_bitwise_or,
+    BitwiseOr,
+    "BitwiseOr",
+    OPSET13,
+    "Elementwise bitwise or of integer tensors (boolean: logical or).",
+    ATTRS
+);
+binary_op!(
+    BITWISE_XOR,
+    infer_bitwise_xor,
+    BitwiseXor,
+    "BitwiseXor",
+    OPSET13,
+    "Elementwise bitwise xor of integer tensors (boolean: logical xor).",
+    ATTRS
+);
+binary_op!(
+    BITWISE_LEFT_SHIFT,
+    infer_bitwise_left_shift,
+    BitwiseLeftShift,
+    "BitwiseLeftShift",
+    OPSET15,
+    "Elementwise `a << b` of integer tensors. Shift counts below 0 or not below the width (implementation-defined by the spec): as OpenVINO's CPU plugin, 8-, 16- and 32-bit types shift in 32 bits by `b mod 32` and keep the low bits; 64-bit types shift by `b mod 64` (the CPU plugin computes i64/u64 in 32 bits, which the spec and reference contradict).",
+    ATTRS
+);
+binary_op!(
+    BITWISE_RIGHT_SHIFT,
+    infer_bitwise_right_shift,
+    BitwiseRightShift,
+    "BitwiseRightShift",
+    OPSET15,
+    "Elementwise `a >> b` of integer tensors (arithmetic for signed types, logical for unsigned). Shift counts as BitwiseLeftShift; 8- and 16-bit types shift their 32-bit extension, so counts from the width to 31 give 0 or -1.",
+    ATTRS
+);
+
 fn infer(
     ctx: &mut InferContext,
     call: &OpCall<'_>,
@@ -266,6 +339,24 @@ fn infer(
         Class::Comparison => {
             support::expect_same_type(call, 0, 1)?;
             ElementType::Boolean
+        }
+        Class::Bitwise | Class::Shift => {
+            let t = support::expect_same_type(call, 0, 1)?;
+            let boolean_ok = kind.class() == Class::Bitwise;
+            if t.is_static() && !(t.is_integral() || (boolean_ok && t == ElementType::Boolean)) {
+                return Err(ShapeError::ElementType {
+                    what: "inputs".to_owned(),
+                    message: format!(
+                        "must be {}, got {t}",
+                        if boolean_ok {
+                            "integer or boolean tensors"
+                        } else {
+                            "integer tensors"
+                        }
+                    ),
+                });
+            }
+            t
         }
     };
     let mode = Mode::from_attributes(&call.node.attributes)?;
@@ -378,6 +469,12 @@ fn element(ctx: &mut InferContext, kind: Kind, a: &Dim, b: &Dim, python_div: boo
         Kind::LessEqual => boolean(t.compare(a, b)? != Ordering::Greater),
         Kind::Greater => boolean(t.compare(a, b)? == Ordering::Greater),
         Kind::GreaterEqual => boolean(t.compare(a, b)? != Ordering::Less),
+        // Bit operations on the values' i64 form: in range for every integer
+        // type (and booleans) when both inputs are (shifts do not propagate).
+        Kind::BitwiseAnd => Expr::constant(ca? & cb?),
+        Kind::BitwiseOr => Expr::constant(ca? | cb?),
+        Kind::BitwiseXor => Expr::constant(ca? ^ cb?),
+        Kind::BitwiseLeftShift | Kind::BitwiseRightShift => return None,
         Kind::LogicalAnd | Kind::LogicalOr | Kind::LogicalXor => {
             let (x, y) = (ca? != 0, cb? != 0);
             boolean(match kind {

@@ -7,9 +7,16 @@
 //! require a floating type; `Round`, `Elu`, `LogicalNot`, `PReLU`,
 //! `HardSigmoid` accept any.
 //!
+//! The trigonometric ops (`Sin`, `Cos`, `Tan`, `Asin`, `Acos`, `Atan`,
+//! `Sinh`, `Cosh`: version 1; `Asinh`, `Acosh`, `Atanh`: version 3, first in
+//! opset4) accept every numeric type, as OpenVINO (boolean is rejected); on
+//! integers the result is rounded (see the executor's kernel).
+//! `BitwiseNot`-13 takes integer or boolean data.
+//!
 //! Values propagate (shape subgraphs) for `Negative`, `Abs` (where the
 //! range decides the sign), `ReLU` and `Clamp` on integers, and
-//! `Floor`/`Ceiling`/`Round` of integers (identity).
+//! `Floor`/`Ceiling`/`Round` of integers (identity), and `BitwiseNot` of
+//! booleans and signed integers.
 
 use ir::{Dim, ElementType};
 use symdim::Expr;
@@ -45,6 +52,18 @@ enum Kind {
     SoftPlus,
     Elu,
     LogicalNot,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Asinh,
+    Acosh,
+    Atanh,
+    BitwiseNot,
 }
 
 /// Which data element types an op accepts.
@@ -56,6 +75,8 @@ enum Types {
     Real,
     /// Any type.
     Any,
+    /// Integer or boolean types.
+    Bits,
 }
 
 impl Kind {
@@ -64,6 +85,7 @@ impl Kind {
         match self {
             Gelu | Mish | SoftPlus | Swish => Types::Real,
             Round | Elu | LogicalNot | Prelu | HardSigmoid => Types::Any,
+            BitwiseNot => Types::Bits,
             _ => Types::NotBoolean,
         }
     }
@@ -84,6 +106,8 @@ const ERRORS: &str = "`element-type` for a data type OpenVINO rejects; `input-co
 
 const OPSET4: &[OpVersion] = &[OpVersion::openvino(4, 4)];
 const OPSET5: &[OpVersion] = &[OpVersion::openvino(5, 5)];
+/// Asinh-3, Acosh-3, Atanh-3: version 3, first in opset4.
+const V3_OPSET4: &[OpVersion] = &[OpVersion::openvino(3, 4)];
 const GELU_VERSIONS: &[OpVersion] = &[OpVersion::openvino(2, 2), OpVersion::openvino(7, 7)];
 
 macro_rules! unary_op {
@@ -110,8 +134,141 @@ macro_rules! unary_op {
 }
 
 const S1: &[OpVersion] = super::SINCE_OPSET1;
+const TRIG_SYMBOLIC: &str = "output = data shape and type, symbols kept; integer data: OpenVINO's CPU plugin computes in f32 and rounds half to even (see the executor)";
 const VALUES: &str = "output = data shape and type; integer values propagate";
 
+unary_op!(
+    SIN,
+    infer_sin,
+    Sin,
+    "Sin",
+    S1,
+    "Elementwise sine (radians).",
+    "-",
+    TRIG_SYMBOLIC,
+    ERRORS
+);
+unary_op!(
+    COS,
+    infer_cos,
+    Cos,
+    "Cos",
+    S1,
+    "Elementwise cosine (radians).",
+    "-",
+    TRIG_SYMBOLIC,
+    ERRORS
+);
+unary_op!(
+    TAN,
+    infer_tan,
+    Tan,
+    "Tan",
+    S1,
+    "Elementwise tangent (radians).",
+    "-",
+    TRIG_SYMBOLIC,
+    ERRORS
+);
+unary_op!(
+    ASIN,
+    infer_asin,
+    Asin,
+    "Asin",
+    S1,
+    "Elementwise arcsine (NaN outside [-1, 1]).",
+    "-",
+    TRIG_SYMBOLIC,
+    ERRORS
+);
+unary_op!(
+    ACOS,
+    infer_acos,
+    Acos,
+    "Acos",
+    S1,
+    "Elementwise arccosine (NaN outside [-1, 1]).",
+    "-",
+    TRIG_SYMBOLIC,
+    ERRORS
+);
+unary_op!(
+    ATAN,
+    infer_atan,
+    Atan,
+    "Atan",
+    S1,
+    "Elementwise arctangent.",
+    "-",
+    TRIG_SYMBOLIC,
+    ERRORS
+);
+unary_op!(
+    SINH,
+    infer_sinh,
+    Sinh,
+    "Sinh",
+    S1,
+    "Elementwise hyperbolic sine.",
+    "-",
+    TRIG_SYMBOLIC,
+    ERRORS
+);
+unary_op!(
+    COSH,
+    infer_cosh,
+    Cosh,
+    "Cosh",
+    S1,
+    "Elementwise hyperbolic cosine.",
+    "-",
+    TRIG_SYMBOLIC,
+    ERRORS
+);
+unary_op!(
+    ASINH,
+    infer_asinh,
+    Asinh,
+    "Asinh",
+    V3_OPSET4,
+    "Elementwise inverse hyperbolic sine (Asinh-3, first in opset4).",
+    "-",
+    TRIG_SYMBOLIC,
+    ERRORS
+);
+unary_op!(
+    ACOSH,
+    infer_acosh,
+    Acosh,
+    "Acosh",
+    V3_OPSET4,
+    "Elementwise inverse hyperbolic cosine (Acosh-3, first in opset4; NaN below 1).",
+    "-",
+    TRIG_SYMBOLIC,
+    ERRORS
+);
+unary_op!(
+    ATANH,
+    infer_atanh,
+    Atanh,
+    "Atanh",
+    V3_OPSET4,
+    "Elementwise inverse hyperbolic tangent (Atanh-3, first in opset4; NaN outside [-1, 1], infinities at ±1).",
+    "-",
+    TRIG_SYMBOLIC,
+    ERRORS
+);
+unary_op!(
+    BITWISE_NOT,
+    infer_bitwise_not,
+    BitwiseNot,
+    "BitwiseNot",
+    &[OpVersion::openvino(13, 13)],
+    "Elementwise bitwise not of an integer tensor (boolean: logical not).",
+    "-",
+    SYMBOLIC,
+    "`element-type` for floating-point data; `input-count`"
+);
 unary_op!(
     ABS,
     infer_abs,
@@ -363,12 +520,14 @@ fn infer(
             Types::NotBoolean => t != ElementType::Boolean,
             Types::Real => t.is_real(),
             Types::Any => true,
+            Types::Bits => t.is_integral() || t == ElementType::Boolean,
         };
     if !ok {
         return Err(ShapeError::ElementType {
             what: "data (input 0)".to_owned(),
             message: match kind.types() {
                 Types::Real => format!("must be a floating-point tensor, got {t}"),
+                Types::Bits => format!("must be an integer or boolean tensor, got {t}"),
                 _ => format!("must not be {t}"),
             },
         });
@@ -461,6 +620,14 @@ fn element(
             s.min(&s.max(d, &lo).ok()?, &hi).ok()
         }
         Kind::LogicalNot => Some(Expr::constant(i64::from(d.as_constant()? == 0))),
+        Kind::BitwiseNot => match t {
+            ElementType::Boolean => Some(Expr::constant(i64::from(d.as_constant()? == 0))),
+            // Unsigned values would leave their type's range as i64.
+            ElementType::I8 | ElementType::I16 | ElementType::I32 | ElementType::I64 => {
+                Some(Expr::constant(!d.as_constant()?))
+            }
+            _ => None,
+        },
         _ => None,
     }
 }

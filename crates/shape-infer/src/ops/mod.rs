@@ -13,6 +13,7 @@ mod constant;
 mod convert;
 mod convolution;
 mod convolution_backprop_data;
+mod cum_sum;
 mod depth_to_space;
 mod elementwise_binary;
 mod elementwise_unary;
@@ -22,6 +23,7 @@ mod gather;
 mod group_convolution;
 mod group_convolution_backprop_data;
 mod group_normalization;
+mod identity;
 pub mod interpolate;
 pub mod lrn;
 mod matmul;
@@ -35,6 +37,7 @@ mod range;
 mod reduce;
 mod reshape;
 mod result;
+mod roll;
 mod scaled_dot_product_attention;
 mod select;
 mod shape_of;
@@ -71,8 +74,14 @@ pub static ALL: &[&OpDef] = &[
     &convert::CONVERT_LIKE,
     &convolution::DEF,
     &convolution_backprop_data::DEF,
+    &cum_sum::DEF,
     &depth_to_space::DEF,
     &elementwise_binary::ADD,
+    &elementwise_binary::BITWISE_AND,
+    &elementwise_binary::BITWISE_LEFT_SHIFT,
+    &elementwise_binary::BITWISE_OR,
+    &elementwise_binary::BITWISE_RIGHT_SHIFT,
+    &elementwise_binary::BITWISE_XOR,
     &elementwise_binary::DIVIDE,
     &elementwise_binary::EQUAL,
     &elementwise_binary::FLOOR_MOD,
@@ -92,8 +101,17 @@ pub static ALL: &[&OpDef] = &[
     &elementwise_binary::SQUARED_DIFFERENCE,
     &elementwise_binary::SUBTRACT,
     &elementwise_unary::ABS,
+    &elementwise_unary::ACOS,
+    &elementwise_unary::ACOSH,
+    &elementwise_unary::ASIN,
+    &elementwise_unary::ASINH,
+    &elementwise_unary::ATAN,
+    &elementwise_unary::ATANH,
+    &elementwise_unary::BITWISE_NOT,
     &elementwise_unary::CEILING,
     &elementwise_unary::CLAMP,
+    &elementwise_unary::COS,
+    &elementwise_unary::COSH,
     &elementwise_unary::ELU,
     &elementwise_unary::ERF,
     &elementwise_unary::EXP,
@@ -111,9 +129,12 @@ pub static ALL: &[&OpDef] = &[
     &elementwise_unary::ROUND,
     &elementwise_unary::SIGMOID,
     &elementwise_unary::SIGN,
+    &elementwise_unary::SIN,
+    &elementwise_unary::SINH,
     &elementwise_unary::SOFT_PLUS,
     &elementwise_unary::SQRT,
     &elementwise_unary::SWISH,
+    &elementwise_unary::TAN,
     &elementwise_unary::TANH,
     &extract::DEF,
     &fake_quantize::DEF,
@@ -121,6 +142,7 @@ pub static ALL: &[&OpDef] = &[
     &group_convolution::DEF,
     &group_convolution_backprop_data::DEF,
     &group_normalization::DEF,
+    &identity::DEF,
     &interpolate::DEF,
     &lrn::DEF,
     &matmul::DEF,
@@ -131,6 +153,10 @@ pub static ALL: &[&OpDef] = &[
     &pad::DEF,
     &parameter::DEF,
     &range::DEF,
+    &reduce::L1,
+    &reduce::L2,
+    &reduce::LOGICAL_AND,
+    &reduce::LOGICAL_OR,
     &reduce::MAX,
     &reduce::MEAN,
     &reduce::MIN,
@@ -138,6 +164,7 @@ pub static ALL: &[&OpDef] = &[
     &reduce::SUM,
     &reshape::DEF,
     &result::DEF,
+    &roll::DEF,
     &scaled_dot_product_attention::DEF,
     &select::DEF,
     &shape_of::DEF,

@@ -1,4 +1,7 @@
-//! ReduceSum-1, ReduceProd-1, ReduceMax-1, ReduceMin-1, ReduceMean-1: one rule.
+//! ReduceSum-1, ReduceProd-1, ReduceMax-1, ReduceMin-1, ReduceMean-1,
+//! ReduceL1-4, ReduceL2-4, ReduceLogicalAnd-1, ReduceLogicalOr-1: one rule.
+//! ReduceL1/L2 take numeric data (not boolean), the logical ones boolean
+//! data, as OpenVINO checks them.
 //!
 //! The `axes` input names the reduced axes (negative counts from the rank,
 //! duplicates allowed as in OpenVINO); `keep_dims` keeps them as 1s. Reducing a
@@ -12,7 +15,7 @@ use symdim::Expr;
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
-use crate::registry::{OpCall, OpDef, OpDoc};
+use crate::registry::{OpCall, OpDef, OpDoc, OpVersion};
 use crate::tensor::TensorInfo;
 
 use super::support;
@@ -80,13 +83,69 @@ pub static MEAN: OpDef = OpDef {
     },
 };
 
-#[derive(Clone, Copy)]
+const OPSET4: &[OpVersion] = &[OpVersion::openvino(4, 4)];
+const NO_VALUES: &str = "reduced dims vanish (or become 1); no value propagation; axes known only at run time keep the rank (keep_dims, or one axis: rank - 1) with dims ranging over what they can be, else an unknown rank";
+const LOGICAL_VALUES: &str = "reduced dims vanish (or become 1); a 1-D boolean value vector reduced over axis 0 carries its result; axes known only at run time keep the rank (keep_dims, or one axis: rank - 1) with dims ranging over what they can be, else an unknown rank";
+
+pub static L1: OpDef = OpDef {
+    type_name: "ReduceL1",
+    versions: OPSET4,
+    infer: infer_l1,
+    doc: OpDoc {
+        summary: "L1 norm (sum of absolute values) over the `axes`; integers: computed exactly and saturated to the type.",
+        attributes: ATTRIBUTES,
+        symbolic: NO_VALUES,
+        errors: "`element-type` for boolean data; non-integer `axes`, `axes` of rank above 1, an axis out of range",
+    },
+};
+
+pub static L2: OpDef = OpDef {
+    type_name: "ReduceL2",
+    versions: OPSET4,
+    infer: infer_l2,
+    doc: OpDoc {
+        summary: "L2 norm (square root of the sum of squares) over the `axes`; integers: truncated, as OpenVINO's CPU plugin.",
+        attributes: ATTRIBUTES,
+        symbolic: NO_VALUES,
+        errors: "`element-type` for boolean data; non-integer `axes`, `axes` of rank above 1, an axis out of range",
+    },
+};
+
+pub static LOGICAL_AND: OpDef = OpDef {
+    type_name: "ReduceLogicalAnd",
+    versions: super::SINCE_OPSET1,
+    infer: infer_logical_and,
+    doc: OpDoc {
+        summary: "Logical and over the `axes` (true over an empty set).",
+        attributes: ATTRIBUTES,
+        symbolic: LOGICAL_VALUES,
+        errors: "`element-type` for non-boolean data; non-integer `axes`, `axes` of rank above 1, an axis out of range",
+    },
+};
+
+pub static LOGICAL_OR: OpDef = OpDef {
+    type_name: "ReduceLogicalOr",
+    versions: super::SINCE_OPSET1,
+    infer: infer_logical_or,
+    doc: OpDoc {
+        summary: "Logical or over the `axes` (false over an empty set).",
+        attributes: ATTRIBUTES,
+        symbolic: LOGICAL_VALUES,
+        errors: "`element-type` for non-boolean data; non-integer `axes`, `axes` of rank above 1, an axis out of range",
+    },
+};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Sum,
     Prod,
     Max,
     Min,
     Mean,
+    L1,
+    L2,
+    LogicalAnd,
+    LogicalOr,
 }
 
 fn infer_sum(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
@@ -105,12 +164,51 @@ fn infer_mean(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInf
     reduce(ctx, call, Kind::Mean)
 }
 
+fn infer_l1(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
+    reduce(ctx, call, Kind::L1)
+}
+fn infer_l2(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
+    reduce(ctx, call, Kind::L2)
+}
+fn infer_logical_and(
+    ctx: &mut InferContext,
+    call: &OpCall<'_>,
+) -> Result<Vec<TensorInfo>, ShapeError> {
+    reduce(ctx, call, Kind::LogicalAnd)
+}
+fn infer_logical_or(
+    ctx: &mut InferContext,
+    call: &OpCall<'_>,
+) -> Result<Vec<TensorInfo>, ShapeError> {
+    reduce(ctx, call, Kind::LogicalOr)
+}
+
+/// The data element types OpenVINO accepts for `kind` (the arithmetic
+/// reductions of opset1 check none).
+fn check_data_type(call: &OpCall<'_>, kind: Kind) -> Result<(), ShapeError> {
+    let t = call.inputs[0].element_type;
+    if !t.is_static() {
+        return Ok(());
+    }
+    let boolean = t == ir::ElementType::Boolean;
+    let message = match kind {
+        Kind::L1 | Kind::L2 if boolean => "must be numeric, got boolean".to_owned(),
+        Kind::LogicalAnd | Kind::LogicalOr if !boolean => format!("must be boolean, got {t}"),
+        _ => return Ok(()),
+    };
+    Err(ShapeError::ElementType {
+        what: "data (input 0)".to_owned(),
+        message,
+    })
+}
+
 fn reduce(
     ctx: &mut InferContext,
     call: &OpCall<'_>,
     kind: Kind,
 ) -> Result<Vec<TensorInfo>, ShapeError> {
     call.expect_inputs(2, 2)?;
+    check_data_type(call, kind)?;
     support::expect_integer_input(call, 1, "axes (input 1)")?;
     support::expect_rank_le1(call, 1, "axes (input 1)", true)?;
     let keep_dims = support::bool_attr(ctx, call, "keep_dims", false);
@@ -215,11 +313,26 @@ fn reduced_value(
     axes: &BTreeSet<usize>,
 ) -> Option<Vec<Dim>> {
     let values = support::input_values(call, 0)?;
+    if matches!(kind, Kind::L1 | Kind::L2) {
+        return None;
+    }
     if axes.is_empty() {
         return Some(values.to_vec());
     }
     if rank != 1 {
         return None;
+    }
+    if matches!(kind, Kind::LogicalAnd | Kind::LogicalOr) {
+        let bits = values
+            .iter()
+            .map(|v| v.as_constant().map(|c| c != 0))
+            .collect::<Option<Vec<bool>>>()?;
+        let r = if kind == Kind::LogicalAnd {
+            bits.iter().all(|&b| b)
+        } else {
+            bits.iter().any(|&b| b)
+        };
+        return Some(vec![Expr::constant(i64::from(r))]);
     }
     let (first, rest) = values.split_first()?;
     let mut acc = first.clone();
@@ -229,7 +342,7 @@ fn reduced_value(
             Kind::Prod => acc.mul(v).ok()?,
             Kind::Max => ctx.symbols.max(&acc, v).ok()?,
             Kind::Min => ctx.symbols.min(&acc, v).ok()?,
-            Kind::Mean => return None,
+            Kind::Mean | Kind::L1 | Kind::L2 | Kind::LogicalAnd | Kind::LogicalOr => return None,
         };
     }
     Some(vec![acc])
