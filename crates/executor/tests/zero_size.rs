@@ -504,6 +504,48 @@ fn cases() -> Vec<Case> {
             None,
         )]
     }));
+    cases.push(case("GatherElements", |net| {
+        // Empty data and indices; and empty indices of non-empty data.
+        let x = x(net);
+        let i = net.param("i", "i64", "0,2");
+        let y = net.param("y", "f32", "2,3");
+        let j = net.param("j", "i32", "2,0");
+        vec![
+            net.op(
+                "op",
+                "GatherElements",
+                "opset6",
+                r#"axis="1""#,
+                &[x, i],
+                None,
+            ),
+            net.op(
+                "none",
+                "GatherElements",
+                "opset6",
+                r#"axis="1""#,
+                &[y, j],
+                None,
+            ),
+        ]
+    }));
+    cases.push(case("GatherND", |net| {
+        let x = x(net);
+        let i = net.param("i", "i64", "0,1");
+        let y = net.param("y", "f32", "2,3");
+        let j = net.param("j", "i32", "0,2");
+        vec![
+            net.op(
+                "op",
+                "GatherND",
+                "opset8",
+                r#"batch_dims="0""#,
+                &[x, i],
+                None,
+            ),
+            net.op("none", "GatherND", "opset5", "", &[y, j], None),
+        ]
+    }));
     cases.push(case("ConvolutionBackpropData", move |net| {
         let x = net.param("x", "f32", "1,2,0");
         let w = net.f32s("w", &[2, 3, 1], &[0.5; 6]);

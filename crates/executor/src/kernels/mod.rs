@@ -29,6 +29,8 @@ mod elementwise_unary;
 mod extract;
 mod fake_quantize;
 mod gather;
+mod gather_elements;
+mod gather_nd;
 mod group_normalization;
 mod interpolate;
 mod lrn;
@@ -184,6 +186,8 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Concat" => concat::run,
         "Transpose" => transpose::run,
         "Gather" => gather::run,
+        "GatherElements" => gather_elements::run,
+        "GatherND" => gather_nd::run,
         "ShapeOf" => shape_of::run,
         "Squeeze" => squeeze::run,
         "Unsqueeze" => squeeze::run,
@@ -261,6 +265,8 @@ pub const OPS: &[&str] = &[
     "Concat",
     "Transpose",
     "Gather",
+    "GatherElements",
+    "GatherND",
     "ShapeOf",
     "Squeeze",
     "Unsqueeze",

@@ -19,6 +19,8 @@ mod elementwise_unary;
 mod extract;
 pub mod fake_quantize;
 mod gather;
+mod gather_elements;
+mod gather_nd;
 mod group_convolution;
 mod group_convolution_backprop_data;
 mod group_normalization;
@@ -117,6 +119,8 @@ pub static ALL: &[&OpDef] = &[
     &extract::DEF,
     &fake_quantize::DEF,
     &gather::DEF,
+    &gather_elements::DEF,
+    &gather_nd::DEF,
     &group_convolution::DEF,
     &group_convolution_backprop_data::DEF,
     &group_normalization::DEF,
