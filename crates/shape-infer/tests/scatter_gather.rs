@@ -113,3 +113,216 @@ fn gather_nd_errors() {
         b.run_to(g).error("g", rule, needle);
     }
 }
+
+#[test]
+fn scatter_update_shapes_values_and_errors() {
+    let mut b = Ir::new();
+    let x = b.param("x", "N,5,H", "f32");
+    let i = b.param("i", "K", "i32");
+    let u = b.param("u", "N,K,M", "f32");
+    let axis = b.scalar("axis", -2);
+    let s = b.op("s", "ScatterUpdate", "opset3", &[], &[x, i, u, axis]);
+    b.result(s);
+    // ShapeOf [N, 5, H] with dims 1 and 2 replaced by [12, 1].
+    let shape = b.op("shape", "ShapeOf", "opset3", &[], &[x]);
+    let dims = b.vec("dims", &[1, 2]);
+    let vals = b.vec("vals", &[12, 1]);
+    let zero = b.scalar("zero", 0);
+    let t = b.op(
+        "t",
+        "ScatterUpdate",
+        "opset3",
+        &[],
+        &[shape, dims, vals, zero],
+    );
+    let r = b.run_to(t);
+    r.clean();
+    assert_eq!(r.shape("s"), "[N, 5, H]");
+    assert_eq!(r.constraints(), ["M == H"]);
+    assert_eq!(r.value("t").as_deref(), Some("[N, 12, 1]"));
+
+    for (u_shape, u_type, i_type, axis, rule, needle) in [
+        ("2,3", "f32", "i64", 0, "scatter-updates-shape", "rank"),
+        ("2,5,4", "f32", "i64", 0, "scatter-updates-shape", "dim 1"),
+        ("2,2,4", "f32", "i64", 3, "axis-out-of-range", "axis 3"),
+        ("2,2,4", "f32", "f32", 0, "element-type", "integer"),
+        (
+            "2,2,4",
+            "f16",
+            "i64",
+            0,
+            "element-type",
+            "same element type",
+        ),
+    ] {
+        let mut b = Ir::new();
+        let x = b.param("x", "3,2,4", "f32");
+        let i = b.param("i", "2", i_type);
+        let u = b.param("u", u_shape, u_type);
+        let axis = b.scalar("axis", axis);
+        let s = b.op("s", "ScatterUpdate", "opset3", &[], &[x, i, u, axis]);
+        b.run_to(s).error("s", rule, needle);
+    }
+    let mut b = Ir::new();
+    let x = b.param("x", "3,2,4", "f32");
+    let i = b.param("i", "2", "i64");
+    let u = b.param("u", "2,2,4", "f32");
+    let axis = b.vec("axis", &[0, 1]);
+    let s = b.op("s", "ScatterUpdate", "opset3", &[], &[x, i, u, axis]);
+    b.run_to(s).error("s", "axis-not-scalar", "one element");
+}
+
+#[test]
+fn scatter_nd_update_shapes_and_errors() {
+    let mut b = Ir::new();
+    let x = b.param("x", "N,4,H", "f32");
+    let i = b.param("i", "K,2", "i32");
+    let u = b.param("u", "K,M", "f32");
+    let s = b.op("s", "ScatterNDUpdate", "opset4", &[], &[x, i, u]);
+    b.result(s);
+    let s15 = b.op(
+        "s15",
+        "ScatterNDUpdate",
+        "opset15",
+        &[("reduction", "sub")],
+        &[x, i, u],
+    );
+    b.result(s15);
+    // A full-rank single tuple: any updates shape (a scalar, or one element).
+    let j = b.const_i64("j", &[3], &[0, 1, 2]);
+    let one = b.const_f32("one", &[1], &[1.0]);
+    let e = b.op("e", "ScatterNDUpdate", "opset4", &[], &[x, j, one]);
+    b.result(e);
+    // Values: ShapeOf [N, 4, H] with dim -1 set to 7 (not with a reduction).
+    let shape = b.op("shape", "ShapeOf", "opset3", &[], &[x]);
+    let last = b.const_i64("last", &[1, 1], &[-1]);
+    let seven = b.vec("seven", &[7]);
+    let v = b.op(
+        "v",
+        "ScatterNDUpdate",
+        "opset15",
+        &[],
+        &[shape, last, seven],
+    );
+    b.result(v);
+    let sum = [("reduction", "sum")];
+    let vs = b.op(
+        "vs",
+        "ScatterNDUpdate",
+        "opset15",
+        &sum,
+        &[shape, last, seven],
+    );
+    let r = b.run_to(vs);
+    r.clean();
+    assert_eq!(r.value("v").as_deref(), Some("[N, 4, 7]"));
+    assert_eq!(r.value("vs"), None);
+    assert_eq!(r.shape("s"), "[N, 4, H]");
+    assert_eq!(r.shape("s15"), "[N, 4, H]");
+    // One per layer.
+    assert_eq!(r.constraints(), ["M == H", "M == H"]);
+
+    for (i_type, i_shape, u_shape, attrs, rule, needle) in [
+        ("i8", "2,1", "2,4,5", &[][..], "element-type", "i32 or i64"),
+        (
+            "i64",
+            "2,4",
+            "2",
+            &[],
+            "scatter-nd-index-length",
+            "length 4",
+        ),
+        ("i64", "2,1", "2,4", &[], "scatter-updates-shape", "rank"),
+        ("i64", "2,1", "3,4,5", &[], "scatter-updates-shape", "dim 0"),
+        ("i64", "", "3", &[], "scatter-nd-rank", "indices"),
+        (
+            "i64",
+            "2,1",
+            "2,4,5",
+            &[("reduction", "mean")],
+            "scatter-reduction",
+            "mean",
+        ),
+    ] {
+        let mut b = Ir::new();
+        let x = b.param("x", "3,4,5", "f32");
+        let i = b.param("i", i_shape, i_type);
+        let u = b.param("u", u_shape, "f32");
+        let s = b.op("s", "ScatterNDUpdate", "opset15", attrs, &[x, i, u]);
+        b.run_to(s).error("s", rule, needle);
+    }
+}
+
+#[test]
+fn scatter_elements_update_shapes_and_errors() {
+    let mut b = Ir::new();
+    let x = b.param("x", "N,4", "f32");
+    let i = b.param("i", "K,M", "i64");
+    let u = b.param("u", "K,L", "f32");
+    let axis = b.scalar("axis", 1);
+    let s = b.op(
+        "s",
+        "ScatterElementsUpdate",
+        "opset12",
+        &[("reduction", "mean"), ("use_init_val", "false")],
+        &[x, i, u, axis],
+    );
+    b.result(s);
+    let shape = b.op("shape", "ShapeOf", "opset3", &[], &[x]);
+    let at = b.vec("at", &[-1]);
+    let nine = b.vec("nine", &[9]);
+    let zero = b.scalar("zero", 0);
+    let v = b.op(
+        "v",
+        "ScatterElementsUpdate",
+        "opset3",
+        &[],
+        &[shape, at, nine, zero],
+    );
+    let r = b.run_to(v);
+    r.clean();
+    assert_eq!(r.shape("s"), "[N, 4]");
+    assert_eq!(r.constraints(), ["L == M"]);
+    assert_eq!(r.value("v").as_deref(), Some("[N, 9]"));
+
+    for (i_shape, u_shape, axis, attrs, rule, needle) in [
+        ("2", "2", 0, &[][..], "scatter-elements-rank", "rank 2"),
+        ("2,3", "2,2", 0, &[], "scatter-updates-shape", "dim 1"),
+        ("2,3", "2,3", -3, &[], "axis-out-of-range", "axis -3"),
+        (
+            "2,3",
+            "2,3",
+            0,
+            &[("reduction", "sub")],
+            "scatter-reduction",
+            "sub",
+        ),
+    ] {
+        let mut b = Ir::new();
+        let x = b.param("x", "3,4", "f32");
+        let i = b.param("i", i_shape, "i32");
+        let u = b.param("u", u_shape, "f32");
+        let axis = b.scalar("axis", axis);
+        let s = b.op(
+            "s",
+            "ScatterElementsUpdate",
+            "opset12",
+            attrs,
+            &[x, i, u, axis],
+        );
+        b.run_to(s).error("s", rule, needle);
+    }
+    let mut b = Ir::new();
+    let x = b.param("x", "3,4", "f32");
+    let i = b.param("i", "2,3", "f32");
+    let u = b.param("u", "2,3", "f32");
+    let axis = b.scalar("axis", 0);
+    let s = b.op(
+        "s",
+        "ScatterElementsUpdate",
+        "opset3",
+        &[],
+        &[x, i, u, axis],
+    );
+    b.run_to(s).error("s", "element-type", "integer");
+}

@@ -44,6 +44,7 @@ mod range;
 mod reduce;
 mod reshape;
 mod result;
+mod scatter;
 mod select;
 mod shape_of;
 mod slice;
@@ -188,6 +189,9 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Gather" => gather::run,
         "GatherElements" => gather_elements::run,
         "GatherND" => gather_nd::run,
+        "ScatterUpdate" => scatter::scatter_update,
+        "ScatterNDUpdate" => scatter::scatter_nd_update,
+        "ScatterElementsUpdate" => scatter::scatter_elements_update,
         "ShapeOf" => shape_of::run,
         "Squeeze" => squeeze::run,
         "Unsqueeze" => squeeze::run,
@@ -267,6 +271,9 @@ pub const OPS: &[&str] = &[
     "Gather",
     "GatherElements",
     "GatherND",
+    "ScatterUpdate",
+    "ScatterNDUpdate",
+    "ScatterElementsUpdate",
     "ShapeOf",
     "Squeeze",
     "Unsqueeze",

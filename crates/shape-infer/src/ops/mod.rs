@@ -37,6 +37,9 @@ mod range;
 mod reduce;
 mod reshape;
 mod result;
+mod scatter_elements_update;
+mod scatter_nd_update;
+mod scatter_update;
 mod select;
 mod shape_of;
 mod shuffle_channels;
@@ -141,6 +144,9 @@ pub static ALL: &[&OpDef] = &[
     &reduce::SUM,
     &reshape::DEF,
     &result::DEF,
+    &scatter_elements_update::DEF,
+    &scatter_nd_update::DEF,
+    &scatter_update::DEF,
     &select::DEF,
     &shape_of::DEF,
     &shuffle_channels::DEF,
