@@ -24,7 +24,7 @@ pub static DEF: OpDef = OpDef {
     infer,
     doc: OpDoc {
         summary: "A copy of `data` whose elements or slices addressed by the index tuples in the last dim of `indices` are replaced by the slices of `updates` (shape `indices[:-1] + data[k:]`), or (v15) combined with them by `reduction`; writes apply in index order (a repeated index: the last wins, or reductions accumulate), negative indices count from the end.",
-        attributes: "`reduction` (v15: `none` (default), `sum`, `sub`, `prod`, `min`, `max`; booleans: or, xor, and, and, or)",
+        attributes: "`reduction` (v15: `none` (default), `sum`, `sub`, `prod`, `min`, `max`; booleans: or, xor, and, and, or, as the spec and OpenVINO's reference (its 2026.4 CPU plugin subtracts booleans as integers))",
         symbolic: "the data's shape; the updates' dims are merged with `indices[:-1] + data[k:]` (an undecidable equality is a constraint); without a reduction, values in `data` and `updates` with constant indices propagate (negative indices count from the end)",
         errors: "`element-type` (indices not i32 or i64, updates of another type than data), `scatter-nd-rank` (data or indices of rank 0), `scatter-nd-index-length` (tuple length above the data's rank), `scatter-updates-shape` (updates of the wrong rank or dims), `scatter-reduction` (an unknown `reduction`)",
     },
