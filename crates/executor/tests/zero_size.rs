@@ -620,6 +620,130 @@ fn cases() -> Vec<Case> {
             None,
         )]
     }));
+    cases.push(case("GatherElements", |net| {
+        // Empty data and indices; and empty indices of non-empty data.
+        let x = x(net);
+        let i = net.param("i", "i64", "0,2");
+        let y = net.param("y", "f32", "2,3");
+        let j = net.param("j", "i32", "2,0");
+        vec![
+            net.op(
+                "op",
+                "GatherElements",
+                "opset6",
+                r#"axis="1""#,
+                &[x, i],
+                None,
+            ),
+            net.op(
+                "none",
+                "GatherElements",
+                "opset6",
+                r#"axis="1""#,
+                &[y, j],
+                None,
+            ),
+        ]
+    }));
+    cases.push(case("GatherND", |net| {
+        let x = x(net);
+        let i = net.param("i", "i64", "0,1");
+        let y = net.param("y", "f32", "2,3");
+        let j = net.param("j", "i32", "0,2");
+        vec![
+            net.op(
+                "op",
+                "GatherND",
+                "opset8",
+                r#"batch_dims="0""#,
+                &[x, i],
+                None,
+            ),
+            net.op("none", "GatherND", "opset5", "", &[y, j], None),
+        ]
+    }));
+    cases.push(case("ScatterUpdate", |net| {
+        let x = x(net);
+        let i = net.i64s("i", &[1], &[0]);
+        let u = net.param("u", "f32", "0,1");
+        let axis = net.i64s("axis", &[], &[1]);
+        let y = net.param("y", "f32", "2,3");
+        let none = net.i64s("none", &[0], &[]);
+        let v = net.param("v", "f32", "2,0");
+        vec![
+            net.op("op", "ScatterUpdate", "opset3", "", &[x, i, u, axis], None),
+            net.op(
+                "empty",
+                "ScatterUpdate",
+                "opset3",
+                "",
+                &[y, none, v, axis],
+                None,
+            ),
+        ]
+    }));
+    cases.push(case("ScatterNDUpdate", |net| {
+        let y = net.param("y", "f32", "2,3");
+        let i = net.param("i", "i64", "0,1");
+        let u = net.param("u", "f32", "0,3");
+        let x = x(net);
+        let j = net.param("j", "i32", "0,2");
+        let v = net.param("v", "f32", "0");
+        vec![
+            net.op("op", "ScatterNDUpdate", "opset4", "", &[y, i, u], None),
+            net.op(
+                "sum",
+                "ScatterNDUpdate",
+                "opset15",
+                r#"reduction="sum""#,
+                &[y, i, u],
+                None,
+            ),
+            net.op(
+                "of_empty",
+                "ScatterNDUpdate",
+                "opset15",
+                r#"reduction="none""#,
+                &[x, j, v],
+                None,
+            ),
+        ]
+    }));
+    cases.push(case("ScatterElementsUpdate", |net| {
+        let y = net.param("y", "f32", "2,3");
+        let i = net.param("i", "i64", "2,0");
+        let u = net.param("u", "f32", "2,0");
+        let axis = net.i64s("axis", &[], &[1]);
+        let x = x(net);
+        let j = net.param("j", "i64", "0,3");
+        let v = net.param("v", "f32", "0,3");
+        vec![
+            net.op(
+                "op",
+                "ScatterElementsUpdate",
+                "opset3",
+                "",
+                &[y, i, u, axis],
+                None,
+            ),
+            net.op(
+                "mean",
+                "ScatterElementsUpdate",
+                "opset12",
+                r#"reduction="mean" use_init_val="false""#,
+                &[y, i, u, axis],
+                None,
+            ),
+            net.op(
+                "of_empty",
+                "ScatterElementsUpdate",
+                "opset3",
+                "",
+                &[x, j, v, axis],
+                None,
+            ),
+        ]
+    }));
     cases.push(case("ConvolutionBackpropData", move |net| {
         let x = net.param("x", "f32", "1,2,0");
         let w = net.f32s("w", &[2, 3, 1], &[0.5; 6]);

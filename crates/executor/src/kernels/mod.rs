@@ -30,6 +30,8 @@ mod elementwise_unary;
 mod extract;
 mod fake_quantize;
 mod gather;
+mod gather_elements;
+mod gather_nd;
 mod group_normalization;
 mod interpolate;
 mod lrn;
@@ -45,6 +47,7 @@ mod reshape;
 mod result;
 mod roll;
 mod scaled_dot_product_attention;
+mod scatter;
 mod select;
 mod shape_of;
 mod slice;
@@ -207,6 +210,11 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "CumSum" => cum_sum::run,
         "Roll" => roll::run,
         "Gather" => gather::run,
+        "GatherElements" => gather_elements::run,
+        "GatherND" => gather_nd::run,
+        "ScatterUpdate" => scatter::scatter_update,
+        "ScatterNDUpdate" => scatter::scatter_nd_update,
+        "ScatterElementsUpdate" => scatter::scatter_elements_update,
         "ShapeOf" => shape_of::run,
         "Squeeze" => squeeze::run,
         "Unsqueeze" => squeeze::run,
@@ -292,6 +300,11 @@ pub const OPS: &[&str] = &[
     "CumSum",
     "Roll",
     "Gather",
+    "GatherElements",
+    "GatherND",
+    "ScatterUpdate",
+    "ScatterNDUpdate",
+    "ScatterElementsUpdate",
     "ShapeOf",
     "Squeeze",
     "Unsqueeze",

@@ -20,6 +20,8 @@ mod elementwise_unary;
 mod extract;
 pub mod fake_quantize;
 mod gather;
+mod gather_elements;
+mod gather_nd;
 mod group_convolution;
 mod group_convolution_backprop_data;
 mod group_normalization;
@@ -39,6 +41,9 @@ mod reshape;
 mod result;
 mod roll;
 mod scaled_dot_product_attention;
+mod scatter_elements_update;
+mod scatter_nd_update;
+mod scatter_update;
 mod select;
 mod shape_of;
 mod shuffle_channels;
@@ -139,6 +144,8 @@ pub static ALL: &[&OpDef] = &[
     &extract::DEF,
     &fake_quantize::DEF,
     &gather::DEF,
+    &gather_elements::DEF,
+    &gather_nd::DEF,
     &group_convolution::DEF,
     &group_convolution_backprop_data::DEF,
     &group_normalization::DEF,
@@ -166,6 +173,9 @@ pub static ALL: &[&OpDef] = &[
     &result::DEF,
     &roll::DEF,
     &scaled_dot_product_attention::DEF,
+    &scatter_elements_update::DEF,
+    &scatter_nd_update::DEF,
+    &scatter_update::DEF,
     &select::DEF,
     &shape_of::DEF,
     &shuffle_channels::DEF,
