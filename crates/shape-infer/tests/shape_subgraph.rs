@@ -200,3 +200,50 @@ fn nonzero_of_a_converted_float_constant_folds() {
     r.clean();
     assert_eq!(r.shape("nz"), "[2, 3]");
 }
+
+#[test]
+fn split_pieces_of_a_shape_value_keep_their_values() {
+    // Swin's padding computes its pads as a [3, 2] tensor split in two.
+    let mut b = Ir::new();
+    let x = b.param("x", "N,H,W,96", "f32");
+    let shape = b.op("shape", "ShapeOf", "opset3", &[], &[x]);
+    let tail = b.vec("tail", &[1, 2]);
+    let six = b.op("six", "Concat", "opset1", &[("axis", "0")], &[shape, tail]);
+    let pattern = b.vec("pattern", &[3, 2]);
+    let grid = b.op(
+        "grid",
+        "Reshape",
+        "opset1",
+        &[("special_zero", "false")],
+        &[six, pattern],
+    );
+    let axis = b.scalar("axis", 1);
+    let halves = b.layer(
+        "halves",
+        "Split",
+        "opset1",
+        &[("num_splits", "2")],
+        &[grid, axis],
+        2,
+    );
+    let lengths = b.vec("lengths", &[1, 2]);
+    let axis0 = b.scalar("axis0", 0);
+    let rows = b.layer(
+        "rows",
+        "VariadicSplit",
+        "opset1",
+        &[],
+        &[grid, axis0, lengths],
+        2,
+    );
+    b.result(halves[0]);
+    b.result(rows[1]);
+    let r = b.run_to(halves[1]);
+    r.clean();
+    assert_eq!(r.value("halves").as_deref(), Some("[N, W, 1]"));
+    assert_eq!(
+        r.tensor_of("halves", 1).value.as_ref().map(Vec::len),
+        Some(3)
+    );
+    assert_eq!(r.tensor_of("rows", 1).value.as_ref().map(Vec::len), Some(4));
+}

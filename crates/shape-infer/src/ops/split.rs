@@ -89,9 +89,13 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         }
     };
     let mut out: Vec<Dim> = dims.to_vec();
-    out[axis] = piece;
-    Ok(vec![
-        TensorInfo::new(data.element_type, Shape::ranked(out));
-        count
-    ])
+    out[axis] = piece.clone();
+    let tensor = TensorInfo::new(data.element_type, Shape::ranked(out));
+    let mut outs = vec![tensor; count];
+    if let Some(values) = support::split_values(data, axis, &vec![piece; count]) {
+        for (o, v) in outs.iter_mut().zip(values) {
+            o.value = Some(v);
+        }
+    }
+    Ok(outs)
 }

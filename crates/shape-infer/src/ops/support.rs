@@ -275,3 +275,39 @@ pub fn nonzero_positions(values: &[Dim]) -> Option<Vec<usize>> {
     }
     Some(positions)
 }
+
+/// The known values of `input` cut along `axis` into pieces of the given
+/// lengths (Split, VariadicSplit on shape values), when the input's shape and
+/// the lengths are static; `None` otherwise.
+pub fn split_values(input: &TensorInfo, axis: usize, pieces: &[Dim]) -> Option<Vec<Vec<Dim>>> {
+    let values = input.value.as_ref()?;
+    let dims: Vec<usize> = input
+        .shape
+        .dims()?
+        .iter()
+        .map(|d| d.as_constant().and_then(|c| usize::try_from(c).ok()))
+        .collect::<Option<_>>()?;
+    let lengths: Vec<usize> = pieces
+        .iter()
+        .map(|p| p.as_constant().and_then(|c| usize::try_from(c).ok()))
+        .collect::<Option<_>>()?;
+    let outer: usize = dims.get(..axis)?.iter().product();
+    let inner: usize = dims.get(axis + 1..)?.iter().product();
+    if lengths.iter().sum::<usize>() != *dims.get(axis)?
+        || outer * dims[axis] * inner != values.len()
+    {
+        return None;
+    }
+    let mut out = Vec::with_capacity(lengths.len());
+    let mut offset = 0;
+    for len in lengths {
+        let mut piece = Vec::with_capacity(outer * len * inner);
+        for o in 0..outer {
+            let start = (o * dims[axis] + offset) * inner;
+            piece.extend_from_slice(&values[start..start + len * inner]);
+        }
+        offset += len;
+        out.push(piece);
+    }
+    Some(out)
+}

@@ -132,12 +132,18 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             None => ctx.assume(Predicate::Eq(sum.clone(), d.clone()))?,
         },
     }
+    let values = support::split_values(data, axis, &pieces);
     Ok(pieces
         .into_iter()
-        .map(|p| {
+        .enumerate()
+        .map(|(k, p)| {
             let mut out: Vec<Dim> = dims.to_vec();
             out[axis] = p;
-            TensorInfo::new(data.element_type, Shape::ranked(out))
+            let tensor = TensorInfo::new(data.element_type, Shape::ranked(out));
+            match values.as_ref().and_then(|v| v.get(k)) {
+                Some(v) => tensor.with_value(v.clone()),
+                None => tensor,
+            }
         })
         .collect())
 }
