@@ -31,6 +31,7 @@ mod executor;
 mod gemm;
 mod kernels;
 mod npy;
+mod packed;
 mod parallel;
 mod pool;
 mod tensor;

@@ -89,17 +89,21 @@ pub fn element_width(element_type: ElementType) -> Result<usize, ExecError> {
 /// overflow and [`MAX_TENSOR_BYTES`] (or, during a run, the run's smaller
 /// per-tensor limit).
 pub fn byte_size(element_type: ElementType, shape: &[usize]) -> Result<usize, ExecError> {
-    let width = element_width(element_type)?;
     let count = element_count(shape)?;
     let limit = tensor_limit();
-    let bytes = count
-        .checked_mul(width)
-        .filter(|&b| b as u64 <= limit)
-        .ok_or_else(|| {
-            ExecError::TooLarge(format!(
-                "{element_type} {shape:?} needs more than {limit} bytes"
-            ))
-        })?;
+    // Compressed weights (u4, nf4, f8…) are held packed, for Convert to decode.
+    let bytes = if crate::packed::is_decodable(element_type) {
+        element_type
+            .byte_size(count as u64)
+            .and_then(|b| usize::try_from(b).ok())
+    } else {
+        count.checked_mul(element_width(element_type)?)
+    };
+    let bytes = bytes.filter(|&b| b as u64 <= limit).ok_or_else(|| {
+        ExecError::TooLarge(format!(
+            "{element_type} {shape:?} needs more than {limit} bytes"
+        ))
+    })?;
     Ok(bytes)
 }
 
@@ -328,7 +332,11 @@ mod tests {
         assert!(byte_size(ElementType::F32, &[1 << 31, 4]).is_err());
         assert_eq!(byte_size(ElementType::F16, &[2, 3]).unwrap(), 12);
         assert_eq!(byte_size(ElementType::F32, &[2, 0]).unwrap(), 0);
-        assert!(byte_size(ElementType::I4, &[2]).is_err());
+        // Compressed weights are held packed; types nothing decodes are refused.
+        assert_eq!(byte_size(ElementType::I4, &[3]).unwrap(), 2);
+        assert_eq!(byte_size(ElementType::U1, &[9]).unwrap(), 2);
+        assert!(byte_size(ElementType::U3, &[2]).is_err());
+        assert!(byte_size(ElementType::String, &[2]).is_err());
         assert!(Tensor::from_bytes(ElementType::F32, vec![2], vec![0; 7]).is_err());
     }
 

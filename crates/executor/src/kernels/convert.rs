@@ -1,4 +1,5 @@
-//! Convert-1: element type conversion between every computable type.
+//! Convert-1: element type conversion between every computable type, and
+//! from the storage types of compressed weights (`crate::packed`).
 //!
 //! Float to integer truncates toward zero and saturates at the type's range
 //! (NaN becomes 0); integer to integer wraps (two's complement, as C++);
@@ -135,6 +136,15 @@ fn convert_as<S: Conv, D: Conv>(t: &Tensor) -> Result<Tensor, ExecError> {
 pub fn convert(tensor: &Tensor, to: ElementType) -> Result<Tensor, ExecError> {
     if tensor.element_type == to {
         return Ok(tensor.clone());
+    }
+    if crate::packed::is_decodable(tensor.element_type) {
+        // Compressed weights: decoded exactly, then converted as f32 values.
+        let count = crate::tensor::element_count(&tensor.shape)?;
+        let values = crate::packed::decode(tensor.element_type, tensor.bytes(), count)?;
+        return super::from_f64s(to, tensor.shape.clone(), &values).map_err(|e| match e {
+            crate::error::KernelError::Exec(e) => e,
+            crate::error::KernelError::Message(m) => ExecError::InvalidTensor(m),
+        });
     }
     if (tensor.element_type, to) == (ElementType::F64, ElementType::F32) {
         return f64_to_f32_saturating(tensor);
