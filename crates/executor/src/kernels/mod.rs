@@ -593,66 +593,6 @@ num_float!(f64, |x: f64| x, |x: f64| x);
 num_float!(f16, |x: f16| x.to_f32(), f16::from_f32);
 num_float!(bf16, |x: bf16| x.to_f32(), bf16::from_f32);
 
-/// Runs `$body` with `$T` the Rust type of a numeric (non-boolean)
-/// element type, else evaluates `$else`.
-macro_rules! with_num {
-    ($et:expr, $T:ident => $body:expr, else $other:expr) => {{
-        use ir::ElementType as E;
-        match $et {
-            E::F32 => {
-                type $T = f32;
-                $body
-            }
-            E::F64 => {
-                type $T = f64;
-                $body
-            }
-            E::F16 => {
-                type $T = half::f16;
-                $body
-            }
-            E::BF16 => {
-                type $T = half::bf16;
-                $body
-            }
-            E::I8 => {
-                type $T = i8;
-                $body
-            }
-            E::I16 => {
-                type $T = i16;
-                $body
-            }
-            E::I32 => {
-                type $T = i32;
-                $body
-            }
-            E::I64 => {
-                type $T = i64;
-                $body
-            }
-            E::U8 => {
-                type $T = u8;
-                $body
-            }
-            E::U16 => {
-                type $T = u16;
-                $body
-            }
-            E::U32 => {
-                type $T = u32;
-                $body
-            }
-            E::U64 => {
-                type $T = u64;
-                $body
-            }
-            _ => $other,
-        }
-    }};
-}
-pub(crate) use with_num;
-
 /// Runs `$body` with `$T` the Rust type of an integer element type, else
 /// evaluates `$else`.
 macro_rules! with_int {
@@ -696,6 +636,34 @@ macro_rules! with_int {
     }};
 }
 pub(crate) use with_int;
+
+/// Runs `$body` with `$T` the Rust type of a numeric (non-boolean)
+/// element type, else evaluates `$else`.
+macro_rules! with_num {
+    ($et:expr, $T:ident => $body:expr, else $other:expr) => {{
+        use ir::ElementType as E;
+        match $et {
+            E::F32 => {
+                type $T = f32;
+                $body
+            }
+            E::F64 => {
+                type $T = f64;
+                $body
+            }
+            E::F16 => {
+                type $T = half::f16;
+                $body
+            }
+            E::BF16 => {
+                type $T = half::bf16;
+                $body
+            }
+            integer => $crate::kernels::with_int!(integer, $T => $body, else $other),
+        }
+    }};
+}
+pub(crate) use with_num;
 
 /// An error for an element type a kernel does not handle.
 pub(crate) fn unsupported(what: &str, t: ElementType) -> KernelError {
