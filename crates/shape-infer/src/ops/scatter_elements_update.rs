@@ -90,13 +90,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
 /// The updated values (no reduction) when `data` and `updates` have values,
 /// both shapes are static and the indices are constants in range.
 fn updated_values(call: &OpCall<'_>, axis: usize) -> Option<Vec<Dim>> {
-    if call.version >= 12
-        && call
-            .node
-            .attributes
-            .get("reduction")
-            .is_some_and(|r| !r.trim().eq_ignore_ascii_case("none"))
-    {
+    if support::reduces(call, 12) {
         return None;
     }
     let values = support::input_values(call, 0)?;

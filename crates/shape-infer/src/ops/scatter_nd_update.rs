@@ -125,13 +125,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
 /// The updated values (no reduction) when `data` and `updates` have values,
 /// the data's shape is static and the indices are constants in range.
 fn updated_values(call: &OpCall<'_>, ddims: &[Dim], k: usize) -> Option<Vec<Dim>> {
-    if call.version >= 15
-        && call
-            .node
-            .attributes
-            .get("reduction")
-            .is_some_and(|r| !r.trim().eq_ignore_ascii_case("none"))
-    {
+    if support::reduces(call, 15) {
         return None;
     }
     let values = support::input_values(call, 0)?;

@@ -311,3 +311,14 @@ pub fn split_values(input: &TensorInfo, axis: usize, pieces: &[Dim]) -> Option<V
     }
     Some(out)
 }
+
+/// Whether a scatter layer of op version `since` or later combines its
+/// updates by a `reduction` other than `none`.
+pub fn reduces(call: &OpCall<'_>, since: u32) -> bool {
+    call.version >= since
+        && call
+            .node
+            .attributes
+            .get("reduction")
+            .is_some_and(|r| !r.trim().eq_ignore_ascii_case("none"))
+}
