@@ -93,6 +93,9 @@ impl InferContext {
             Some(false) => Err(ShapeError::FalseAssumption {
                 assumption: self.symbols.display_predicate(&predicate).to_string(),
             }),
+            // The same assumption made again (every layer of a chain that
+            // needs it) is reported once, at the first layer.
+            None if self.constraints.iter().any(|c| c.predicate == predicate) => Ok(()),
             None => {
                 self.narrow_ranges(&predicate);
                 let (layer, location) = self.current();
