@@ -211,8 +211,10 @@ impl Geometry {
     }
 }
 
-/// A convolution's computation in one float type: data, filters, geometry.
-pub(crate) type ConvFn<T> = fn(&[T], &[T], &Geometry) -> KResult<Vec<T>>;
+/// A convolution's computation in one float type: data, filters, geometry,
+/// and the output, every element of which it writes (the buffer may hold a
+/// freed intermediate's values).
+pub(crate) type ConvFn<T> = fn(&[T], &[T], &Geometry, &mut [T]) -> KResult<()>;
 
 /// A convolution's output, computed by `f32` or `f64` in the float type of
 /// `x` and `w` (f16 and bf16 in f32).
@@ -229,13 +231,17 @@ pub(crate) fn in_float_type(
     let et = x.element_type;
     Ok(match et {
         ElementType::F32 => {
-            Tensor::from_vec(out_shape, f32(&elements(x)?, &elements(w)?, geometry)?)?
+            let (x, w) = (elements(x)?, elements(w)?);
+            Tensor::computed(out_shape, |out| f32(&x, &w, geometry, out))?
         }
         ElementType::F64 => {
-            Tensor::from_vec(out_shape, f64(&elements(x)?, &elements(w)?, geometry)?)?
+            let (x, w) = (elements(x)?, elements(w)?);
+            Tensor::computed(out_shape, |out| f64(&x, &w, geometry, out))?
         }
         ElementType::F16 | ElementType::BF16 => {
-            narrow(et, out_shape, &f32(&widen(x)?, &widen(w)?, geometry)?)?
+            let mut out = vec![0f32; byte_size(ElementType::F32, &out_shape)? / 4];
+            f32(&widen(x)?, &widen(w)?, geometry, &mut out)?;
+            narrow(et, out_shape, &out)?
         }
         other => return Err(unsupported(what, other)),
     })
@@ -287,29 +293,49 @@ const TILE_ELEMENTS: usize = 1 << 20;
 
 /// The convolution of `x` (`[N, G·cin, input…]`) with `w` (`[G, cout, cin,
 /// kernel…]` in memory, grouped or not) as `[N, G·cout, output…]`.
-fn compute<T: Scalar + Element>(x: &[T], w: &[T], g: &Geometry) -> KResult<Vec<T>> {
+fn compute<T: Scalar + Element + bytemuck::Pod>(
+    x: &[T],
+    w: &[T],
+    g: &Geometry,
+    out: &mut [T],
+) -> KResult<()> {
     let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
     let depth = g.cin * k_size;
     let planes = g.batch * g.groups * g.cout;
-    let mut out = vec![T::ZERO; planes * p_out];
-    if x.len() != g.batch * g.groups * g.cin * p_in || w.len() != g.groups * g.cout * depth {
+    if x.len() != g.batch * g.groups * g.cin * p_in
+        || w.len() != g.groups * g.cout * depth
+        || out.len() != planes * p_out
+    {
         return Err("internal: the tensors do not hold the convolution's geometry".into());
     }
     if p_out == 0 || planes == 0 {
-        return Ok(out);
+        return Ok(());
     }
     if g.cin == 1 && g.cout == 1 {
-        depthwise(x, w, g, &mut out);
-        return Ok(out);
+        depthwise(x, w, g, out);
+        return Ok(());
     }
     let pointwise =
         k_size == 1 && g.stride == [1; 3] && g.pad_begin == [0; 3] && g.input == g.output;
     let tile = (TILE_ELEMENTS / depth.max(1)).clamp(1, p_out);
-    let mut col = Vec::new();
-    if !pointwise {
-        check_scratch(depth * tile, T::SIZE, "the im2col tile of a Convolution")?;
-        col = vec![T::ZERO; depth * tile];
-    }
+    let col_len = if pointwise { 0 } else { depth * tile };
+    check_scratch(col_len, T::SIZE, "the im2col tile of a Convolution")?;
+    crate::pool::with_scratch(col_len, |col| by_gemm(x, w, g, out, col, tile))
+}
+
+/// The convolution as GEMMs (`col`: scratch for an im2col tile of `tile`
+/// positions; empty for a pointwise convolution).
+fn by_gemm<T: Scalar>(
+    x: &[T],
+    w: &[T],
+    g: &Geometry,
+    out: &mut [T],
+    col: &mut [T],
+    tile: usize,
+) -> KResult<()> {
+    let (p_in, p_out) = (g.input_size(), g.output_size());
+    let depth = g.cin * g.kernel_size();
+    let pointwise = col.is_empty();
     for image in 0..g.batch {
         for group in 0..g.groups {
             let x_g = &x[(image * g.groups + group) * g.cin * p_in..][..g.cin * p_in];
@@ -341,7 +367,7 @@ fn compute<T: Scalar + Element>(x: &[T], w: &[T], g: &Geometry) -> KResult<Vec<T
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Fills `col` (`cin·K` rows of `len`) with the input values under each
