@@ -481,11 +481,14 @@ impl Executor {
             let kept: Vec<(usize, Tensor)> = if matches!(node.op, Op::Result) {
                 outputs.into_iter().take(1).map(|t| (0, t)).collect()
             } else {
-                outputs
+                let (kept, unread): (Vec<_>, Vec<_>) = outputs
                     .into_iter()
                     .enumerate()
-                    .filter(|(k, _)| self.consumers[id.index()].get(*k).is_some_and(|&n| n > 0))
-                    .collect()
+                    .partition(|(k, _)| self.consumers[id.index()].get(*k).is_some_and(|&n| n > 0));
+                // An output nobody reads (MaxPool's indices in PyTorch's
+                // exports) gives its buffer back at once.
+                unread.into_iter().for_each(|(_, t)| pool::recycle(t));
+                kept
             };
             for (k, t) in &kept {
                 let bytes = t.data.len() as u64;

@@ -65,9 +65,11 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         };
         let mut outputs = vec![values];
         if with_indices {
+            // Unread: zeros, in a buffer the executor takes back at once.
             let et = call.out_type(1)?;
-            let size = byte_size(et, &out_shape)?;
-            outputs.push(Tensor::from_bytes(et, out_shape, vec![0; size])?);
+            let mut zeros = crate::pool::take(byte_size(et, &out_shape)?);
+            zeros.fill(0);
+            outputs.push(Tensor::from_bytes(et, out_shape, zeros)?);
         }
         return Ok(outputs);
     }
