@@ -54,6 +54,8 @@ pub struct Executor {
     /// as OpenVINO folds them when it compiles a model.
     folded: Vec<Option<Vec<Tensor>>>,
     limits: Limits,
+    /// Freed intermediates' buffers kept from one run for the next.
+    spare: pool::Spare,
 }
 
 /// The ops whose outputs are folded when all their inputs are constants.
@@ -133,6 +135,7 @@ impl Executor {
             kernels,
             folded: vec![None; graph.node_count()],
             limits: Limits::default(),
+            spare: pool::Spare::default(),
         };
         executor.fold_constants();
         Ok(executor)
@@ -219,7 +222,7 @@ impl Executor {
         inputs: HashMap<String, Tensor>,
     ) -> Result<HashMap<String, Tensor>, ExecError> {
         let _limit = limit_tensors(self.limits.max_tensor_bytes);
-        let _pool = pool::during_run();
+        let _pool = pool::during_run(&self.spare);
         let (bound, inference) = self.bind(inputs)?;
         self.execute(bound, &inference)
     }
@@ -478,11 +481,14 @@ impl Executor {
             let kept: Vec<(usize, Tensor)> = if matches!(node.op, Op::Result) {
                 outputs.into_iter().take(1).map(|t| (0, t)).collect()
             } else {
-                outputs
+                let (kept, unread): (Vec<_>, Vec<_>) = outputs
                     .into_iter()
                     .enumerate()
-                    .filter(|(k, _)| self.consumers[id.index()].get(*k).is_some_and(|&n| n > 0))
-                    .collect()
+                    .partition(|(k, _)| self.consumers[id.index()].get(*k).is_some_and(|&n| n > 0));
+                // An output nobody reads (MaxPool's indices in PyTorch's
+                // exports) gives its buffer back at once.
+                unread.into_iter().for_each(|(_, t)| pool::recycle(t));
+                kept
             };
             for (k, t) in &kept {
                 let bytes = t.data.len() as u64;
@@ -671,6 +677,8 @@ impl Live {
             (bytes, 0)
         });
         entry.1 += 1;
+        // The pool of freed buffers may hold as much as the run needs.
+        pool::allow(self.total);
     }
 
     fn release(&mut self, t: &Tensor) {

@@ -1,9 +1,14 @@
-//! Matrix products on the `gemm` crate (candle's GEMM: packed SIMD
-//! microkernels, threads through rayon), behind a safe interface: every
-//! operand is a slice with explicit strides, checked to stay inside it before
-//! the crate's raw-pointer call.
+//! Matrix products on the `matrixmultiply` crate (ndarray's GEMM: packed
+//! SIMD microkernels, AVX-512 and AVX2/FMA selected at run time), behind a
+//! safe interface: every operand is a slice with explicit strides, checked
+//! to stay inside it before the crate's raw-pointer call. Each call of the
+//! crate runs on one thread; a large product is cut into blocks of rows or
+//! of columns run on the current rayon pool, so `--threads` governs it.
 //!
-//! Why this crate rather than `matrixmultiply` is in `docs/performance.md`.
+//! Why this crate rather than `gemm` (candle's) is in `docs/performance.md`
+//! (measured by `benches/gemm_compare.rs`).
+
+use rayon::prelude::*;
 
 use crate::error::KernelError;
 
@@ -27,6 +32,20 @@ pub(crate) trait Scalar:
     fn is_nan(self) -> bool;
     /// A count as this type (rounded to nearest).
     fn from_count(n: usize) -> Self;
+    /// `c = a · b + beta · c` by `matrixmultiply` on one thread: `a` is
+    /// `m × k` and `b` is `k × n` with (row, column) strides, `c` has rows
+    /// `rsc` apart (and columns 1 apart).
+    ///
+    /// # Safety
+    /// Every element the product reads or writes must lie inside its
+    /// allocation, and `c`'s must not alias each other or `a`'s and `b`'s.
+    unsafe fn gemm(
+        dims: (usize, usize, usize),
+        a: (*const Self, isize, isize),
+        b: (*const Self, isize, isize),
+        beta: Self,
+        c: (*mut Self, isize),
+    );
 }
 
 impl Scalar for f32 {
@@ -40,6 +59,20 @@ impl Scalar for f32 {
     fn from_count(n: usize) -> Self {
         n as f32
     }
+    unsafe fn gemm(
+        (m, k, n): (usize, usize, usize),
+        a: (*const Self, isize, isize),
+        b: (*const Self, isize, isize),
+        beta: Self,
+        c: (*mut Self, isize),
+    ) {
+        // SAFETY: the caller's contract is `sgemm`'s.
+        unsafe {
+            matrixmultiply::sgemm(
+                m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, beta, c.0, c.1, 1,
+            )
+        }
+    }
 }
 
 impl Scalar for f64 {
@@ -52,6 +85,20 @@ impl Scalar for f64 {
     }
     fn from_count(n: usize) -> Self {
         n as f64
+    }
+    unsafe fn gemm(
+        (m, k, n): (usize, usize, usize),
+        a: (*const Self, isize, isize),
+        b: (*const Self, isize, isize),
+        beta: Self,
+        c: (*mut Self, isize),
+    ) {
+        // SAFETY: the caller's contract is `dgemm`'s.
+        unsafe {
+            matrixmultiply::dgemm(
+                m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, beta, c.0, c.1, 1,
+            )
+        }
     }
 }
 
@@ -125,44 +172,95 @@ pub(crate) fn matmul<T: Scalar>(
         }
         return Ok(());
     }
+    let beta = if accumulate { T::ONE } else { T::ZERO };
+    let strides = [
+        lhs.row_stride,
+        lhs.col_stride,
+        rhs.row_stride,
+        rhs.col_stride,
+        dst_row_stride,
+    ];
+    if strides.iter().any(|&s| isize::try_from(s).is_err()) {
+        return Err("internal: a GEMM stride overflows".into());
+    }
+    let [rsa, csa, rsb, csb, rsc] = strides.map(|s| s as isize);
     let threads = rayon::current_num_threads();
     // Below about a million multiply-adds the threads cost more than they give.
-    let parallelism = if threads > 1 && m.saturating_mul(n).saturating_mul(k) >= 1 << 20 {
-        gemm::Parallelism::Rayon(threads)
-    } else {
-        gemm::Parallelism::None
-    };
-    let stride = |s: usize| {
-        isize::try_from(s).map_err(|_| KernelError::from("internal: a GEMM stride overflows"))
-    };
-    // SAFETY: every element the product reads or writes lies inside its
-    // slice (checked by `fits` above, for the given sizes and strides), `dst`
-    // is borrowed mutably and distinct from the read-only operands.
-    unsafe {
-        gemm::gemm(
-            m,
-            n,
-            k,
-            dst.as_mut_ptr(),
-            1,
-            stride(dst_row_stride)?,
-            accumulate,
-            lhs.data.as_ptr(),
-            stride(lhs.col_stride)?,
-            stride(lhs.row_stride)?,
-            rhs.data.as_ptr(),
-            stride(rhs.col_stride)?,
-            stride(rhs.row_stride)?,
-            T::ONE,
-            T::ONE,
-            false,
-            false,
-            false,
-            parallelism,
-        );
+    if threads < 2 || m.saturating_mul(n).saturating_mul(k) < 1 << 20 {
+        // SAFETY: every element the product reads or writes lies inside its
+        // slice (checked by `fits` above, for the given sizes and strides);
+        // `dst` is borrowed mutably, distinct from the read-only operands,
+        // and its elements are `dst_row_stride >= n` apart row to row, so
+        // none alias.
+        unsafe {
+            T::gemm(
+                (m, k, n),
+                (lhs.data.as_ptr(), rsa, csa),
+                (rhs.data.as_ptr(), rsb, csb),
+                beta,
+                (dst.as_mut_ptr(), rsc),
+            );
+        }
+        return Ok(());
     }
+    if m >= n {
+        let dst = &mut dst[..(m - 1) * dst_row_stride + n];
+        // Blocks of rows, each a product of its own (its rows of `dst` are
+        // a slice of their own).
+        let rows = m.div_ceil(threads).next_multiple_of(8);
+        dst.par_chunks_mut(rows * dst_row_stride)
+            .enumerate()
+            .for_each(|(block, out)| {
+                let first = block * rows;
+                let count = rows.min(m - first);
+                // SAFETY: as above; `out` holds rows `first..first + count`
+                // of `dst` (the last one cut to `n` at least: `dst` holds
+                // row m-1's `n` elements), and `lhs` row `first` on lies
+                // inside its slice (`fits`).
+                unsafe {
+                    T::gemm(
+                        (count, k, n),
+                        (lhs.data.as_ptr().add(first * lhs.row_stride), rsa, csa),
+                        (rhs.data.as_ptr(), rsb, csb),
+                        beta,
+                        (out.as_mut_ptr(), rsc),
+                    );
+                }
+            });
+        return Ok(());
+    }
+    // Blocks of columns: each writes its own columns of every row of `dst`,
+    // which no slice can express.
+    let cols = n.div_ceil(threads).next_multiple_of(16);
+    let out = SharedMut(dst.as_mut_ptr());
+    (0..n.div_ceil(cols)).into_par_iter().for_each(|block| {
+        let first = block * cols;
+        let count = cols.min(n - first);
+        let out = &out;
+        // SAFETY: as above, for columns `first..first + count` (inside the
+        // checked `n`); the blocks' columns are disjoint, so no two threads
+        // write the same element of `dst`, which stays borrowed mutably
+        // (and unread elsewhere) until every block is done.
+        unsafe {
+            T::gemm(
+                (m, k, count),
+                (lhs.data.as_ptr(), rsa, csa),
+                (rhs.data.as_ptr().add(first * rhs.col_stride), rsb, csb),
+                beta,
+                (out.0.add(first), rsc),
+            );
+        }
+    });
     Ok(())
 }
+
+/// `dst`'s pointer, shared by the column blocks that write disjoint
+/// elements of it.
+struct SharedMut<T>(*mut T);
+
+// SAFETY: the blocks write disjoint elements (see `matmul`); `T` is a plain
+// float.
+unsafe impl<T: Send> Sync for SharedMut<T> {}
 
 #[cfg(test)]
 mod tests {
@@ -208,6 +306,47 @@ mod tests {
             .unwrap();
             let twice: Vec<f64> = want.iter().map(|v| 2.0 * v).collect();
             assert_eq!(c, twice, "{m}x{k}x{n} accumulated");
+        }
+    }
+
+    #[test]
+    fn blocks_of_rows_and_of_columns_on_threads_match_a_naive_loop() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        // Over a million multiply-adds: cut into blocks of rows (m >= n),
+        // then of columns, neither a multiple of the block size.
+        for (m, k, n) in [(130, 97, 90), (40, 200, 150)] {
+            let a: Vec<f64> = (0..m * k).map(|v| ((v * 7) % 11) as f64 - 5.0).collect();
+            let b: Vec<f64> = (0..k * n).map(|v| ((v * 3) % 13) as f64 - 6.0).collect();
+            let want = naive(&a, &b, m, k, n);
+            // Rows of the output 3 apart more than n; b read transposed.
+            let stride = n + 3;
+            let bt: Vec<f64> = (0..n * k).map(|v| b[(v % k) * n + v / k]).collect();
+            let mut c = vec![1.0; (m - 1) * stride + n];
+            pool.install(|| {
+                matmul(
+                    &mut c,
+                    stride,
+                    (m, k, n),
+                    Mat::rows(&a, k),
+                    Mat::transposed(&bt, k),
+                    true,
+                )
+            })
+            .unwrap();
+            for r in 0..m {
+                let row: Vec<f64> = want[r * n..(r + 1) * n].iter().map(|v| v + 1.0).collect();
+                assert_eq!(
+                    c[r * stride..r * stride + n],
+                    row[..],
+                    "{m}x{k}x{n} row {r}"
+                );
+                if r + 1 < m {
+                    assert_eq!(c[r * stride + n..(r + 1) * stride], [1.0; 3], "gap {r}");
+                }
+            }
         }
     }
 

@@ -155,6 +155,34 @@ impl Tensor {
         Tensor::from_bytes(T::TYPE, shape, bytes)
     }
 
+    /// A tensor of `T`'s element type and `shape` whose elements `fill`
+    /// computes in place, in the output's own buffer: no second buffer and
+    /// no copy. The buffer may be a freed intermediate's ([`crate::pool`]),
+    /// so `fill` must write every element. (The allocator aligns every
+    /// buffer for `T`; an unaligned one would be filled through a copy.)
+    pub(crate) fn computed<T, E>(
+        shape: Vec<usize>,
+        fill: impl FnOnce(&mut [T]) -> Result<(), E>,
+    ) -> Result<Tensor, E>
+    where
+        T: Element + bytemuck::Pod,
+        E: From<ExecError>,
+    {
+        let size = byte_size(T::TYPE, &shape)?;
+        let mut bytes = crate::pool::take(size);
+        match bytemuck::try_cast_slice_mut::<u8, T>(&mut bytes) {
+            Ok(values) if cfg!(target_endian = "little") => fill(values)?,
+            _ => {
+                let mut values = vec![T::zeroed(); size / T::SIZE];
+                fill(&mut values)?;
+                for (chunk, v) in bytes.chunks_exact_mut(T::SIZE).zip(values) {
+                    v.write(chunk);
+                }
+            }
+        }
+        Ok(Tensor::from_bytes(T::TYPE, shape, bytes)?)
+    }
+
     /// A scalar.
     pub fn scalar<T: Element>(value: T) -> Tensor {
         let mut bytes = vec![0u8; T::SIZE];
@@ -279,10 +307,16 @@ pub trait Element: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static {
     fn read(bytes: &[u8]) -> Self;
     /// Writes one element into exactly `SIZE` bytes.
     fn write(self, out: &mut [u8]);
+    /// The elements of `bytes` in place, when this type can be viewed so
+    /// (aligned, little-endian, every bit pattern valid); `None` otherwise,
+    /// and the caller reads element by element.
+    fn view(bytes: &[u8]) -> Option<&[Self]>;
+    /// The same as [`Element::view`], mutable.
+    fn view_mut(bytes: &mut [u8]) -> Option<&mut [Self]>;
 }
 
 macro_rules! element {
-    ($t:ty, $et:ident) => {
+    ($t:ty, $et:ident, $view:ident, $view_mut:ident) => {
         impl Element for $t {
             const TYPE: ElementType = ElementType::$et;
             const SIZE: usize = std::mem::size_of::<$t>();
@@ -294,14 +328,48 @@ macro_rules! element {
             fn write(self, out: &mut [u8]) {
                 out.copy_from_slice(&self.to_le_bytes());
             }
+            fn view(bytes: &[u8]) -> Option<&[Self]> {
+                $view(bytes)
+            }
+            fn view_mut(bytes: &mut [u8]) -> Option<&mut [Self]> {
+                $view_mut(bytes)
+            }
         }
     };
+    ($t:ty, $et:ident) => {
+        element!($t, $et, view_pod, view_pod_mut);
+    };
+}
+
+fn view_pod<T: bytemuck::Pod>(bytes: &[u8]) -> Option<&[T]> {
+    if cfg!(target_endian = "little") {
+        bytemuck::try_cast_slice(bytes).ok()
+    } else {
+        None
+    }
+}
+
+fn view_pod_mut<T: bytemuck::Pod>(bytes: &mut [u8]) -> Option<&mut [T]> {
+    if cfg!(target_endian = "little") {
+        bytemuck::try_cast_slice_mut(bytes).ok()
+    } else {
+        None
+    }
+}
+
+/// No view: read and written element by element.
+fn no_view<T>(_: &[u8]) -> Option<&[T]> {
+    None
+}
+
+fn no_view_mut<T>(_: &mut [u8]) -> Option<&mut [T]> {
+    None
 }
 
 element!(f32, F32);
 element!(f64, F64);
-element!(f16, F16);
-element!(bf16, BF16);
+element!(f16, F16, no_view, no_view_mut);
+element!(bf16, BF16, no_view, no_view_mut);
 element!(i8, I8);
 element!(i16, I16);
 element!(i32, I32);
@@ -319,6 +387,13 @@ impl Element for bool {
     }
     fn write(self, out: &mut [u8]) {
         out[0] = u8::from(self);
+    }
+    fn view(_: &[u8]) -> Option<&[Self]> {
+        // Not every byte is a valid bool.
+        None
+    }
+    fn view_mut(_: &mut [u8]) -> Option<&mut [Self]> {
+        None
     }
 }
 
@@ -350,6 +425,18 @@ mod tests {
         assert!(r.data.same_view(&t.data));
         assert!(t.reshaped(vec![3]).is_err());
         assert!(t.to_vec::<i32>().is_err());
+        let c = Tensor::computed(vec![2, 2], |v: &mut [f32]| {
+            v.copy_from_slice(&[1.5, -2.0, 3.0, f32::NAN]);
+            Ok::<(), ExecError>(())
+        })
+        .unwrap();
+        assert_eq!(c.bytes(), t.bytes());
+        assert!(
+            Tensor::computed(vec![1], |_: &mut [f64]| Err(ExecError::TooLarge(
+                "refused".into()
+            )))
+            .is_err()
+        );
         let b = Tensor::from_vec(vec![3], vec![true, false, true]).unwrap();
         assert_eq!(b.nonzero_mask().unwrap(), vec![true, false, true]);
     }

@@ -7,7 +7,7 @@
 //! PReLU (slope: input 1, placed on the channel axis 1 when it is 1-D of the
 //! channel dim, else broadcast numpy, through the shared helper).
 
-use super::elementwise_unary::{any_num, erf, floats};
+use super::elementwise_unary::{any_num, erf, floats, map1};
 use super::{from_f64s, from_i128s, to_f64s, to_i128s, Call, KResult};
 use crate::broadcast::{placed_strides, walk};
 use crate::tensor::{element_count, Tensor};
@@ -26,6 +26,24 @@ pub(crate) fn clamp(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         return Err(format!("`min` {lo} and `max` {hi} are not an interval").into());
     }
     let (ilo, ihi) = (lo.ceil() as i128, hi.floor() as i128);
+    let x = call.input(0)?;
+    if x.element_type == ir::ElementType::F32 {
+        // In f32 with the bounds rounded to f32: the same as clamping in f64
+        // and rounding once, since rounding is monotonic (`v < lo` gives
+        // `v <= f32(lo)`, and `v >= lo` gives `v >= f32(lo)`; likewise for
+        // `hi`), and it needs no conversion per element.
+        let (lo, hi) = (lo as f32, hi as f32);
+        // Selects, not `f32::clamp` (whose bounds check stops the loop from
+        // vectorizing); NaN fails both comparisons and stays NaN.
+        return Ok(vec![map1(x, move |v: f32| {
+            let v = if v < lo { lo } else { v };
+            if v > hi {
+                hi
+            } else {
+                v
+            }
+        })?]);
+    }
     any_num(
         call,
         "Clamp",

@@ -211,8 +211,10 @@ impl Geometry {
     }
 }
 
-/// A convolution's computation in one float type: data, filters, geometry.
-pub(crate) type ConvFn<T> = fn(&[T], &[T], &Geometry) -> KResult<Vec<T>>;
+/// A convolution's computation in one float type: data, filters, geometry,
+/// and the output, every element of which it writes (the buffer may hold a
+/// freed intermediate's values).
+pub(crate) type ConvFn<T> = fn(&[T], &[T], &Geometry, &mut [T]) -> KResult<()>;
 
 /// A convolution's output, computed by `f32` or `f64` in the float type of
 /// `x` and `w` (f16 and bf16 in f32).
@@ -229,13 +231,17 @@ pub(crate) fn in_float_type(
     let et = x.element_type;
     Ok(match et {
         ElementType::F32 => {
-            Tensor::from_vec(out_shape, f32(&elements(x)?, &elements(w)?, geometry)?)?
+            let (x, w) = (elements(x)?, elements(w)?);
+            Tensor::computed(out_shape, |out| f32(&x, &w, geometry, out))?
         }
         ElementType::F64 => {
-            Tensor::from_vec(out_shape, f64(&elements(x)?, &elements(w)?, geometry)?)?
+            let (x, w) = (elements(x)?, elements(w)?);
+            Tensor::computed(out_shape, |out| f64(&x, &w, geometry, out))?
         }
         ElementType::F16 | ElementType::BF16 => {
-            narrow(et, out_shape, &f32(&widen(x)?, &widen(w)?, geometry)?)?
+            let mut out = vec![0f32; byte_size(ElementType::F32, &out_shape)? / 4];
+            f32(&widen(x)?, &widen(w)?, geometry, &mut out)?;
+            narrow(et, out_shape, &out)?
         }
         other => return Err(unsupported(what, other)),
     })
@@ -287,29 +293,49 @@ const TILE_ELEMENTS: usize = 1 << 20;
 
 /// The convolution of `x` (`[N, G·cin, input…]`) with `w` (`[G, cout, cin,
 /// kernel…]` in memory, grouped or not) as `[N, G·cout, output…]`.
-fn compute<T: Scalar + Element>(x: &[T], w: &[T], g: &Geometry) -> KResult<Vec<T>> {
+fn compute<T: Scalar + Element + bytemuck::Pod>(
+    x: &[T],
+    w: &[T],
+    g: &Geometry,
+    out: &mut [T],
+) -> KResult<()> {
     let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
     let depth = g.cin * k_size;
     let planes = g.batch * g.groups * g.cout;
-    let mut out = vec![T::ZERO; planes * p_out];
-    if x.len() != g.batch * g.groups * g.cin * p_in || w.len() != g.groups * g.cout * depth {
+    if x.len() != g.batch * g.groups * g.cin * p_in
+        || w.len() != g.groups * g.cout * depth
+        || out.len() != planes * p_out
+    {
         return Err("internal: the tensors do not hold the convolution's geometry".into());
     }
     if p_out == 0 || planes == 0 {
-        return Ok(out);
+        return Ok(());
     }
     if g.cin == 1 && g.cout == 1 {
-        depthwise(x, w, g, &mut out);
-        return Ok(out);
+        depthwise(x, w, g, out);
+        return Ok(());
     }
     let pointwise =
         k_size == 1 && g.stride == [1; 3] && g.pad_begin == [0; 3] && g.input == g.output;
     let tile = (TILE_ELEMENTS / depth.max(1)).clamp(1, p_out);
-    let mut col = Vec::new();
-    if !pointwise {
-        check_scratch(depth * tile, T::SIZE, "the im2col tile of a Convolution")?;
-        col = vec![T::ZERO; depth * tile];
-    }
+    let col_len = if pointwise { 0 } else { depth * tile };
+    check_scratch(col_len, T::SIZE, "the im2col tile of a Convolution")?;
+    crate::pool::with_scratch(col_len, |col| by_gemm(x, w, g, out, col, tile))
+}
+
+/// The convolution as GEMMs (`col`: scratch for an im2col tile of `tile`
+/// positions; empty for a pointwise convolution).
+fn by_gemm<T: Scalar>(
+    x: &[T],
+    w: &[T],
+    g: &Geometry,
+    out: &mut [T],
+    col: &mut [T],
+    tile: usize,
+) -> KResult<()> {
+    let (p_in, p_out) = (g.input_size(), g.output_size());
+    let depth = g.cin * g.kernel_size();
+    let pointwise = col.is_empty();
     for image in 0..g.batch {
         for group in 0..g.groups {
             let x_g = &x[(image * g.groups + group) * g.cin * p_in..][..g.cin * p_in];
@@ -341,7 +367,7 @@ fn compute<T: Scalar + Element>(x: &[T], w: &[T], g: &Geometry) -> KResult<Vec<T
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Fills `col` (`cin·K` rows of `len`) with the input values under each
@@ -462,10 +488,167 @@ fn fill_window_row<T: Scalar>(
 }
 
 /// One input and one output channel per group: each output plane is its
-/// input plane convolved with its own kernel, directly: for each output row
-/// and kernel tap, a multiply-add over the run of outputs whose reads are
-/// inside the input (contiguous when the stride is 1, so it vectorizes).
+/// input plane convolved with its own kernel, directly. 1-D and 2-D ones
+/// with finite weights take [`depthwise_planar`]; the others a loop over
+/// output rows and kernel taps, a multiply-add over the run of outputs
+/// whose reads are inside the input.
 fn depthwise<T: Scalar>(x: &[T], w: &[T], g: &Geometry, out: &mut [T]) {
+    // Padding taps are multiplied in by the planar loop: with a finite
+    // weight they add zero, as skipping them does.
+    let finite = w.iter().all(|&v| v * T::ZERO == T::ZERO);
+    if g.input[0] == 1 && g.kernel[0] == 1 && g.output[0] == 1 && finite {
+        if let Some(planar) = Planar::new(g) {
+            return depthwise_planar(x, w, g, &planar, out);
+        }
+    }
+    depthwise_rows(x, w, g, out);
+}
+
+/// The layout of [`depthwise_planar`]: the input plane, zero-padded, cut
+/// into `stride²` phase planes (phase `(ry, rx)` holds the padded rows
+/// `ry, ry + s, …` and their columns `rx, rx + s, …`), each `rows × width`,
+/// so that every kernel tap reads one phase plane at a fixed offset from
+/// the output position: contiguous for any stride and dilation.
+struct Planar {
+    stride: [usize; 2],
+    /// Rows and width of a phase plane (the width is the output's plus
+    /// the largest tap offset; the rows one more than the output's plus
+    /// theirs, so whole-plane loops stay inside).
+    rows: usize,
+    width: usize,
+    /// Per kernel tap (row-major): its phase plane and offset in it.
+    taps: Vec<(usize, usize)>,
+}
+
+impl Planar {
+    /// `None` when a pad is negative (the row loop handles those).
+    fn new(g: &Geometry) -> Option<Planar> {
+        if g.pad_begin[1] < 0 || g.pad_begin[2] < 0 {
+            return None;
+        }
+        let (sy, sx) = (g.stride[1].max(1), g.stride[2].max(1));
+        let (dy, dx) = (g.dilation[1], g.dilation[2]);
+        let [_, kh, kw] = g.kernel;
+        let [_, oh, ow] = g.output;
+        let qy = (kh.saturating_sub(1) * dy) / sy;
+        let qx = (kw.saturating_sub(1) * dx) / sx;
+        let (rows, width) = (oh + qy + 1, ow + qx);
+        let taps = (0..kh * kw)
+            .map(|t| {
+                let (oy, ox) = ((t / kw) * dy, (t % kw) * dx);
+                let phase = (oy % sy) * sx + ox % sx;
+                (phase, (oy / sy) * width + ox / sx)
+            })
+            .collect();
+        Some(Planar {
+            stride: [sy, sx],
+            rows,
+            width,
+            taps,
+        })
+    }
+
+    /// Fills the phase planes (`phases`: `stride²` planes of `rows ×
+    /// width`) from one input plane (`ih × iw`, padded by `pad`), through
+    /// `line` (scratch for one padded row, `stride * width` long).
+    fn fill<T: Scalar>(&self, src: &[T], g: &Geometry, phases: &mut [T], line: &mut [T]) {
+        let [sy, sx] = self.stride;
+        let [_, ih, iw] = g.input;
+        let (pt, pl) = (g.pad_begin[1] as usize, g.pad_begin[2] as usize);
+        let (plane, width) = (self.rows * self.width, self.width);
+        for ry in 0..sy {
+            // The phase planes (ry, 0..sx), side by side.
+            let planes = &mut phases[ry * sx * plane..][..sx * plane];
+            for j in 0..self.rows {
+                // Padded row j*sy + ry is input row j*sy + ry - pt.
+                let iy = (j * sy + ry).checked_sub(pt).filter(|&iy| iy < ih);
+                let Some(iy) = iy else {
+                    for rx in 0..sx {
+                        planes[rx * plane + j * width..][..width].fill(T::ZERO);
+                    }
+                    continue;
+                };
+                // The padded row: zeros, the input row from column pl.
+                let input = &src[iy * iw..][..iw];
+                let start = pl.min(line.len());
+                let end = (pl + iw).min(line.len());
+                line[..start].fill(T::ZERO);
+                line[start..end].copy_from_slice(&input[..end - start]);
+                line[end..].fill(T::ZERO);
+                match sx {
+                    1 => planes[j * width..][..width].copy_from_slice(line),
+                    2 => {
+                        // Both phases in one pass over pairs (vectorizes).
+                        let (even, odd) = planes.split_at_mut(plane);
+                        let even = &mut even[j * width..][..width];
+                        let odd = &mut odd[j * width..][..width];
+                        for ((e, o), pair) in even.iter_mut().zip(odd).zip(line.chunks_exact(2)) {
+                            *e = pair[0];
+                            *o = pair[1];
+                        }
+                    }
+                    _ => {
+                        for rx in 0..sx {
+                            let row = &mut planes[rx * plane + j * width..][..width];
+                            for (r, &v) in row.iter_mut().zip(line[rx..].iter().step_by(sx)) {
+                                *r = v;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A 1-D or 2-D depthwise convolution plane by plane: each input plane is
+/// laid out as [`Planar`] phase planes, then every kernel tap is one
+/// multiply-add over the whole plane of outputs (`oh` rows of the phase
+/// width; the columns past `ow` are scratch), a long branchless loop the
+/// compiler vectorizes; the `ow` columns of each row are copied out.
+/// Planes run in parallel.
+fn depthwise_planar<T: Scalar>(x: &[T], w: &[T], g: &Geometry, planar: &Planar, out: &mut [T]) {
+    let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
+    let [_, oh, ow] = g.output;
+    let plane_len = planar.rows * planar.width;
+    let phases_len = planar.stride[0] * planar.stride[1] * plane_len;
+    let acc_len = oh * planar.width;
+    let line_len = planar.stride[1] * planar.width;
+    let plane = |index: usize, dst: &mut [T], scratch: &mut Vec<T>| {
+        let channel = index % g.groups;
+        let src = &x[index * p_in..(index + 1) * p_in];
+        let taps = &w[channel * k_size..(channel + 1) * k_size];
+        scratch.resize(phases_len + acc_len + line_len, T::ZERO);
+        let (phases, rest) = scratch.split_at_mut(phases_len);
+        let (acc, line) = rest.split_at_mut(acc_len);
+        planar.fill(src, g, phases, line);
+        acc.fill(T::ZERO);
+        for (&weight, &(phase, offset)) in taps.iter().zip(&planar.taps) {
+            let reads = &phases[phase * plane_len + offset..][..acc_len];
+            for (a, &v) in acc.iter_mut().zip(reads) {
+                *a = *a + weight * v;
+            }
+        }
+        for (row, sums) in dst.chunks_exact_mut(ow).zip(acc.chunks_exact(planar.width)) {
+            row.copy_from_slice(&sums[..ow]);
+        }
+    };
+    if std::mem::size_of_val(out) >= 1 << 16 && rayon::current_num_threads() > 1 {
+        out.par_chunks_mut(p_out)
+            .enumerate()
+            .for_each_init(Vec::new, |scratch, (i, dst)| plane(i, dst, scratch));
+    } else {
+        let mut scratch = Vec::new();
+        for (i, dst) in out.chunks_mut(p_out).enumerate() {
+            plane(i, dst, &mut scratch);
+        }
+    }
+}
+
+/// A depthwise convolution by output rows: for each output row and kernel
+/// tap, a multiply-add over the run of outputs whose reads are inside the
+/// input (contiguous when the stride is 1).
+fn depthwise_rows<T: Scalar>(x: &[T], w: &[T], g: &Geometry, out: &mut [T]) {
     let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
     let [od, oh, ow] = g.output;
     let [_, ih, iw] = g.input;
@@ -519,5 +702,118 @@ fn depthwise<T: Scalar>(x: &[T], w: &[T], g: &Geometry, out: &mut [T]) {
         for (i, dst) in out.chunks_mut(p_out).enumerate() {
             plane(i, dst);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A depthwise convolution by direct enumeration of every tap.
+    fn reference(x: &[f64], w: &[f64], g: &Geometry) -> Vec<f64> {
+        let (p_in, k_size) = (g.input_size(), g.kernel_size());
+        let [_, ih, iw] = g.input;
+        let [_, kh, kw] = g.kernel;
+        let mut out = Vec::new();
+        for plane in 0..g.batch * g.groups {
+            let channel = plane % g.groups;
+            for y in 0..g.output[1] {
+                for o in 0..g.output[2] {
+                    let mut sum = 0.0;
+                    for t in 0..kh * kw {
+                        let iy =
+                            (y * g.stride[1] + (t / kw) * g.dilation[1]) as i64 - g.pad_begin[1];
+                        let ix =
+                            (o * g.stride[2] + (t % kw) * g.dilation[2]) as i64 - g.pad_begin[2];
+                        if (0..ih as i64).contains(&iy) && (0..iw as i64).contains(&ix) {
+                            sum += w[channel * k_size + t]
+                                * x[plane * p_in + iy as usize * iw + ix as usize];
+                        }
+                    }
+                    out.push(sum);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn planar_depthwise_matches_a_direct_loop() {
+        // (input, kernel, stride, dilation, pad_begin, pad_end).
+        type Case = (
+            [usize; 2],
+            [usize; 2],
+            [usize; 2],
+            [usize; 2],
+            [i64; 2],
+            [i64; 2],
+        );
+        let cases: &[Case] = &[
+            ([1, 1], [1, 1], [1, 1], [1, 1], [0, 0], [0, 0]),
+            ([5, 6], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            ([7, 7], [3, 3], [2, 2], [1, 1], [1, 1], [1, 1]),
+            ([8, 9], [3, 3], [2, 2], [1, 1], [0, 0], [1, 1]),
+            ([9, 11], [5, 3], [3, 2], [2, 1], [2, 0], [3, 2]),
+            ([4, 4], [3, 3], [1, 1], [2, 2], [2, 2], [2, 2]),
+            ([1, 13], [1, 4], [1, 3], [1, 2], [0, 3], [0, 1]),
+            // Pads past the window: rows and columns of padding only.
+            ([3, 3], [2, 2], [1, 1], [1, 1], [3, 4], [3, 4]),
+            ([6, 5], [7, 2], [1, 1], [1, 3], [3, 2], [3, 2]),
+        ];
+        for &(input, kernel, stride, dilation, pad_begin, pad_end) in cases {
+            let output: [usize; 2] = std::array::from_fn(|a| {
+                let span = input[a] as i64 + pad_begin[a] + pad_end[a]
+                    - ((kernel[a] - 1) * dilation[a]) as i64
+                    - 1;
+                (span / stride[a] as i64 + 1) as usize
+            });
+            let g = Geometry {
+                batch: 2,
+                groups: 3,
+                cin: 1,
+                cout: 1,
+                input: [1, input[0], input[1]],
+                kernel: [1, kernel[0], kernel[1]],
+                output: [1, output[0], output[1]],
+                stride: [1, stride[0], stride[1]],
+                dilation: [1, dilation[0], dilation[1]],
+                pad_begin: [0, pad_begin[0], pad_begin[1]],
+            };
+            let x: Vec<f64> = (0..6 * g.input_size())
+                .map(|i| ((i * 37 + 11) % 23) as f64 - 11.0)
+                .collect();
+            let w: Vec<f64> = (0..3 * g.kernel_size())
+                .map(|i| ((i * 7 + 3) % 5) as f64 - 2.5)
+                .collect();
+            let want = reference(&x, &w, &g);
+            let planar = Planar::new(&g).unwrap();
+            let mut got = vec![f64::NAN; want.len()];
+            depthwise_planar(&x, &w, &g, &planar, &mut got);
+            assert_eq!(got, want, "planar {g:?}");
+            let mut rows = vec![f64::NAN; want.len()];
+            depthwise_rows(&x, &w, &g, &mut rows);
+            assert_eq!(rows, want, "rows {g:?}");
+        }
+    }
+
+    #[test]
+    fn depthwise_with_an_infinite_weight_skips_the_padding() {
+        let g = Geometry {
+            batch: 1,
+            groups: 1,
+            cin: 1,
+            cout: 1,
+            input: [1, 1, 3],
+            kernel: [1, 1, 3],
+            output: [1, 1, 3],
+            stride: [1; 3],
+            dilation: [1; 3],
+            pad_begin: [0, 0, 1],
+        };
+        let mut out = vec![0.0f32; 3];
+        depthwise(&[1.0, 2.0, 3.0], &[f32::INFINITY, 1.0, 0.0], &g, &mut out);
+        // The first output's infinite tap falls in the padding.
+        assert_eq!(out[0], 1.0);
+        assert_eq!(out[1], f32::INFINITY);
     }
 }

@@ -98,15 +98,19 @@ fn backward(call: &Call<'_>, grouped: bool) -> KResult<Vec<Tensor>> {
 /// The largest column tile, in elements (4 MiB of f32).
 const TILE_ELEMENTS: usize = 1 << 20;
 
-fn compute<T: Scalar + Element>(x: &[T], w: &[T], g: &Geometry) -> KResult<Vec<T>> {
+fn compute<T: Scalar + Element>(x: &[T], w: &[T], g: &Geometry, out: &mut [T]) -> KResult<()> {
     let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
     let rows = g.cout * k_size;
-    let mut out = vec![T::ZERO; g.batch * g.groups * g.cout * p_out];
-    if x.len() != g.batch * g.groups * g.cin * p_in || w.len() != g.groups * g.cin * rows {
+    if x.len() != g.batch * g.groups * g.cin * p_in
+        || w.len() != g.groups * g.cin * rows
+        || out.len() != g.batch * g.groups * g.cout * p_out
+    {
         return Err("internal: the tensors do not hold the convolution's geometry".into());
     }
+    // The columns are added into the output.
+    out.fill(T::ZERO);
     if out.is_empty() || p_in == 0 || rows == 0 {
-        return Ok(out);
+        return Ok(());
     }
     let tile = (TILE_ELEMENTS / rows).clamp(1, p_in);
     check_scratch(
@@ -136,7 +140,7 @@ fn compute<T: Scalar + Element>(x: &[T], w: &[T], g: &Geometry) -> KResult<Vec<T
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Adds each column value (row `(c, kd, kh, kw)`, input position `first +

@@ -270,8 +270,38 @@ fn map2<T: Element, O: Element>(
             return;
         }
         let (ra, rb) = (&ab[oa as usize * T::SIZE..], &bb[ob as usize * T::SIZE..]);
-        let outs = row.chunks_exact_mut(O::SIZE);
         let n = rows.len * T::SIZE;
+        let len_a = if sa == 0 { T::SIZE } else { n };
+        let len_b = if sb == 0 { T::SIZE } else { n };
+        if let (Some(xs), Some(ys)) = (T::view(&ra[..len_a]), T::view(&rb[..len_b])) {
+            if let Some(outs) = O::view_mut(row) {
+                // Typed slices: loops the compiler vectorizes.
+                match (sa, sb) {
+                    (1, 1) => {
+                        for (o, (&x, &y)) in outs.iter_mut().zip(xs.iter().zip(ys)) {
+                            *o = f(x, y);
+                        }
+                        return;
+                    }
+                    (1, 0) => {
+                        let y = ys[0];
+                        for (o, &x) in outs.iter_mut().zip(xs) {
+                            *o = f(x, y);
+                        }
+                        return;
+                    }
+                    (0, 1) => {
+                        let x = xs[0];
+                        for (o, &y) in outs.iter_mut().zip(ys) {
+                            *o = f(x, y);
+                        }
+                        return;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let outs = row.chunks_exact_mut(O::SIZE);
         match (sa, sb) {
             (1, 1) => {
                 let pairs = ra[..n]

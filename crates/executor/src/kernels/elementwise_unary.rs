@@ -25,8 +25,20 @@ pub(crate) fn map1<T: Element, O: Element>(
     }
     let bytes = parallel::filled(size, O::SIZE, |first, chunk| {
         let n = chunk.len() / O::SIZE;
-        let input = src[first * T::SIZE..(first + n) * T::SIZE].chunks_exact(T::SIZE);
-        for (o, i) in chunk.chunks_exact_mut(O::SIZE).zip(input) {
+        let input = &src[first * T::SIZE..(first + n) * T::SIZE];
+        if let Some(input) = T::view(input) {
+            if let Some(out) = O::view_mut(chunk) {
+                // Typed slices: a loop the compiler vectorizes.
+                for (o, &i) in out.iter_mut().zip(input) {
+                    *o = f(i);
+                }
+                return;
+            }
+        }
+        for (o, i) in chunk
+            .chunks_exact_mut(O::SIZE)
+            .zip(input.chunks_exact(T::SIZE))
+        {
             f(T::read(i)).write(o);
         }
     });

@@ -18,7 +18,7 @@
 
 use super::{from_f64s, from_i128s, norm_axis, to_f64s, to_i128s, Call, KResult};
 use crate::broadcast::{row_major_strides, walk};
-use crate::tensor::{byte_size, element_count, Tensor};
+use crate::tensor::{byte_size, element_count, Element, Tensor};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -96,15 +96,28 @@ fn reduce(call: &Call<'_>, kind: Kind) -> KResult<Vec<Tensor>> {
         )
         .into());
     }
-    let mut strides = row_major_strides(&kept);
-    for a in 0..rank {
-        if reduced[a] {
-            strides[a] = 0;
-        }
-    }
-    let mut targets = Vec::with_capacity(x.len());
-    walk(&x.shape, &[0], &[strides], |o| targets.push(o[0]));
     let n = element_count(&x.shape)? / count.max(1);
+    // Reduced axes after every kept one (global pooling's spatial axes):
+    // each output reduces one run of `n` adjacent inputs, in order.
+    let last_kept = (0..rank).rev().find(|&a| !reduced[a] && x.shape[a] > 1);
+    let first_reduced = (0..rank).find(|&a| reduced[a] && x.shape[a] > 1);
+    let runs = match (last_kept, first_reduced) {
+        (Some(k), Some(r)) => k < r,
+        _ => true,
+    };
+    // Otherwise, the output each input goes to.
+    let mut targets = Vec::new();
+    if !runs {
+        let mut strides = row_major_strides(&kept);
+        for a in 0..rank {
+            if reduced[a] {
+                strides[a] = 0;
+            }
+        }
+        targets.reserve(x.len());
+        walk(&x.shape, &[0], &[strides], |o| targets.push(o[0]));
+    }
+    let target = |i: usize| if runs { i / n.max(1) } else { targets[i] };
     let et = x.element_type;
     if matches!(kind, Kind::And | Kind::Or) {
         if et != ir::ElementType::Boolean {
@@ -151,8 +164,30 @@ fn reduce(call: &Call<'_>, kind: Kind) -> KResult<Vec<Tensor>> {
             _ => return Err("internal: not an arithmetic reduction".into()),
         };
         let mut acc = vec![init; count];
-        for (v, &k) in to_f64s(x)?.into_iter().zip(&targets) {
-            let a = &mut acc[k];
+        if runs && et == ir::ElementType::F32 && n > 0 {
+            // The same sums in the same order, read straight from the bytes.
+            let mut values = x.bytes().chunks_exact(4).map(|b| f64::from(f32::read(b)));
+            for a in &mut acc {
+                for v in values.by_ref().take(n) {
+                    *a = match kind {
+                        Kind::Sum | Kind::Mean => *a + v,
+                        Kind::Prod => *a * v,
+                        Kind::Max if v.is_nan() || v > *a => v,
+                        Kind::Min if v.is_nan() || v < *a => v,
+                        _ => *a,
+                    };
+                }
+            }
+            if kind == Kind::Mean {
+                for a in &mut acc {
+                    *a /= n as f64;
+                }
+            }
+            let rounded: Vec<f32> = acc.iter().map(|&a| a as f32).collect();
+            return Ok(vec![Tensor::from_vec(out, rounded)?]);
+        }
+        for (i, v) in to_f64s(x)?.into_iter().enumerate() {
+            let a = &mut acc[target(i)];
             *a = match kind {
                 Kind::Sum | Kind::Mean => *a + v,
                 Kind::Prod => *a * v,
@@ -178,8 +213,8 @@ fn reduce(call: &Call<'_>, kind: Kind) -> KResult<Vec<Tensor>> {
             _ => return Err("internal: not an arithmetic reduction".into()),
         };
         let mut acc = vec![init; count];
-        for (v, &k) in to_i128s(x)?.into_iter().zip(&targets) {
-            let a = &mut acc[k];
+        for (i, v) in to_i128s(x)?.into_iter().enumerate() {
+            let a = &mut acc[target(i)];
             *a = match kind {
                 Kind::Sum | Kind::Mean => a.wrapping_add(v),
                 Kind::Prod => a.wrapping_mul(v),
