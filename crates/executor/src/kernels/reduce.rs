@@ -125,17 +125,17 @@ fn reduce(call: &Call<'_>, kind: Kind) -> KResult<Vec<Tensor>> {
         }
         let all = kind == Kind::And;
         let mut acc = vec![all; count];
-        for (&b, &k) in x.bytes().iter().zip(&targets) {
+        for (i, &b) in x.bytes().iter().enumerate() {
             if (b != 0) != all {
-                acc[k] = !all;
+                acc[target(i)] = !all;
             }
         }
         return Ok(vec![Tensor::from_vec(out, acc)?]);
     }
     if matches!(kind, Kind::L1 | Kind::L2) {
         let mut acc = vec![0.0f64; count];
-        for (v, &k) in to_f64s(x)?.into_iter().zip(&targets) {
-            acc[k] += if kind == Kind::L1 { v.abs() } else { v * v };
+        for (i, v) in to_f64s(x)?.into_iter().enumerate() {
+            acc[target(i)] += if kind == Kind::L1 { v.abs() } else { v * v };
         }
         if kind == Kind::L2 {
             for a in &mut acc {
