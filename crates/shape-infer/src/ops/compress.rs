@@ -13,7 +13,9 @@ use std::cmp::Ordering;
 use ir::{Dim, ElementType, Shape};
 use symdim::Expr;
 
-use super::support::{data_dependent_count, element_count, nonzero_positions, normalize_axis};
+use super::support::{
+    data_dependent_count, element_count, nonzero_positions, normalize_axis, static_dims,
+};
 use crate::context::InferContext;
 use crate::error::ShapeError;
 use crate::registry::{OpCall, OpDef, OpDoc};
@@ -209,10 +211,7 @@ fn compress_values(
     positions: Option<&[usize]>,
 ) -> Option<Vec<Dim>> {
     let (values, positions) = (data.value.as_ref()?, positions?);
-    let dims: Vec<usize> = dims
-        .iter()
-        .map(|d| usize::try_from(d.as_constant()?).ok())
-        .collect::<Option<_>>()?;
+    let dims = static_dims(dims)?;
     let outer: usize = dims[..axis]
         .iter()
         .try_fold(1usize, |a, &d| a.checked_mul(d))?;

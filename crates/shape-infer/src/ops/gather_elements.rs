@@ -98,13 +98,6 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     }])
 }
 
-/// The static dims of `dims` as `usize`s.
-fn static_dims(dims: &[Dim]) -> Option<Vec<usize>> {
-    dims.iter()
-        .map(|d| usize::try_from(d.as_constant()?).ok())
-        .collect()
-}
-
 /// The gathered values when `data` has values and both shapes are static and
 /// the indices are constants in range.
 fn gathered_values(
@@ -115,7 +108,7 @@ fn gathered_values(
 ) -> Option<Vec<Dim>> {
     let values = support::input_values(call, 0)?;
     let indices = support::input_ints(call, 1)?;
-    let (dshape, oshape) = (static_dims(ddims)?, static_dims(odims)?);
+    let (dshape, oshape) = (support::static_dims(ddims)?, support::static_dims(odims)?);
     let total = oshape.iter().try_fold(1usize, |a, &d| a.checked_mul(d))?;
     if total > support::MAX_VALUE_ELEMENTS
         || indices.len() != total

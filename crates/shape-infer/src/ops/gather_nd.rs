@@ -108,10 +108,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
 fn gathered_values(call: &OpCall<'_>, ddims: &[Dim], k: usize) -> Option<Vec<Dim>> {
     let values = support::input_values(call, 0)?;
     let indices = support::input_ints(call, 1)?;
-    let shape: Vec<usize> = ddims
-        .iter()
-        .map(|d| usize::try_from(d.as_constant()?).ok())
-        .collect::<Option<_>>()?;
+    let shape = support::static_dims(ddims)?;
     if shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d))? != values.len() {
         return None;
     }

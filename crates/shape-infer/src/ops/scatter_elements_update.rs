@@ -96,14 +96,7 @@ fn updated_values(call: &OpCall<'_>, axis: usize) -> Option<Vec<Dim>> {
     let values = support::input_values(call, 0)?;
     let updates = support::input_values(call, 2)?;
     let indices = support::input_ints(call, 1)?;
-    let static_dims = |i: usize| -> Option<Vec<usize>> {
-        call.inputs[i]
-            .shape
-            .to_static()?
-            .into_iter()
-            .map(|d| usize::try_from(d).ok())
-            .collect()
-    };
+    let static_dims = |i: usize| support::static_dims(call.inputs[i].shape.dims()?);
     let (ds, is) = (static_dims(0)?, static_dims(1)?);
     if values.len() > support::MAX_VALUE_ELEMENTS
         || ds.iter().product::<usize>() != values.len()

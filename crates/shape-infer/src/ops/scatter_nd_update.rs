@@ -131,10 +131,7 @@ fn updated_values(call: &OpCall<'_>, ddims: &[Dim], k: usize) -> Option<Vec<Dim>
     let values = support::input_values(call, 0)?;
     let updates = support::input_values(call, 2)?;
     let indices = support::input_ints(call, 1)?;
-    let shape: Vec<usize> = ddims
-        .iter()
-        .map(|d| usize::try_from(d.as_constant()?).ok())
-        .collect::<Option<_>>()?;
+    let shape = support::static_dims(ddims)?;
     if values.len() > support::MAX_VALUE_ELEMENTS
         || shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d))? != values.len()
     {

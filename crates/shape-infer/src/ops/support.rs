@@ -281,16 +281,8 @@ pub fn nonzero_positions(values: &[Dim]) -> Option<Vec<usize>> {
 /// the lengths are static; `None` otherwise.
 pub fn split_values(input: &TensorInfo, axis: usize, pieces: &[Dim]) -> Option<Vec<Vec<Dim>>> {
     let values = input.value.as_ref()?;
-    let dims: Vec<usize> = input
-        .shape
-        .dims()?
-        .iter()
-        .map(|d| d.as_constant().and_then(|c| usize::try_from(c).ok()))
-        .collect::<Option<_>>()?;
-    let lengths: Vec<usize> = pieces
-        .iter()
-        .map(|p| p.as_constant().and_then(|c| usize::try_from(c).ok()))
-        .collect::<Option<_>>()?;
+    let dims = static_dims(input.shape.dims()?)?;
+    let lengths = static_dims(pieces)?;
     let outer: usize = dims.get(..axis)?.iter().product();
     let inner: usize = dims.get(axis + 1..)?.iter().product();
     if lengths.iter().sum::<usize>() != *dims.get(axis)?
@@ -321,4 +313,11 @@ pub fn reduces(call: &OpCall<'_>, since: u32) -> bool {
             .attributes
             .get("reduction")
             .is_some_and(|r| !r.trim().eq_ignore_ascii_case("none"))
+}
+
+/// `dims` as `usize`s when every one is a non-negative constant.
+pub fn static_dims(dims: &[Dim]) -> Option<Vec<usize>> {
+    dims.iter()
+        .map(|d| usize::try_from(d.as_constant()?).ok())
+        .collect()
 }
