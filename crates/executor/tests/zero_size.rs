@@ -608,6 +608,19 @@ fn cases() -> Vec<Case> {
             ),
         ]
     }));
+    cases.push(case("TopK", |net| {
+        // No rows to sort.
+        let x = net.param("x", "f32", "0,5");
+        let k = net.i64s("k", &[], &[2]);
+        net.op_multi(
+            "op",
+            "TopK",
+            "opset11",
+            r#"axis="1" mode="max" sort="value" index_element_type="i32" stable="false""#,
+            &[x, k],
+            vec![None, None],
+        )
+    }));
     cases.push(case("MVN", |net| {
         let x = net.param("x", "f32", "0,3,4");
         let axes = net.i64s("axes", &[1], &[-1]);

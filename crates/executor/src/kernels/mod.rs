@@ -56,6 +56,7 @@ mod split;
 mod squeeze;
 mod strided_slice;
 mod tile;
+mod topk;
 mod transpose;
 
 pub(crate) type KResult<T> = Result<T, KernelError>;
@@ -206,6 +207,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Convert" => convert::run,
         "Concat" => concat::run,
         "Transpose" => transpose::run,
+        "TopK" => topk::run,
         "Identity" => result::run,
         "CumSum" => cum_sum::run,
         "Roll" => roll::run,
@@ -296,6 +298,7 @@ pub const OPS: &[&str] = &[
     "Convert",
     "Concat",
     "Transpose",
+    "TopK",
     "Identity",
     "CumSum",
     "Roll",

@@ -55,6 +55,7 @@ mod squeeze;
 mod strided_slice;
 pub mod support;
 mod tile;
+pub mod topk;
 mod transpose;
 mod unsqueeze;
 mod variadic_split;
@@ -186,6 +187,7 @@ pub static ALL: &[&OpDef] = &[
     &squeeze::DEF,
     &strided_slice::DEF,
     &tile::DEF,
+    &topk::DEF,
     &transpose::DEF,
     &unsqueeze::DEF,
     &variadic_split::DEF,
