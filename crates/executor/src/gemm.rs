@@ -48,59 +48,40 @@ pub(crate) trait Scalar:
     );
 }
 
-impl Scalar for f32 {
-    const ZERO: Self = 0.0;
-    const ONE: Self = 1.0;
-    const LOWEST: Self = f32::MIN;
-    const NEG_INFINITY: Self = f32::NEG_INFINITY;
-    fn is_nan(self) -> bool {
-        f32::is_nan(self)
-    }
-    fn from_count(n: usize) -> Self {
-        n as f32
-    }
-    unsafe fn gemm(
-        (m, k, n): (usize, usize, usize),
-        a: (*const Self, isize, isize),
-        b: (*const Self, isize, isize),
-        beta: Self,
-        c: (*mut Self, isize),
-    ) {
-        // SAFETY: the caller's contract is `sgemm`'s.
-        unsafe {
-            matrixmultiply::sgemm(
-                m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, beta, c.0, c.1, 1,
-            )
+/// The float types the GEMM computes in, each with its `matrixmultiply`
+/// routine.
+macro_rules! scalar {
+    ($t:ident, $routine:ident) => {
+        impl Scalar for $t {
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const LOWEST: Self = $t::MIN;
+            const NEG_INFINITY: Self = $t::NEG_INFINITY;
+            fn is_nan(self) -> bool {
+                $t::is_nan(self)
+            }
+            fn from_count(n: usize) -> Self {
+                n as $t
+            }
+            unsafe fn gemm(
+                (m, k, n): (usize, usize, usize),
+                a: (*const Self, isize, isize),
+                b: (*const Self, isize, isize),
+                beta: Self,
+                c: (*mut Self, isize),
+            ) {
+                // SAFETY: the caller's contract is the routine's.
+                unsafe {
+                    matrixmultiply::$routine(
+                        m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, beta, c.0, c.1, 1,
+                    )
+                }
+            }
         }
-    }
+    };
 }
-
-impl Scalar for f64 {
-    const ZERO: Self = 0.0;
-    const ONE: Self = 1.0;
-    const LOWEST: Self = f64::MIN;
-    const NEG_INFINITY: Self = f64::NEG_INFINITY;
-    fn is_nan(self) -> bool {
-        f64::is_nan(self)
-    }
-    fn from_count(n: usize) -> Self {
-        n as f64
-    }
-    unsafe fn gemm(
-        (m, k, n): (usize, usize, usize),
-        a: (*const Self, isize, isize),
-        b: (*const Self, isize, isize),
-        beta: Self,
-        c: (*mut Self, isize),
-    ) {
-        // SAFETY: the caller's contract is `dgemm`'s.
-        unsafe {
-            matrixmultiply::dgemm(
-                m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, beta, c.0, c.1, 1,
-            )
-        }
-    }
-}
+scalar!(f32, sgemm);
+scalar!(f64, dgemm);
 
 /// A strided matrix inside a slice: element `(r, c)` is
 /// `data[r*row_stride + c*col_stride]`.
