@@ -816,7 +816,7 @@ fn concrete_info(t: &Tensor) -> TensorInfo {
     let n = t.len();
     if n <= MAX_VALUE_ELEMENTS {
         if let Ok(values) = t.to_i64s() {
-            return info.with_value(values.into_iter().map(Expr::constant).collect());
+            return info.with_value(values.into_iter().map(Expr::constant).collect::<Vec<_>>());
         }
     }
     if n <= MAX_REAL_VALUE_ELEMENTS && t.element_type.is_real() {

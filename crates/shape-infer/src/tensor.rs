@@ -39,9 +39,9 @@ impl TensorInfo {
         }
     }
 
-    /// Attaches known element values.
-    pub fn with_value(mut self, value: Vec<Dim>) -> Self {
-        self.value = Some(value);
+    /// Attaches known element values (`None`: they are not known).
+    pub fn with_value(mut self, value: impl Into<Option<Vec<Dim>>>) -> Self {
+        self.value = value.into();
         self
     }
 

@@ -119,20 +119,16 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             let mut out: Vec<Dim> = dims.to_vec();
             out[a] = count;
             let tensor = TensorInfo::new(data.element_type, Shape::ranked(out));
-            match compress_values(data, dims, a, positions.as_deref()) {
-                Some(v) => tensor.with_value(v),
-                None => tensor,
-            }
+            tensor.with_value(compress_values(data, dims, a, positions.as_deref()))
         }
         _ => {
             let tensor = TensorInfo::new(data.element_type, Shape::ranked([count]));
             match (&data.value, &positions) {
-                (Some(values), Some(p)) => {
-                    match p.iter().map(|&i| values.get(i).cloned()).collect() {
-                        Some(v) => tensor.with_value(v),
-                        None => tensor,
-                    }
-                }
+                (Some(values), Some(p)) => tensor.with_value(
+                    p.iter()
+                        .map(|&i| values.get(i).cloned())
+                        .collect::<Option<Vec<_>>>(),
+                ),
                 _ => tensor,
             }
         }

@@ -95,10 +95,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     };
     let value = concat_values(call, axis);
     let tensor = TensorInfo::new(element_type, Shape::ranked(out));
-    Ok(vec![match value {
-        Some(v) => tensor.with_value(v),
-        None => tensor,
-    }])
+    Ok(vec![tensor.with_value(value)])
 }
 
 /// The concatenated values when every input has values and a static shape.

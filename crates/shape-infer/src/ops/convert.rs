@@ -105,10 +105,7 @@ fn convert_reals(out: TensorInfo, reals: &[f64], target: ElementType) -> TensorI
                         .then(|| Expr::constant(t as i64))
                 })
                 .collect();
-            match ints {
-                Some(v) => out.with_value(v),
-                None => out,
-            }
+            out.with_value(ints)
         }
     }
 }

@@ -64,10 +64,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         Some(v) if rank == 1 => running_sums(v, exclusive, reverse),
         _ => None,
     };
-    Ok(vec![match value {
-        Some(v) => out.with_value(v),
-        None => out,
-    }])
+    Ok(vec![out.with_value(value)])
 }
 
 fn running_sums(values: &[ir::Dim], exclusive: bool, reverse: bool) -> Option<Vec<ir::Dim>> {

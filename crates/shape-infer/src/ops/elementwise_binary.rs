@@ -370,10 +370,7 @@ fn infer(
     )?;
     let value = values(ctx, call, kind, mode, &shape, python_div);
     let out = TensorInfo::new(element_type, shape);
-    Ok(vec![match value {
-        Some(v) => out.with_value(v),
-        None => out,
-    }])
+    Ok(vec![out.with_value(value)])
 }
 
 /// The output values, when both inputs carry values and every element can be

@@ -584,10 +584,7 @@ fn infer(
             .map(|d| element(ctx, kind, d, clamp, t))
             .collect::<Option<Vec<_>>>()
     });
-    Ok(vec![match value {
-        Some(v) => out.with_value(v),
-        None => out,
-    }])
+    Ok(vec![out.with_value(value)])
 }
 
 fn element(

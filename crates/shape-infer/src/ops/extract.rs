@@ -81,10 +81,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             }
             _ => None,
         };
-        match padded {
-            Some(v) => tensor.with_value(v),
-            None => tensor,
-        }
+        tensor.with_value(padded)
     } else {
         let count = match &positions {
             Some(p) => Expr::constant(i64::try_from(p.len()).unwrap_or(i64::MAX)),
@@ -99,10 +96,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             }
         };
         let tensor = TensorInfo::new(arr.element_type, Shape::ranked([count]));
-        match selected() {
-            Some(v) => tensor.with_value(v),
-            None => tensor,
-        }
+        tensor.with_value(selected())
     };
     Ok(vec![output])
 }

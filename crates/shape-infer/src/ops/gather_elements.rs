@@ -92,10 +92,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     }
     let value = gathered_values(call, ddims, &out, axis);
     let tensor = TensorInfo::new(data.element_type, Shape::ranked(out));
-    Ok(vec![match value {
-        Some(v) => tensor.with_value(v),
-        None => tensor,
-    }])
+    Ok(vec![tensor.with_value(value)])
 }
 
 /// The gathered values when `data` has values and both shapes are static and

@@ -97,10 +97,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         None
     };
     let tensor = TensorInfo::new(data.element_type, Shape::ranked(out));
-    Ok(vec![match value {
-        Some(v) => tensor.with_value(v),
-        None => tensor,
-    }])
+    Ok(vec![tensor.with_value(value)])
 }
 
 /// The gathered values (`batch_dims` 0) when `data` has values and a static

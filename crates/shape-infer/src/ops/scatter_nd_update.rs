@@ -89,10 +89,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         ));
     }
     let value = updated_values(call, ddims, k);
-    let out = match value {
-        Some(v) => out.with_value(v),
-        None => out,
-    };
+    let out = out.with_value(value);
     let Some(udims) = updates.shape.dims() else {
         return Ok(vec![out]);
     };

@@ -76,10 +76,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             )?;
         }
     }
-    Ok(vec![match updated_values(call, ddims, axis) {
-        Some(v) => out.with_value(v),
-        None => out,
-    }])
+    Ok(vec![out.with_value(updated_values(call, ddims, axis))])
 }
 
 /// The updated values when `data` and `updates` have values, the data's

@@ -81,10 +81,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     };
     let value = values(call, mode, &shape);
     let out = TensorInfo::new(element_type, shape);
-    Ok(vec![match value {
-        Some(v) => out.with_value(v),
-        None => out,
-    }])
+    Ok(vec![out.with_value(value)])
 }
 
 /// How the broadcast with `cond` (`out`) provably widens the broadcast of

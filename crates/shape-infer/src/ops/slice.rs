@@ -183,7 +183,11 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             (starts.first(), stops.first(), steps.first(), axes == [0])
         {
             if let Some(idx) = slice_indices(values.len() as i64, start, stop, step) {
-                tensor = tensor.with_value(idx.into_iter().map(|i| values[i].clone()).collect());
+                tensor = tensor.with_value(
+                    idx.into_iter()
+                        .map(|i| values[i].clone())
+                        .collect::<Vec<_>>(),
+                );
             }
         }
     }

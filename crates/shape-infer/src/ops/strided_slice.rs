@@ -274,7 +274,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             tensor = tensor.with_value(
                 idx.into_iter()
                     .filter_map(|i| values.get(i).cloned())
-                    .collect(),
+                    .collect::<Vec<_>>(),
             );
         }
     }

@@ -140,10 +140,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             let mut out: Vec<Dim> = dims.to_vec();
             out[axis] = p;
             let tensor = TensorInfo::new(data.element_type, Shape::ranked(out));
-            match values.as_ref().and_then(|v| v.get(k)) {
-                Some(v) => tensor.with_value(v.clone()),
-                None => tensor,
-            }
+            tensor.with_value(values.as_ref().and_then(|v| v.get(k)).cloned())
         })
         .collect())
 }

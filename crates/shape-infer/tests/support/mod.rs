@@ -655,7 +655,7 @@ pub mod rule {
     /// An i64 1-D tensor carrying the integer values `v`.
     pub fn ints(v: &[i64]) -> TensorInfo {
         TensorInfo::new(ElementType::I64, Shape::from_static(&[v.len() as i64]))
-            .with_value(v.iter().map(|&x| Expr::constant(x)).collect())
+            .with_value(v.iter().map(|&x| Expr::constant(x)).collect::<Vec<_>>())
     }
 
     /// An i64 tensor of static shape `shape` whose values are unknown.
