@@ -19,7 +19,7 @@ use shape_infer::ops::interpolate::{
 use shape_infer::registry::OpsetFamily;
 
 use super::convolution::{narrow, widen};
-use super::{copy_slices, for_each_index, from_f64s, to_f64s, Call, KResult};
+use super::{copy_slices, from_f64s, to_f64s, Call, KResult};
 use crate::tensor::{byte_size, element_width, Tensor};
 
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
@@ -332,7 +332,6 @@ fn pillow_taps(axis: Axis, support: f64, filter: fn(f64, f64) -> f64, coeff: f64
 
 /// `x` with its pads (zeros) around it; `x` itself when there are none.
 fn pad(x: &Tensor, attrs: &Attrs) -> KResult<Tensor> {
-    let rank = x.shape.len();
     if attrs
         .pads_begin
         .iter()
@@ -341,27 +340,19 @@ fn pad(x: &Tensor, attrs: &Attrs) -> KResult<Tensor> {
     {
         return Ok(x.clone());
     }
-    let shape: Vec<usize> = (0..rank)
+    let shape: Vec<usize> = (0..x.shape.len())
         .map(|a| x.shape[a] + attrs.pads_begin[a] + attrs.pads_end[a])
         .collect();
-    let width = element_width(x.element_type)?;
-    let mut out = vec![0u8; byte_size(x.element_type, &shape)?];
-    if x.is_empty() {
-        return Ok(Tensor::from_bytes(x.element_type, shape, out)?);
-    }
-    let row = x.shape[rank - 1] * width;
-    let src = x.bytes();
-    let mut r = 0;
-    for_each_index(&x.shape[..rank - 1], |idx| {
-        let mut at = 0;
-        for a in 0..rank - 1 {
-            at = at * shape[a] + idx[a] + attrs.pads_begin[a];
-        }
-        let at = (at * shape[rank - 1] + attrs.pads_begin[rank - 1]) * width;
-        out[at..at + row].copy_from_slice(&src[r * row..(r + 1) * row]);
-        r += 1;
-    });
-    Ok(Tensor::from_bytes(x.element_type, shape, out)?)
+    let as_i64 = |p: &[usize]| p.iter().map(|&v| v as i64).collect::<Vec<_>>();
+    let zero = vec![0u8; element_width(x.element_type)?];
+    super::pad::padded(
+        x,
+        &as_i64(&attrs.pads_begin),
+        &as_i64(&attrs.pads_end),
+        super::pad::Mode::Constant,
+        &zero,
+        shape,
+    )
 }
 
 /// The elements of `t` along `axis` picked by single taps (nearest): whole

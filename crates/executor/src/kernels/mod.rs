@@ -40,7 +40,7 @@ mod max_pool;
 mod mvn;
 mod non_zero;
 mod normalize_l2;
-mod pad;
+pub(crate) mod pad;
 mod range;
 mod reduce;
 mod reshape;

@@ -10,7 +10,7 @@ use crate::broadcast::row_major_strides;
 use crate::tensor::{byte_size, element_count, element_width, Tensor};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
+pub(crate) enum Mode {
     Constant,
     Edge,
     Reflect,
@@ -96,12 +96,26 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         }
         _ => vec![0u8; w],
     };
+    Ok(vec![padded(data, &begin, &end, mode, &fill, out)?])
+}
+
+/// `data` padded to `out` by `begin` (and the matching ends) in `mode`,
+/// `fill` the bytes of the constant; `out` must be the padded shape.
+/// (Interpolate's zero padding uses it too.)
+pub(crate) fn padded(
+    data: &Tensor,
+    begin: &[i64],
+    end: &[i64],
+    mode: Mode,
+    fill: &[u8],
+    out: Vec<usize>,
+) -> KResult<Tensor> {
+    let rank = data.shape.len();
+    if begin.len() != rank || end.len() != rank || out.len() != rank {
+        return Err("internal: pads of another rank than the data".into());
+    }
     if element_count(&out)? == 0 {
-        return Ok(vec![Tensor::from_bytes(
-            data.element_type,
-            out,
-            Vec::new(),
-        )?]);
+        return Ok(Tensor::from_bytes(data.element_type, out, Vec::new())?);
     }
     byte_size(data.element_type, &out)?;
     // Per axis, the source index of every output index (checked once).
@@ -114,12 +128,11 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         maps.push(map);
     }
     let own = row_major_strides(&data.shape);
-    let t = super::gather_indexed(data, out, Some(&fill), |idx| {
+    super::gather_indexed(data, out, Some(fill), |idx| {
         let mut k = 0usize;
         for (a, &i) in idx.iter().enumerate() {
             k += maps[a][i]? * own[a] as usize;
         }
         Some(k)
-    })?;
-    Ok(vec![t])
+    })
 }
