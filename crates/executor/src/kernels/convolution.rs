@@ -266,17 +266,25 @@ pub(crate) fn elements<T: Element + bytemuck::Pod>(t: &Tensor) -> KResult<Cow<'_
     Ok(Cow::Owned(t.to_vec::<T>()?))
 }
 
-/// The elements of an f16 or bf16 tensor as f32.
+/// The elements of a numeric tensor as f32.
 pub(crate) fn widen(t: &Tensor) -> KResult<Vec<f32>> {
     Ok(match t.element_type {
         ElementType::F16 => t.to_vec::<f16>()?.into_iter().map(f32::from).collect(),
         ElementType::BF16 => t.to_vec::<bf16>()?.into_iter().map(f32::from).collect(),
-        _ => t.to_vec::<f32>()?,
+        ElementType::F32 => t.to_vec::<f32>()?,
+        // Other numeric types (f64, integers) as f32, as OpenVINO's CPU
+        // plugin computes them.
+        _ => super::to_f64s(t)?.into_iter().map(|v| v as f32).collect(),
     })
 }
 
-/// f32 results as a tensor of `et` (f16 or bf16), rounded to nearest.
+/// f32 results as a tensor of `et` (f16 or bf16 rounded to nearest; other
+/// types converted as Convert does).
 pub(crate) fn narrow(et: ElementType, shape: Vec<usize>, values: &[f32]) -> KResult<Tensor> {
+    if !matches!(et, ElementType::F32 | ElementType::F16 | ElementType::BF16) {
+        let wide: Vec<f64> = values.iter().map(|&v| f64::from(v)).collect();
+        return super::from_f64s(et, shape, &wide);
+    }
     Ok(match et {
         ElementType::F16 => {
             Tensor::from_vec(shape, values.iter().map(|&v| f16::from_f32(v)).collect())?

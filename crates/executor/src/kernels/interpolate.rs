@@ -19,7 +19,7 @@ use shape_infer::ops::interpolate::{
 use shape_infer::registry::OpsetFamily;
 
 use super::convolution::{narrow, widen};
-use super::{copy_slices, from_f64s, to_f64s, Call, KResult};
+use super::{copy_slices, to_f64s, Call, KResult};
 use crate::tensor::{byte_size, element_width, Tensor};
 
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
@@ -112,7 +112,7 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         return Ok(vec![t]);
     }
     let et = x.element_type;
-    let (mut values, mut shape) = (as_f32s(&data)?, data.shape.clone());
+    let (mut values, mut shape) = (widen(&data)?, data.shape.clone());
     for (axis, taps) in &plans {
         values = weighted_pass(&values, &mut shape, *axis, taps);
     }
@@ -392,30 +392,12 @@ fn weighted_pass(values: &[f32], shape: &mut [usize], axis: usize, taps: &Taps) 
     out
 }
 
-fn as_f32s(t: &Tensor) -> KResult<Vec<f32>> {
-    Ok(match t.element_type {
-        ElementType::F32 | ElementType::F16 | ElementType::BF16 => widen(t)?,
-        _ => to_f64s(t)?.into_iter().map(|v| v as f32).collect(),
-    })
-}
-
 fn from_f32s(et: ElementType, shape: Vec<usize>, values: &[f32]) -> KResult<Tensor> {
-    match et {
-        ElementType::F32 | ElementType::F16 | ElementType::BF16 => narrow(et, shape, values),
-        _ if et.is_real() => from_f64s(
-            et,
-            shape,
-            &values.iter().map(|&v| f64::from(v)).collect::<Vec<_>>(),
-        ),
-        // Integers: rounded to nearest (ties to even) and saturated by the
-        // conversion, as the CPU plugin stores them.
-        _ => from_f64s(
-            et,
-            shape,
-            &values
-                .iter()
-                .map(|&v| f64::from(v).round_ties_even())
-                .collect::<Vec<_>>(),
-        ),
+    if et.is_real() {
+        return narrow(et, shape, values);
     }
+    // Integers: rounded to nearest (ties to even) and saturated by the
+    // conversion, as the CPU plugin stores them.
+    let rounded: Vec<f32> = values.iter().map(|v| v.round_ties_even()).collect();
+    narrow(et, shape, &rounded)
 }

@@ -9,18 +9,10 @@
 use ir::ElementType;
 
 use super::convolution::{narrow, widen};
-use super::{from_f64s, to_f64s, Call, KResult};
+use super::{Call, KResult};
 use crate::broadcast::{placed_strides, walk};
 use crate::gemm::{self, Mat};
 use crate::tensor::{element_count, Tensor};
-
-/// A float tensor's elements as f32.
-fn f32s(t: &Tensor) -> KResult<Vec<f32>> {
-    Ok(match t.element_type {
-        ElementType::F32 | ElementType::F16 | ElementType::BF16 => widen(t)?,
-        _ => to_f64s(t)?.into_iter().map(|v| v as f32).collect(),
-    })
-}
 
 /// What is added to the scores.
 enum Bias {
@@ -56,7 +48,7 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     }
     let batch = &out[..rank - 2];
     let scale = match call.inputs.get(4) {
-        Some(t) => *f32s(t)?.first().ok_or("the scale is empty")?,
+        Some(t) => *widen(t)?.first().ok_or("the scale is empty")?,
         None => 1.0 / (e as f32).sqrt(),
     };
     let causal = call.attr_bool("causal", false);
@@ -70,7 +62,7 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
                     .map(|keep| if keep { 0.0 } else { f32::NEG_INFINITY })
                     .collect()
             } else {
-                f32s(m)?
+                widen(m)?
             };
             let mut scores = batch.to_vec();
             scores.extend([l, s]);
@@ -79,7 +71,7 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         }
     };
 
-    let (qv, kv, vv) = (f32s(q)?, f32s(k)?, f32s(v)?);
+    let (qv, kv, vv) = (widen(q)?, widen(k)?, widen(v)?);
     let matrices = |shape: &[usize]| placed_strides(&shape[..shape.len() - 2], batch, None);
     let mut strides = vec![
         matrices(&q.shape)?,
@@ -141,15 +133,7 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
             false,
         )?;
     }
-    let et = q.element_type;
-    Ok(vec![match et {
-        ElementType::F32 | ElementType::F16 | ElementType::BF16 => narrow(et, out, &result)?,
-        _ => from_f64s(
-            et,
-            out,
-            &result.iter().map(|&x| f64::from(x)).collect::<Vec<_>>(),
-        )?,
-    }])
+    Ok(vec![narrow(q.element_type, out, &result)?])
 }
 
 /// The softmax of one row in place (NaN when every entry is `-inf`).
