@@ -874,3 +874,43 @@ fn fake_quantize_broadcast_modes() {
     );
     assert_eq!(none, want);
 }
+
+#[test]
+fn attention_broadcasts_one_query_row_over_the_masks_rows() {
+    // Query [1, 1, 1, 2] against a mask of two rows: the output has two
+    // rows, each softmax(q·kᵀ·scale + mask row)·v.
+    let mut net = Net::new();
+    let q = net.f32s("q", &[1, 1, 1, 2], &[1.0, 0.5]);
+    let k = net.f32s("k", &[1, 1, 3, 2], &[1.0, 0.0, 0.0, 1.0, 1.0, 1.0]);
+    let v = net.f32s("v", &[1, 1, 3, 2], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let mask = net.f32s("mask", &[1, 1, 2, 3], &[0.0, 0.0, 0.0, -1.0, 0.5, 0.0]);
+    let a = net.op(
+        "a",
+        "ScaledDotProductAttention",
+        "opset13",
+        r#"causal="false""#,
+        &[q, k, v, mask],
+        None,
+    );
+    net.result("out", a);
+    let out = net.exec(vec![]).expect("runs");
+    let (shape, got) = f32_out(&out, "out");
+    assert_eq!(shape, [1, 1, 2, 2]);
+    let scale = 1.0 / 2f64.sqrt();
+    let scores = [1.0 * scale, 0.5 * scale, 1.5 * scale];
+    let masks = [[0.0, 0.0, 0.0], [-1.0, 0.5, 0.0]];
+    for (row, m) in masks.iter().enumerate() {
+        let e: Vec<f64> = (0..3).map(|j| (scores[j] + m[j]).exp()).collect();
+        let sum: f64 = e.iter().sum();
+        for c in 0..2 {
+            let want: f64 = (0..3)
+                .map(|j| e[j] / sum * [1.0, 3.0, 5.0][j] + if c == 1 { e[j] / sum } else { 0.0 })
+                .sum();
+            assert!(
+                (f64::from(got[row * 2 + c]) - want).abs() < 1e-5,
+                "row {row} col {c}: {} vs {want}",
+                got[row * 2 + c]
+            );
+        }
+    }
+}

@@ -88,21 +88,22 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
 
     let mut result = vec![0.0f32; element_count(&out)?];
     let mut scores = vec![0.0f32; l * s];
-    let mut query = vec![0.0f32; l * e];
     for (b, o) in offsets.iter().enumerate() {
         let q_b = &qv[o[0] * lq * e..(o[0] + 1) * lq * e];
-        // A query of one row against a mask of L rows: the row repeated.
-        for row in 0..l {
-            let from = if lq == 1 { 0 } else { row };
-            query[row * e..(row + 1) * e].copy_from_slice(&q_b[from * e..(from + 1) * e]);
-        }
+        // A query of one row against a mask of L rows: the row read L times
+        // (row stride 0), not copied.
+        let query = Mat {
+            data: q_b,
+            row_stride: if lq == l { e } else { 0 },
+            col_stride: 1,
+        };
         let k_b = &kv[o[1] * s * e..(o[1] + 1) * s * e];
         let v_b = &vv[o[2] * s * ev..(o[2] + 1) * s * ev];
         gemm::matmul(
             &mut scores,
             s,
             (l, e, s),
-            Mat::rows(&query, e),
+            query,
             Mat::transposed(k_b, e),
             false,
         )?;
