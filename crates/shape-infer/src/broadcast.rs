@@ -22,7 +22,7 @@
 //! `broadcast-incompatible` error naming both dims, their axes and both shapes.
 
 use ir::{Attributes, Dim, Shape};
-use symdim::{Expr, Predicate};
+use symdim::{Atom, Expr, Predicate};
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
@@ -120,11 +120,37 @@ fn can_be_one(ctx: &InferContext, d: &Dim) -> bool {
 }
 
 fn eq(a: &Dim, b: &Dim) -> Predicate {
-    Predicate::Eq(a.clone(), b.clone())
+    Predicate::equal(a, b)
 }
 
 fn one(a: &Dim) -> Predicate {
     Predicate::Eq(a.clone(), Expr::one())
+}
+
+/// Whether `a == 1` forces `b == 1`, so that `a == 1` adds nothing to the
+/// alternative `a == b`: `a == 1` holds only at one value of one symbol, at
+/// which `b` is 1. So for `a = S` and `b = min(S, 64)` (a position table
+/// sliced to the sequence) both ways.
+fn one_forces_one(a: &Dim, b: &Dim) -> bool {
+    let Some((s, v)) = solve_one(a) else {
+        return false;
+    };
+    b.substitute(&|t| (t == s).then(|| Expr::constant(v)))
+        .is_ok_and(|e| e.as_constant() == Some(1))
+}
+
+/// The one symbol value at which `a == 1`, where `a == 1` holds at one value
+/// of one symbol only: `S` (at 1), `min(x, k)` with `k > 1` and
+/// `max(x, k)` with `k < 1` (where `x` is 1).
+fn solve_one(a: &Dim) -> Option<(symdim::SymbolId, i64)> {
+    if let Some(s) = a.as_symbol() {
+        return Some((s, 1));
+    }
+    match a.as_atom()? {
+        Atom::Min(x, k) if k.as_constant().is_some_and(|k| k > 1) => solve_one(x),
+        Atom::Max(x, k) if k.as_constant().is_some_and(|k| k < 1) => solve_one(x),
+        _ => None,
+    }
 }
 
 /// Records `p` unless it is provably false (then the dims clash).
@@ -163,24 +189,24 @@ fn numpy_dim_inner(
             Ok(assume_or_clash(ctx, p)?.map(|()| k.clone()))
         }
         (None, None) => {
-            let (a1, b1) = (can_be_one(ctx, a), can_be_one(ctx, b));
-            if !a1 && !b1 {
+            // Whether each side may yield by being 1 without being equal to
+            // the other: it cannot if its range excludes 1, or if its being
+            // 1 makes the other 1 too.
+            let a1 = can_be_one(ctx, a) && !one_forces_one(a, b);
+            let b1 = can_be_one(ctx, b) && !one_forces_one(b, a);
+            let (alternatives, result) = match (a1, b1) {
                 // Neither can yield: they must be equal.
-                let keep = if a <= b { a } else { b };
-                return Ok(assume_or_clash(ctx, eq(a, b))?.map(|()| keep.clone()));
-            }
-            let mut alternatives = vec![eq(a, b)];
-            if a1 {
-                alternatives.push(one(a));
-            }
-            if b1 {
-                alternatives.push(one(b));
-            }
-            let r = assume_or_clash(ctx, Predicate::Or(alternatives))?;
-            Ok(match r {
-                Ok(()) => Ok(ctx.symbols.bcast(a, b)?),
-                Err(c) => Err(c),
-            })
+                (false, false) => (vec![eq(a, b)], if a <= b { a } else { b }.clone()),
+                // Only `b` may yield, to `a`; equal or not, the result is `a`.
+                (false, true) => (vec![eq(a, b), one(b)], a.clone()),
+                (true, false) => (vec![eq(a, b), one(a)], b.clone()),
+                (true, true) => (vec![eq(a, b), one(a), one(b)], ctx.symbols.bcast(a, b)?),
+            };
+            let p = match <[Predicate; 1]>::try_from(alternatives) {
+                Ok([single]) => single,
+                Err(alternatives) => Predicate::Or(alternatives),
+            };
+            Ok(assume_or_clash(ctx, p)?.map(|()| result))
         }
     }
 }
@@ -196,7 +222,7 @@ fn one_way_dim(ctx: &mut InferContext, s: &Dim, t: &Dim) -> Result<Result<Dim, C
     if s.is_constant() && t.is_constant() {
         return Ok(Err(Clash::Mismatch));
     }
-    let p = if can_be_one(ctx, s) {
+    let p = if can_be_one(ctx, s) && !one_forces_one(s, t) {
         Predicate::Or(vec![eq(s, t), one(s)])
     } else {
         eq(s, t)

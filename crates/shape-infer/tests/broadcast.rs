@@ -69,6 +69,37 @@ fn symbols_that_cannot_be_one_are_assumed_equal() {
 }
 
 #[test]
+fn a_side_that_cannot_be_one_is_the_result() {
+    let mut c = ctx();
+    c.symbols.named("N", Interval::new(Some(2), None));
+    assert_eq!(numpy(&mut c, "N", "M").unwrap(), "[N]");
+    assert_eq!(constraints(&c), ["N == M or M == 1"]);
+}
+
+#[test]
+fn a_table_sliced_to_the_sequence_broadcasts_to_the_sequence() {
+    // BERT's position embeddings: a [1, 64] table sliced to min(S, 64) and
+    // added to [B, S]. min(S, 64) is 1 only where S is, so the answer is S
+    // under the one condition that matters, S <= 64.
+    let mut c = ctx();
+    assert_eq!(
+        numpy(&mut c, "B,S,32", "1,min(S, 64),32").unwrap(),
+        "[B, S, 32]"
+    );
+    assert_eq!(constraints(&c), ["S <= 64"]);
+    let mut c = ctx();
+    let (table, seq) = (shape(&mut c, "1,min(S, 64)"), shape(&mut c, "B,S"));
+    let out = broadcast::one_way(
+        &mut c,
+        Operand::new("input 0", &table),
+        Operand::new("target", &seq),
+    )
+    .unwrap();
+    assert_eq!(out.display(&c.symbols).to_string(), "[B, S]");
+    assert_eq!(constraints(&c), ["S <= 64"]);
+}
+
+#[test]
 fn assumption_decided_by_ranges_is_dropped() {
     let mut c = ctx();
     c.symbols.named("N", Interval::new(Some(1), Some(1)));

@@ -3,7 +3,7 @@
 
 use std::cmp::Ordering;
 
-use crate::{DimError, Expr, SymbolId, SymbolTable};
+use crate::{Atom, DimError, Expr, SymbolId, SymbolTable};
 
 /// A boolean condition on dimension expressions.
 ///
@@ -38,6 +38,36 @@ pub enum Predicate {
 }
 
 impl Predicate {
+    /// `a == b`, written in its simplest form where one side is `min` or
+    /// `max` of the other: `min(x, y) == x` is `x <= y`, `max(x, y) == x` is
+    /// `x >= y` (a slice clamped to a buffer's length equals the length
+    /// exactly when the length fits).
+    pub fn equal(a: &Expr, b: &Expr) -> Predicate {
+        let one_sided = |m: &Expr, x: &Expr| -> Option<Predicate> {
+            let (p, q, is_min) = match m.as_atom()? {
+                Atom::Min(p, q) => (p, q, true),
+                Atom::Max(p, q) => (p, q, false),
+                _ => return None,
+            };
+            let other = if **p == *x {
+                q
+            } else if **q == *x {
+                p
+            } else {
+                return None;
+            };
+            let other = (**other).clone();
+            Some(if is_min {
+                Predicate::Le(x.clone(), other)
+            } else {
+                Predicate::Ge(x.clone(), other)
+            })
+        };
+        one_sided(a, b)
+            .or_else(|| one_sided(b, a))
+            .unwrap_or_else(|| Predicate::Eq(a.clone(), b.clone()))
+    }
+
     /// Evaluates under `binding`. A `Divides` with a non-positive divisor is
     /// [`DimError::DivisionByNonPositive`].
     pub fn eval(&self, binding: &dyn Fn(SymbolId) -> Option<i64>) -> Result<bool, DimError> {

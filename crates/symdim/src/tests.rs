@@ -818,3 +818,23 @@ fn fuzz_short_input_with_a_huge_canonical_form() {
     let error = t.parse_expr(operand).unwrap_err();
     assert!(error.message.contains("too complex"), "{error}");
 }
+
+#[test]
+fn equal_of_a_min_or_max_and_its_argument_is_a_bound() {
+    let mut x = Ctx::new();
+    let s = x.sym("S", 0, None);
+    let t = x.sym("T", 0, None);
+    let show = |x: &Ctx, p: &Predicate| x.t.display_predicate(p).to_string();
+    let min = x.p("min(S, 64)");
+    assert_eq!(show(&x, &Predicate::equal(&min, &s)), "S <= 64");
+    assert_eq!(show(&x, &Predicate::equal(&s, &min)), "S <= 64");
+    let max = x.p("max(S, T)");
+    assert_eq!(show(&x, &Predicate::equal(&t, &max)), "T >= S");
+    assert_eq!(show(&x, &Predicate::equal(&s, &t)), "S == T");
+    // The bound holds exactly where the equality does.
+    for v in 0..130 {
+        let at = |_: SymbolId| Some(v);
+        let p = Predicate::equal(&min, &s);
+        assert_eq!(p.eval(&at).unwrap(), min.eval(&at).unwrap() == v);
+    }
+}

@@ -279,8 +279,8 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
 /// where it is not one of the pattern's special values: a value that may be
 /// negative (a computed -1, or a broken pattern) is assumed to be at least 0,
 /// and with `special_zero` a value that may be 0 (which would copy the
-/// input dim instead) at least 1, unless the input dim it would copy is the
-/// same expression. Both are recorded constraints (an error when provably
+/// input dim instead) at least 1 or copying a 0, unless the input dim it
+/// would copy is the same expression. Both are recorded constraints (an error when provably
 /// false), never silent guesses.
 fn settle_symbolic_target(
     ctx: &mut InferContext,
@@ -292,10 +292,20 @@ fn settle_symbolic_target(
         return Ok(());
     }
     ctx.assume(Predicate::Ge(v.clone(), Expr::zero()))?;
-    if special_zero && input_dim != Some(v) {
-        ctx.assume(Predicate::Ge(v.clone(), Expr::one()))?;
+    if !special_zero || input_dim == Some(v) {
+        return Ok(());
     }
-    Ok(())
+    let positive = Predicate::Ge(v.clone(), Expr::one());
+    // At 0 the value copies the input dim, which is the same answer where
+    // that dim is 0 too (PyTorch's `[B*S, 1]` of a `[B, S]` tensor with
+    // `B = 0`): only a 0 copying a non-zero dim breaks the expression.
+    let zero_copies_zero = input_dim
+        .map(|d| Predicate::Eq(d.clone(), Expr::zero()))
+        .filter(|p| ctx.symbols.decide(p) != Some(false));
+    ctx.assume(match zero_copies_zero {
+        Some(p) => Predicate::Or(vec![positive, p]),
+        None => positive,
+    })
 }
 
 /// A fresh symbol in `[0, upper]` (keeping `upper` as its symbolic bound),
