@@ -44,6 +44,10 @@ pub struct SymbolTable {
     by_name: BTreeMap<String, SymbolId>,
 }
 
+/// How many levels of nested rounding [`SymbolTable::bounds`] sees through
+/// (each level at most doubles the work).
+const REFINE_DEPTH: u32 = 3;
+
 impl SymbolTable {
     /// An empty table.
     pub fn new() -> Self {
@@ -181,7 +185,7 @@ impl SymbolTable {
     /// over its range (interval arithmetic, computed in `i128` with infinite
     /// ends). [`DimError::Overflow`] if a finite bound does not fit in `i64`.
     pub fn bounds(&self, e: &Expr) -> Result<Interval, DimError> {
-        let x = self.xbounds(e)?;
+        let x = self.xbounds(e, REFINE_DEPTH)?;
         let conv = |v: Ext| -> Result<Option<i64>, DimError> {
             match v {
                 Ext::Fin(v) => i64::try_from(v).map(Some).map_err(|_| DimError::Overflow),
@@ -191,24 +195,122 @@ impl SymbolTable {
         Ok(Interval::new(conv(x.lo)?, conv(x.hi)?))
     }
 
-    fn xbounds(&self, e: &Expr) -> Result<XI, DimError> {
+    /// Bounds that see through rounding: `k*floor(x/k)` is `x` minus a
+    /// remainder in `[0, k - 1]` and `k*ceil(x/k)` is `x` plus one, so
+    /// `4*ceil(x/4) - x` lies in `[0, 3]` and `2*floor(H/4) - 2*floor(H/8)`
+    /// is never negative, where interval arithmetic alone, treating the
+    /// roundings as unrelated to `x`, gives nothing. (A Swin window pads `x`
+    /// up to `4*ceil(x/4)` and slices back to `min(x, 4*ceil(x/4))`, which
+    /// is then `x`.) Computed on `L*e`, `L` the least common multiple of the
+    /// divisors, with each `c*floor(x/k)` term written `(c*L/k)*(x - r)`.
+    /// `None` when `e` has no such term.
+    fn remainder_bounds(&self, e: &Expr, depth: u32) -> Result<Option<XI>, DimError> {
+        // Largest common multiple worth the work (and far from overflow).
+        const MAX_LCM: i64 = 1 << 16;
+        let rounding = |atom: &Atom| match atom {
+            Atom::FloorDiv(x, k) => Some((x.clone(), *k, true)),
+            Atom::CeilDiv(x, k) => Some((x.clone(), *k, false)),
+            _ => None,
+        };
+        let linear: Vec<(i64, &Atom)> = e
+            .terms()
+            .filter_map(|(c, m)| match m.factors() {
+                [(atom, 1)] if rounding(atom).is_some() => Some((c, atom)),
+                _ => None,
+            })
+            .collect();
+        // A rounding that another one rounds again (`floor(H/4)` inside
+        // `4*ceil(floor(H/4)/4)`) is kept whole: written out it would no
+        // longer cancel against the outer one's argument.
+        let nested = |atom: &Atom| {
+            linear.iter().any(|(_, other)| {
+                rounding(other).is_some_and(|(x, _, _)| {
+                    x.terms()
+                        .any(|(_, m)| m.factors().iter().any(|(a, _)| a == atom))
+                })
+            })
+        };
+        let mut roundings = Vec::new();
+        let mut lcm = 1i64;
+        for &(c, atom) in &linear {
+            if nested(atom) {
+                continue;
+            }
+            let Some((x, k, floor)) = rounding(atom) else {
+                continue;
+            };
+            let next = lcm / gcd(lcm, k) * k;
+            if next > MAX_LCM {
+                continue;
+            }
+            lcm = next;
+            roundings.push((c, x, k, floor));
+        }
+        if roundings.is_empty() {
+            return Ok(None);
+        }
+        let mut scaled = e.mul_const(lcm)?;
+        let mut slack = XI::point(0);
+        for (c, x, k, floor) in roundings {
+            let atom = if floor {
+                x.floor_div(k)?
+            } else {
+                x.ceil_div(k)?
+            };
+            let m = c.checked_mul(lcm / k).ok_or(DimError::Overflow)?;
+            scaled = scaled
+                .sub(&atom.mul_const(c.checked_mul(lcm).ok_or(DimError::Overflow)?)?)?
+                .add(&x.mul_const(m)?)?;
+            let r = if floor {
+                (1 - i128::from(k), 0)
+            } else {
+                (0, i128::from(k) - 1)
+            };
+            let r = XI {
+                lo: Ext::Fin(r.0),
+                hi: Ext::Fin(r.1),
+            };
+            slack = slack.add(&XI::point(i128::from(m)).mul(&r)?)?;
+        }
+        let b = self.xbounds(&scaled, depth)?.add(&slack)?;
+        // `e` is an integer: round the bounds of `L*e` inward.
+        let l = i128::from(lcm);
+        Ok(Some(XI {
+            lo: b.lo.map(|v| ceil_i128(v, l))?,
+            hi: b.hi.map(|v| Ok(v.div_euclid(l)))?,
+        }))
+    }
+
+    /// Interval arithmetic over the terms, refined by
+    /// [`remainder_bounds`](Self::remainder_bounds) up to `depth` levels of
+    /// rounding deep.
+    fn xbounds(&self, e: &Expr, depth: u32) -> Result<XI, DimError> {
         let mut acc = XI::point(0);
         for (c, m) in e.terms() {
-            let t = XI::point(i128::from(c)).mul(&self.mono_bounds(m)?)?;
+            let t = XI::point(i128::from(c)).mul(&self.mono_bounds(m, depth)?)?;
             acc = acc.add(&t)?;
         }
-        Ok(acc)
-    }
-
-    fn mono_bounds(&self, m: &Monomial) -> Result<XI, DimError> {
-        let mut acc = XI::point(1);
-        for (a, e) in m.factors() {
-            acc = acc.mul(&self.atom_bounds(a)?.pow(*e)?)?;
+        if depth > 0 {
+            if let Some(r) = self.remainder_bounds(e, depth - 1)? {
+                // Both enclose every value: their intersection does too.
+                acc = XI {
+                    lo: acc.lo.max(r.lo),
+                    hi: acc.hi.min(r.hi),
+                };
+            }
         }
         Ok(acc)
     }
 
-    fn atom_bounds(&self, a: &Atom) -> Result<XI, DimError> {
+    fn mono_bounds(&self, m: &Monomial, depth: u32) -> Result<XI, DimError> {
+        let mut acc = XI::point(1);
+        for (a, e) in m.factors() {
+            acc = acc.mul(&self.atom_bounds(a, depth)?.pow(*e)?)?;
+        }
+        Ok(acc)
+    }
+
+    fn atom_bounds(&self, a: &Atom, depth: u32) -> Result<XI, DimError> {
         Ok(match a {
             Atom::Sym(s) => {
                 let r = self.range(*s);
@@ -218,7 +320,7 @@ impl SymbolTable {
                 }
             }
             Atom::FloorDiv(e, k) => {
-                let x = self.xbounds(e)?;
+                let x = self.xbounds(e, depth)?;
                 let k = i128::from(*k);
                 XI {
                     lo: x.lo.map(|v| Ok(v.div_euclid(k)))?,
@@ -226,7 +328,7 @@ impl SymbolTable {
                 }
             }
             Atom::CeilDiv(e, k) => {
-                let x = self.xbounds(e)?;
+                let x = self.xbounds(e, depth)?;
                 let k = i128::from(*k);
                 XI {
                     lo: x.lo.map(|v| ceil_i128(v, k))?,
@@ -235,7 +337,7 @@ impl SymbolTable {
             }
             Atom::ExactDiv(e, k) => {
                 // The quotient is an integer: [ceil(lo/k), floor(hi/k)].
-                let x = self.xbounds(e)?;
+                let x = self.xbounds(e, depth)?;
                 let k = i128::from(*k);
                 XI {
                     lo: x.lo.map(|v| ceil_i128(v, k))?,
@@ -243,14 +345,14 @@ impl SymbolTable {
                 }
             }
             Atom::Min(x, y) => {
-                let (x, y) = (self.xbounds(x)?, self.xbounds(y)?);
+                let (x, y) = (self.xbounds(x, depth)?, self.xbounds(y, depth)?);
                 XI {
                     lo: x.lo.min(y.lo),
                     hi: x.hi.min(y.hi),
                 }
             }
             Atom::Max(x, y) => {
-                let (x, y) = (self.xbounds(x)?, self.xbounds(y)?);
+                let (x, y) = (self.xbounds(x, depth)?, self.xbounds(y, depth)?);
                 XI {
                     lo: x.lo.max(y.lo),
                     hi: x.hi.max(y.hi),
@@ -261,7 +363,7 @@ impl SymbolTable {
                 // the common value of equal arguments: the hull of `y`'s
                 // range (if `x` can be 1), `x`'s (if `y` can be 1) and
                 // their intersection.
-                let (x, y) = (self.xbounds(x)?, self.xbounds(y)?);
+                let (x, y) = (self.xbounds(x, depth)?, self.xbounds(y, depth)?);
                 let can_be_one = |i: &XI| i.lo <= Ext::Fin(1) && Ext::Fin(1) <= i.hi;
                 let common = XI {
                     lo: x.lo.max(y.lo),
@@ -512,5 +614,13 @@ impl XI {
                 hi: lo.max(hi),
             })
         }
+    }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a.abs()
+    } else {
+        gcd(b, a % b)
     }
 }

@@ -838,3 +838,35 @@ fn equal_of_a_min_or_max_and_its_argument_is_a_bound() {
         assert_eq!(p.eval(&at).unwrap(), min.eval(&at).unwrap() == v);
     }
 }
+
+#[test]
+fn bounds_see_through_rounding_to_a_multiple() {
+    let mut x = Ctx::new();
+    let h = x.sym("H", 0, None);
+    let up = x.p("4*ceil(H/4)");
+    let down = x.p("8*floor(H/8)");
+    let d = up.sub(&h).unwrap();
+    assert_eq!(x.t.bounds(&d).unwrap(), Interval::new(Some(0), Some(3)));
+    let d = h.sub(&down).unwrap();
+    assert_eq!(x.t.bounds(&d).unwrap(), Interval::new(Some(0), Some(7)));
+    // Roundings by different divisors: floor(G/4) >= floor(G/8) (the
+    // remainders are taken as independent, so this needs G >= 4).
+    x.sym("G", 4, None);
+    let e = x.p("2*floor(G/4) - 2*floor(G/8)");
+    assert_eq!(x.t.bounds(&e).unwrap().lo, Some(0));
+    // A window partition pads H up to a multiple of 4 and slices back.
+    assert_eq!(x.t.min(&h, &up).unwrap(), h);
+    assert_eq!(x.t.max(&h, &up).unwrap(), up);
+    let patches = x.p("floor(H/4)");
+    let padded = x.p("4*ceil(floor(H/4)/4)");
+    assert_eq!(x.t.min(&patches, &padded).unwrap(), patches);
+    // Every value lies in the bounds.
+    let e = x.p("2*ceil(H/4) - floor(H/2) + 12*floor(H/3)");
+    let four_h = x.p("4*H");
+    let b = x.t.bounds(&e.sub(&four_h).unwrap()).unwrap();
+    for v in 0..200 {
+        let at = |_: SymbolId| Some(v);
+        let value = e.eval(&at).unwrap() - 4 * v;
+        assert!(b.contains(value), "{value} at H={v} outside {b:?}");
+    }
+}

@@ -15,7 +15,7 @@
 use std::cmp::Ordering;
 
 use ir::{Dim, ElementType, Shape};
-use symdim::Expr;
+use symdim::{Expr, Predicate};
 
 use crate::broadcast::{self, Mode, Operand};
 use crate::context::InferContext;
@@ -432,6 +432,14 @@ fn element(ctx: &mut InferContext, kind: Kind, a: &Dim, b: &Dim, python_div: boo
                 x.checked_div(y)?
             }),
             (_, Some(k)) if k > 0 && (python_div || nonneg(a)) => a.floor_div(k).ok()?,
+            // A product of dims by one of its factors (Swin's batch of
+            // windows by the window count): exact whatever the signs, as
+            // long as the divisor is not 0, which is recorded.
+            (_, None) => {
+                let q = a.exact_div(b)?;
+                ctx.assume(Predicate::Ne(b.clone(), Expr::zero())).ok()?;
+                q
+            }
             _ => return None,
         },
         Kind::FloorMod => match (ca, cb) {
