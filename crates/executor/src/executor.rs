@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use ir::{Graph, Node, NodeId, Op, OutputRef, Shape, SymbolId};
+use ir::{ElementType, Graph, Node, NodeId, Op, OutputRef, Shape, SymbolId};
 use shape_infer::ops::support::{MAX_REAL_VALUE_ELEMENTS, MAX_VALUE_ELEMENTS};
 use shape_infer::overrides::find_parameter;
 use shape_infer::{infer, infer_node, Inference, NodeOutcome, Options, Registry, TensorInfo};
@@ -56,6 +56,28 @@ pub struct Executor {
     limits: Limits,
     /// Freed intermediates' buffers kept from one run for the next.
     spare: pool::Spare,
+}
+
+fn is_half(t: ElementType) -> bool {
+    matches!(t, ElementType::F16 | ElementType::BF16)
+}
+
+/// A folded f16 node's inputs: its f16 and bf16 inputs (constants, or the
+/// f32 values of earlier folded nodes) in f32, so that it computes in f32.
+fn widen_halves(inputs: Vec<Tensor>, widen: bool) -> Result<Vec<Tensor>, ExecError> {
+    if !widen {
+        return Ok(inputs);
+    }
+    inputs
+        .into_iter()
+        .map(|t| {
+            if is_half(t.element_type) {
+                kernels::convert::convert(&t, ElementType::F32)
+            } else {
+                Ok(t)
+            }
+        })
+        .collect()
 }
 
 /// The ops whose outputs are folded when all their inputs are constants.
@@ -145,6 +167,14 @@ impl Executor {
     /// only (directly or through other folded nodes). A node whose shapes are
     /// not all static, or whose kernel fails, is left to the runs (which then
     /// report the failure with the run's context).
+    ///
+    /// A folded node the IR types f16 or bf16 is computed in f32, and its
+    /// f32 values feed the folded nodes after it: compressed weights'
+    /// decompression (`Convert` of u4 to f16, `Subtract` of an f16 zero
+    /// point, `Multiply` by an f16 scale, `Convert` to f32) is exact in f32
+    /// as OpenVINO's CPU plugin computes it, not rounded to f16 at each step.
+    /// A node that is not folded and reads such a value gets it rounded to
+    /// the type the IR gives it.
     fn fold_constants(&mut self) {
         let options = shape_infer::Options {
             check_declared_shapes: false,
@@ -183,18 +213,33 @@ impl Executor {
                     })
                 })
                 .collect();
-            let Some(specs) = specs else { continue };
+            let Some(mut specs) = specs else { continue };
+            let widened = !is_const && specs.iter().all(|s| is_half(s.element_type));
+            if widened {
+                specs
+                    .iter_mut()
+                    .for_each(|s| s.element_type = ElementType::F32);
+            }
+            let inputs = match widen_halves(inputs, widened) {
+                Ok(inputs) => inputs,
+                Err(_) => continue,
+            };
             let call = Call {
                 node,
                 inputs: &inputs,
                 outputs: &specs,
             };
-            if let Ok(outputs) = kernel(&call) {
-                if !is_const {
-                    self.folded[id.index()] = Some(outputs.clone());
-                }
-                constant[id.index()] = Some(outputs);
+            let Ok(outputs) = kernel(&call) else { continue };
+            if !is_const {
+                let typed: Result<Vec<Tensor>, _> = outputs
+                    .iter()
+                    .zip(infos)
+                    .map(|(t, info)| kernels::convert::convert(t, info.element_type))
+                    .collect();
+                let Ok(typed) = typed else { continue };
+                self.folded[id.index()] = Some(typed);
             }
+            constant[id.index()] = Some(outputs);
         }
     }
 
