@@ -16,7 +16,8 @@ samples), else the Parameters' static shapes, else every dynamic dim at 3
 (clamped into its interval; a dynamic rank becomes ``[2,3]``). Inputs are
 seeded random (the seed is the CRC-32 of the case name), drawn per Parameter
 in order: floats uniform in [-3, 3], integers in [0, 4) (they often feed
-shape-like inputs), booleans random. The model, reshaped to the binding, is
+shape-like inputs), booleans random; a 2-D integer ``attention_mask`` is 0/1
+with each row's first entry 1. The model, reshaped to the binding, is
 compiled for ``CPU`` with ``INFERENCE_PRECISION_HINT=f32`` (no bf16 compute)
 and run once.
 
@@ -125,7 +126,13 @@ def choose_binding(params: list[tuple[str, ov.PartialShape]], json_path: Path) -
     return binding
 
 
-def random_input(rng: np.random.Generator, dtype: np.dtype, shape: list[int]) -> np.ndarray:
+def random_input(rng: np.random.Generator, dtype: np.dtype, shape: list[int], name: str = "") -> np.ndarray:
+    if name == "attention_mask" and np.issubdtype(dtype, np.integer) and len(shape) == 2:
+        # A text model's mask is 0/1, and every sequence attends to its first
+        # token (a row of zeros is padding only, which no tokenizer writes).
+        a = rng.integers(0, 2, size=shape).astype(dtype)
+        a[:, :1] = 1
+        return a
     if dtype == np.bool_:
         return rng.integers(0, 2, size=shape).astype(np.bool_)
     if np.issubdtype(dtype, np.floating):
@@ -376,7 +383,7 @@ def run_case(core: ov.Core, case: str, model_path: Path, json_path: Path) -> Non
         arrays = []
         for p in model.get_parameters():
             name = p.get_friendly_name()
-            a = random_input(rng, np.dtype(p.get_element_type().to_dtype()), binding[name])
+            a = random_input(rng, np.dtype(p.get_element_type().to_dtype()), binding[name], name)
             f = unique("in", name, used)
             inputs[f] = a
             in_names[f] = name

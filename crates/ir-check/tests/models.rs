@@ -1,6 +1,7 @@
-//! Real vision models (`ir-samples/models/`, written by
-//! `scripts/gen_vision_models.py` with OpenVINO's own converter, dynamic
-//! dims): the symbolic answers `ir-check` gives where OpenVINO answers `?`.
+//! Real vision and transformer models (`ir-samples/models/`, written by
+//! `scripts/gen_vision_models.py` and `scripts/gen_transformer_models.py`
+//! with OpenVINO's own converter, dynamic dims): the symbolic answers
+//! `ir-check` gives where OpenVINO answers `?`.
 //! Every layer's shape is also checked against OpenVINO at static bindings
 //! (`crates/shape-infer/tests/golden.rs`) and the outputs against its CPU
 //! plugin (`crates/executor/tests/conformance.rs`).
@@ -16,15 +17,22 @@ fn workspace_root() -> PathBuf {
 
 /// The JSON report of `ir-check MODEL --shape x=DIMS`.
 fn report(model: &str, dims: &str) -> Value {
+    report_with(model, &[("x", dims)])
+}
+
+/// The JSON report of `ir-check MODEL --shape NAME=DIMS...`.
+fn report_with(model: &str, shapes: &[(&str, &str)]) -> Value {
+    let mut args = vec![
+        format!("ir-samples/models/{model}.xml"),
+        "--format".into(),
+        "json".into(),
+    ];
+    for (name, dims) in shapes {
+        args.extend(["--shape".into(), format!("{name}={dims}")]);
+    }
     let output = Command::new(env!("CARGO_BIN_EXE_ir-check"))
         .current_dir(workspace_root())
-        .args([
-            &format!("ir-samples/models/{model}.xml"),
-            "--shape",
-            &format!("x={dims}"),
-            "--format",
-            "json",
-        ])
+        .args(&args)
         .output()
         .expect("ir-check runs");
     let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
@@ -217,4 +225,57 @@ fn the_detector_box_count_is_a_sum_over_its_three_strides() {
         c.contains(&"2*floor((H - 1)/32) + 2 == floor((H - 1)/16) + 1".to_owned()),
         "{c:?}"
     );
+}
+
+#[test]
+fn text_transformers_keep_batch_and_sequence() {
+    let ids = [("input_ids", "B,S"), ("attention_mask", "B,S")];
+    for model in [
+        "bert",
+        "distilbert",
+        "gpt2",
+        "llama",
+        "llama_int4",
+        "t5_encoder",
+    ] {
+        assert_eq!(openvino_output(model), "[?,?,32]", "{model}");
+        let r = report_with(model, &ids);
+        assert_eq!(
+            output_shape(&r),
+            [Value::from("B"), Value::from("S"), Value::from(32)],
+            "{model}"
+        );
+        // The mask's flattening Reshape ([B*S, 1], special_zero) is the one
+        // assumption of the causal and padding masks; a learned position
+        // table (BERT's, DistilBERT's, 64 rows) bounds the sequence.
+        let mut expected = vec!["B*S >= 1 or B == 0"];
+        if model.contains("bert") {
+            expected.insert(0, "S <= 64");
+        }
+        assert_eq!(constraints(&r), expected, "{model}");
+    }
+}
+
+#[test]
+fn a_vision_transformer_counts_its_patches_and_class_token() {
+    assert_eq!(openvino_output("vit"), "[?,2..,32]");
+    let r = report("vit", "N,3,H,W");
+    let shape = output_shape(&r);
+    assert_eq!(
+        (&shape[0], &shape[2]),
+        (&Value::from("N"), &Value::from(32))
+    );
+    assert_eq!(shape[1], Value::from("floor(H/8)*floor(W/8) + 1"));
+    assert_eq!(constraints(&r)[..2], ["H >= 8", "W >= 8"]);
+}
+
+#[test]
+fn a_shifted_window_transformer_pads_its_windows_and_assumes_nothing_more() {
+    // Swin pads each stage to a multiple of the window (4) and slices back:
+    // min(floor(H/4), 4*ceil(floor(H/4)/4)) is floor(H/4), and the batch of
+    // windows divided by the window count is the batch.
+    assert_eq!(openvino_output("swin_narrow"), "[?,10]");
+    let r = report("swin_narrow", "N,3,H,W");
+    assert_eq!(output_shape(&r), [Value::from("N"), Value::from(10)]);
+    assert_eq!(constraints(&r), ["H >= 4", "W >= 4"]);
 }
