@@ -4,7 +4,8 @@
 Run from the repository root (after `cargo build --release -p ir-check`):
 
     python3 scripts/gen_vision_models.py --bench target/bench-models
-    python3 scripts/bench_models.py [--models DIR] [--runs N] [--threads T]
+    python3 scripts/gen_transformer_models.py --bench target/bench-models
+    python3 scripts/bench_models.py [--models DIR] [--runs N] [--threads T] [--skip-small]
 
 For each model (the full-size ones written by ``gen_vision_models.py --bench``
 and the committed small ones of ``ir-samples/models/``), one seeded input
@@ -13,9 +14,13 @@ the small ones) is run by OpenVINO (f32: ``INFERENCE_PRECISION_HINT=f32``,
 ``PERFORMANCE_HINT=LATENCY``, ``INFERENCE_NUM_THREADS=T``; one warm-up, then N
 timed ``infer`` calls) and by ``ir-check --run --repeat N --threads T`` (its
 ``latency_ms`` line), in the same run. Prints a markdown table: median
-latencies, their ratio, the convolutions' GFLOP/s (2·C_out·C_in/G·K·O
-multiply-adds counted from the IR at the bound shapes), and whether the two
-outputs agree (max relative difference).
+latencies, their ratio, the convolutions' and matrix products' GFLOP/s
+(2·C_out·C_in/G·K·O multiply-adds counted from the IR at the bound shapes),
+whether the two outputs agree (max relative difference), the weights file's
+size and ``ir-check``'s peak resident memory (the whole process, from
+``wait4``). Text models (``gen_transformer_models.py --bench``) get ids in
+[0, 100) and an all-ones attention mask, at the shapes their
+``transformer_shapes.json`` lists.
 """
 
 from __future__ import annotations
@@ -50,41 +55,67 @@ def conv_flops(model: ov.Model) -> float:
     return flops
 
 
-def bench(xml: str, shape: list[int], runs: int, threads: int, ir_check: str) -> dict:
+def make_inputs(model: ov.Model, shapes: dict[str, list[int]]) -> dict[str, np.ndarray]:
+    """Seeded inputs: floats uniform in [-1, 1]; a text model's ids in
+    [0, 100) and its attention mask all ones."""
     rng = np.random.default_rng(0)
-    x = rng.uniform(-1, 1, shape).astype(np.float32)
+    inputs = {}
+    for p in model.inputs:
+        name = p.get_any_name()
+        shape = shapes[name]
+        dtype = np.dtype(p.get_element_type().to_dtype())
+        if "mask" in name:
+            inputs[name] = np.ones(shape, dtype)
+        elif np.issubdtype(dtype, np.integer):
+            inputs[name] = rng.integers(0, 100, shape).astype(dtype)
+        else:
+            inputs[name] = rng.uniform(-1, 1, shape).astype(dtype)
+    return inputs
+
+
+def run_measured(args: list[str]) -> tuple[int, str, int]:
+    """Runs a command; returns its exit code, stderr and peak resident memory (KiB)."""
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        return proc.returncode, err.read().decode(errors="replace"), usage.ru_maxrss
+
+
+def bench(xml: str, shapes: dict[str, list[int]], runs: int, threads: int, ir_check: str) -> dict:
     core = ov.Core()
     model = core.read_model(xml)
-    name = model.inputs[0].get_any_name()
-    model.reshape({name: shape})
+    model.reshape({name: shape for name, shape in shapes.items()})
+    inputs = make_inputs(model, shapes)
     flops = conv_flops(model)
     compiled = core.compile_model(
         model,
         "CPU",
         {"INFERENCE_PRECISION_HINT": "f32", "PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": threads},
     )
-    expected = compiled([x])[0]
+    expected = compiled(inputs)[0]
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        compiled([x])
+        compiled(inputs)
         times.append((time.perf_counter() - start) * 1e3)
     ov_ms = float(np.median(times))
     with tempfile.TemporaryDirectory() as tmp:
-        np.save(os.path.join(tmp, "x.npy"), x)
-        proc = subprocess.run(
-            [ir_check, xml, "--run", "--input", f"{name}={tmp}/x.npy", "--output-dir", tmp,
-             "--repeat", str(runs), "--threads", str(threads)],
-            capture_output=True, text=True,
-        )
-        line = next((l for l in proc.stderr.splitlines() if l.startswith("latency_ms:")), None)
-        if proc.returncode != 0 or line is None:
-            return {"ov_ms": ov_ms, "ours": f"n/a ({proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else proc.returncode})", "flops": flops}
+        args = [ir_check, xml, "--run", "--output-dir", tmp, "--repeat", str(runs), "--threads", str(threads)]
+        for i, (name, a) in enumerate(inputs.items()):
+            np.save(os.path.join(tmp, f"in{i}.npy"), a)
+            args += ["--input", f"{name}={tmp}/in{i}.npy"]
+        code, stderr, peak_kib = run_measured(args)
+        line = next((l for l in stderr.splitlines() if l.startswith("latency_ms:")), None)
+        if code != 0 or line is None:
+            return {"ov_ms": ov_ms, "ours": f"n/a ({stderr.strip().splitlines()[-1] if stderr.strip() else code})", "flops": flops}
         ours_ms = float(dict(f.split("=") for f in line.split()[1:])["median"])
-        outs = [f for f in glob.glob(os.path.join(tmp, "*.npy")) if not f.endswith("/x.npy")]
+        outs = [f for f in glob.glob(os.path.join(tmp, "*.npy")) if not os.path.basename(f).startswith("in")]
         got = np.load(outs[0])
         diff = float(np.max(np.abs(got - expected)) / max(1e-12, float(np.max(np.abs(expected)))))
-    return {"ov_ms": ov_ms, "ours_ms": ours_ms, "flops": flops, "diff": diff}
+    weights_mib = os.path.getsize(xml[:-4] + ".bin") / 2**20
+    return {"ov_ms": ov_ms, "ours_ms": ours_ms, "flops": flops, "diff": diff, "peak_mib": peak_kib / 1024, "weights_mib": weights_mib}
 
 
 def main() -> None:
@@ -93,32 +124,38 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--ir-check", default="target/release/ir-check")
+    parser.add_argument("--skip-small", action="store_true", help="only the models of --models, not ir-samples/models")
     args = parser.parse_args()
     # Inputs other than 1x3x224x224 (the OCR models) are listed by the
     # generator in the folder's shapes.json.
-    shapes_file = os.path.join(args.models, "shapes.json")
-    shapes = json.load(open(shapes_file)) if os.path.exists(shapes_file) else {}
-    cases = [
-        (p, shapes.get(os.path.basename(p)[:-4], [1, 3, 224, 224]))
-        for p in sorted(glob.glob(os.path.join(args.models, "*.xml")))
-    ]
-    for p in sorted(glob.glob("ir-samples/models/*.xml")):
-        golden = json.load(open(p.replace("models/", "models/golden/").replace(".xml", ".json")))
-        cases.append((p, golden["static_bindings"][0]["inputs"]["x"]))
+    # Text models list their inputs by name in transformer_shapes.json.
+    shapes = {}
+    for file in ("shapes.json", "transformer_shapes.json"):
+        path = os.path.join(args.models, file)
+        if os.path.exists(path):
+            shapes.update(json.load(open(path)))
+    cases = []
+    for p in sorted(glob.glob(os.path.join(args.models, "*.xml"))):
+        shape = shapes.get(os.path.basename(p)[:-4], [1, 3, 224, 224])
+        cases.append((p, shape if isinstance(shape, dict) else {"x": shape}))
+    if not args.skip_small:
+        for p in sorted(glob.glob("ir-samples/models/*.xml")):
+            golden = json.load(open(p.replace("models/", "models/golden/").replace(".xml", ".json")))
+            cases.append((p, golden["static_bindings"][0]["inputs"]))
     print(f"{args.threads} threads, median of {args.runs} runs, batch 1\n")
-    print("| model | input | OpenVINO ms | ours ms | ratio | conv GFLOP/s OpenVINO | conv GFLOP/s ours | max rel diff |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for xml, shape in cases:
-        r = bench(xml, shape, args.runs, args.threads, args.ir_check)
+    print("| model | input | OpenVINO ms | ours ms | ratio | GEMM GFLOP/s OpenVINO | GEMM GFLOP/s ours | max rel diff | weights MiB | our peak RSS MiB |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for xml, shapes in cases:
+        r = bench(xml, shapes, args.runs, args.threads, args.ir_check)
         name = os.path.basename(xml)[:-4]
-        dims = "x".join(map(str, shape))
+        dims = ", ".join("x".join(map(str, s)) for s in shapes.values())
         if "ours_ms" not in r:
-            print(f"| {name} | {dims} | {r['ov_ms']:.2f} | {r['ours']} | | | | |")
+            print(f"| {name} | {dims} | {r['ov_ms']:.2f} | {r['ours']} | | | | | | |")
             continue
         gf = lambda ms: r["flops"] / ms / 1e6  # noqa: E731
         print(
             f"| {name} | {dims} | {r['ov_ms']:.2f} | {r['ours_ms']:.2f} | {r['ours_ms'] / r['ov_ms']:.1f}x | "
-            f"{gf(r['ov_ms']):.1f} | {gf(r['ours_ms']):.1f} | {r['diff']:.1e} |"
+            f"{gf(r['ov_ms']):.1f} | {gf(r['ours_ms']):.1f} | {r['diff']:.1e} | {r['weights_mib']:.1f} | {r['peak_mib']:.0f} |"
         )
 
 

@@ -2,6 +2,7 @@
 //! topological order, free intermediates after their last consumer.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use ir::{ElementType, Graph, Node, NodeId, Op, OutputRef, Shape, SymbolId};
 use shape_infer::ops::support::{MAX_REAL_VALUE_ELEMENTS, MAX_VALUE_ELEMENTS};
@@ -9,6 +10,7 @@ use shape_infer::overrides::find_parameter;
 use shape_infer::{infer, infer_node, Inference, NodeOutcome, Options, Registry, TensorInfo};
 use symdim::{Expr, SymbolTable};
 
+use crate::compressed::{self, CompressedWeights};
 use crate::error::ExecError;
 use crate::kernels::{self, Call, KernelFn, OutSpec};
 use crate::pool;
@@ -53,6 +55,11 @@ pub struct Executor {
     /// `Subtract`/`Multiply` of a zero point and scale): computed once, here,
     /// as OpenVINO folds them when it compiles a model.
     folded: Vec<Option<Vec<Tensor>>>,
+    /// Per MatMul, its right operand held compressed (`crate::compressed`).
+    compressed: Vec<Option<Arc<CompressedWeights>>>,
+    /// Per node, whether runs skip it: a compressed product holds what it
+    /// computes, or only folded nodes read it.
+    skipped: Vec<bool>,
     limits: Limits,
     /// Freed intermediates' buffers kept from one run for the next.
     spare: pool::Spare,
@@ -156,6 +163,8 @@ impl Executor {
             consumers,
             kernels,
             folded: vec![None; graph.node_count()],
+            compressed: vec![None; graph.node_count()],
+            skipped: vec![false; graph.node_count()],
             limits: Limits::default(),
             spare: pool::Spare::default(),
         };
@@ -175,72 +184,131 @@ impl Executor {
     /// as OpenVINO's CPU plugin computes it, not rounded to f16 at each step.
     /// A node that is not folded and reads such a value gets it rounded to
     /// the type the IR gives it.
+    ///
+    /// Memory: a folded node whose consumers are all folded too is not kept
+    /// (nor run): only the values runs read stay, so a decompression chain
+    /// holds its last step, not every step. A MatMul by compressed weights
+    /// (`crate::compressed`) keeps them compressed and its chain is not run.
     fn fold_constants(&mut self) {
         let options = shape_infer::Options {
             check_declared_shapes: false,
             ..shape_infer::Options::default()
         };
         let inference = shape_infer::infer(&self.graph, &self.registry, &options);
-        let mut constant: Vec<Option<Vec<Tensor>>> = vec![None; self.graph.node_count()];
-        for &id in &self.order {
-            let node = self.graph.node(id);
-            let is_const = matches!(node.op, Op::Constant { .. });
-            if !is_const && !FOLDED_OPS.contains(&node.op_type.name.as_str()) {
-                continue;
-            }
-            let inputs: Option<Vec<Tensor>> = self.sources[id.index()]
-                .iter()
-                .map(|src| {
-                    constant[src.node.index()]
-                        .as_ref()?
-                        .get(src.output)
-                        .cloned()
-                })
-                .collect();
-            let (Some(inputs), Some(kernel)) = (inputs, self.kernels[id.index()]) else {
-                continue;
-            };
-            let NodeOutcome::Inferred(infos) = inference.outcome(id) else {
-                continue;
-            };
-            let specs: Option<Vec<OutSpec>> = infos
-                .iter()
-                .map(|info| {
-                    Some(OutSpec {
-                        element_type: info.element_type,
-                        shape: eval_shape(&info.shape, &HashMap::new())?.into(),
-                        used: true,
-                    })
-                })
-                .collect();
-            let Some(mut specs) = specs else { continue };
-            let widened = !is_const && specs.iter().all(|s| is_half(s.element_type));
-            if widened {
-                specs
-                    .iter_mut()
-                    .for_each(|s| s.element_type = ElementType::F32);
-            }
-            let inputs = match widen_halves(inputs, widened) {
-                Ok(inputs) => inputs,
-                Err(_) => continue,
-            };
-            let call = Call {
-                node,
-                inputs: &inputs,
-                outputs: &specs,
-            };
-            let Ok(outputs) = kernel(&call) else { continue };
-            if !is_const {
-                let typed: Result<Vec<Tensor>, _> = outputs
+        let count = self.graph.node_count();
+        let mut plans: HashMap<NodeId, compressed::Plan> = HashMap::new();
+        // The chains' inputs (weights, zero points, scales) stay until
+        // their MatMul takes them.
+        let mut pinned = vec![false; count];
+        for plan in compressed::find(&self.graph, &self.sources, &self.consumers, &inference) {
+            for id in &plan.chain {
+                self.skipped[id.index()] = true;
+                self.sources[id.index()]
                     .iter()
-                    .zip(infos)
-                    .map(|(t, info)| kernels::convert::convert(t, info.element_type))
-                    .collect();
-                let Ok(typed) = typed else { continue };
-                self.folded[id.index()] = Some(typed);
+                    .for_each(|src| pinned[src.node.index()] = true);
             }
-            constant[id.index()] = Some(outputs);
+            plans.insert(plan.matmul, plan);
         }
+        let mut constant: Vec<Option<Vec<Tensor>>> = vec![None; count];
+        let mut unvisited: Vec<usize> = self.consumers.iter().map(|c| c.iter().sum()).collect();
+        let mut read_by_runs = vec![false; count];
+        for id in self.order.clone() {
+            let folded = !self.skipped[id.index()] && self.fold_node(id, &inference, &mut constant);
+            if let Some(plan) = plans.remove(&id) {
+                match plan.weights(&constant) {
+                    Some(w) => self.compressed[id.index()] = Some(w),
+                    // Not constant after all: the chain runs as written.
+                    None => plan
+                        .chain
+                        .iter()
+                        .for_each(|c| self.skipped[c.index()] = false),
+                }
+            }
+            let reads_at_run_time = !folded && !self.skipped[id.index()];
+            for src in self.sources[id.index()].clone() {
+                let s = src.node.index();
+                read_by_runs[s] |= reads_at_run_time;
+                unvisited[s] = unvisited[s].saturating_sub(1);
+                if unvisited[s] == 0 && !read_by_runs[s] && !pinned[s] && self.folded[s].is_some() {
+                    self.folded[s] = None;
+                    constant[s] = None;
+                    self.skipped[s] = true;
+                }
+            }
+        }
+    }
+
+    /// Folds one node if it is a [`FOLDED_OPS`] node (or a Constant) fed by
+    /// constants; returns whether it was.
+    fn fold_node(
+        &mut self,
+        id: NodeId,
+        inference: &Inference,
+        constant: &mut [Option<Vec<Tensor>>],
+    ) -> bool {
+        let node = self.graph.node(id);
+        let is_const = matches!(node.op, Op::Constant { .. });
+        if !is_const && !FOLDED_OPS.contains(&node.op_type.name.as_str()) {
+            return false;
+        }
+        let inputs: Option<Vec<Tensor>> = self.sources[id.index()]
+            .iter()
+            .map(|src| {
+                constant[src.node.index()]
+                    .as_ref()?
+                    .get(src.output)
+                    .cloned()
+            })
+            .collect();
+        let (Some(inputs), Some(kernel)) = (inputs, self.kernels[id.index()]) else {
+            return false;
+        };
+        let NodeOutcome::Inferred(infos) = inference.outcome(id) else {
+            return false;
+        };
+        let specs: Option<Vec<OutSpec>> = infos
+            .iter()
+            .map(|info| {
+                Some(OutSpec {
+                    element_type: info.element_type,
+                    shape: eval_shape(&info.shape, &HashMap::new())?.into(),
+                    used: true,
+                })
+            })
+            .collect();
+        let Some(mut specs) = specs else {
+            return false;
+        };
+        let widened = !is_const && specs.iter().all(|s| is_half(s.element_type));
+        if widened {
+            specs
+                .iter_mut()
+                .for_each(|s| s.element_type = ElementType::F32);
+        }
+        let Ok(inputs) = widen_halves(inputs, widened) else {
+            return false;
+        };
+        let call = Call {
+            node,
+            inputs: &inputs,
+            outputs: &specs,
+        };
+        let Ok(outputs) = kernel(&call) else {
+            return false;
+        };
+        if !is_const {
+            let typed: Result<Vec<Tensor>, _> = outputs
+                .iter()
+                .zip(infos)
+                .map(|(t, info)| kernels::convert::convert(t, info.element_type))
+                .collect();
+            let Ok(typed) = typed else {
+                return false;
+            };
+            self.folded[id.index()] = Some(typed);
+        }
+        constant[id.index()] = Some(outputs);
+        !is_const
     }
 
     /// The same executor with other memory limits.
@@ -425,6 +493,9 @@ impl Executor {
         let mut results = HashMap::new();
         let mut live = Live::default();
         for &id in &self.order {
+            if self.skipped[id.index()] {
+                continue;
+            }
             let node = self.graph.node(id);
             let infos = match inference.outcome(id) {
                 NodeOutcome::Inferred(t) => t,
@@ -448,6 +519,10 @@ impl Executor {
                 .collect();
             let mut inputs = Vec::with_capacity(self.sources[id.index()].len());
             for src in &self.sources[id.index()] {
+                if self.skipped[src.node.index()] {
+                    // Held by this node (folded, or a compressed product).
+                    continue;
+                }
                 let key = (src.node.index(), src.output);
                 let t = values.get(&key).cloned().ok_or_else(|| ExecError::Kernel {
                     layer: node.name.clone(),
@@ -472,6 +547,20 @@ impl Executor {
             let outputs = match self.kernels[id.index()] {
                 _ if self.folded[id.index()].is_some() => {
                     self.folded[id.index()].clone().unwrap_or_default()
+                }
+                Some(_) if self.compressed[id.index()].is_some() => {
+                    let call = Call {
+                        node,
+                        inputs: &inputs,
+                        outputs: &specs,
+                    };
+                    let weights = self.compressed[id.index()].as_deref();
+                    weights
+                        .map_or_else(
+                            || Err("internal: the compressed weights are gone".into()),
+                            |w| compressed::matmul(&call, w),
+                        )
+                        .map_err(|e| kernels::to_exec(e, node))?
                 }
                 None => vec![bound.remove(&id).ok_or_else(|| ExecError::MissingInput {
                     name: node.name.clone(),

@@ -26,6 +26,7 @@
 
 mod broadcast;
 mod compare;
+mod compressed;
 mod error;
 mod executor;
 mod gemm;

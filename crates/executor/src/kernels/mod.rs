@@ -21,7 +21,7 @@ mod compress;
 mod concat;
 mod constant;
 pub(crate) mod convert;
-mod convolution;
+pub(crate) mod convolution;
 mod convolution_backprop_data;
 mod cum_sum;
 mod depth_to_space;

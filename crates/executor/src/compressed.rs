@@ -1,0 +1,355 @@
+//! Weight-compressed matrix products, run on the compressed weights.
+//!
+//! Large models ship their weights as u4, i4, u8 or i8 groups with a zero
+//! point and a scale per group (NNCF's `compress_weights`): a MatMul whose
+//! right operand is
+//!
+//! ```text
+//! Const W [N, G, g] or [N, K] ─ Convert ─ (Subtract zero point) ─ Multiply scale
+//!                               ─ (Reshape to [N, K]) ─ (Convert to f32) ─ MatMul (transpose_b)
+//! ```
+//!
+//! Folding that subgraph would hold the whole weight in f32, eight times its
+//! u4 size. Instead the MatMul decodes a block of `W`'s rows at a time into a
+//! buffer of about a megabyte and multiplies by it, as OpenVINO's CPU plugin
+//! fuses the decompression into its fully connected layers. The arithmetic
+//! is the folded subgraph's, in f32: `(w - zero_point) * scale`.
+
+use std::sync::Arc;
+
+use ir::{ElementType, Graph, NodeId, Op, OutputRef};
+use shape_infer::{Inference, NodeOutcome};
+
+use crate::gemm::{self, Mat};
+use crate::kernels::convolution::widen;
+use crate::kernels::{Call, KResult};
+use crate::tensor::{element_count, Tensor};
+
+/// The decoding buffer's size, in f32 elements (1 MiB).
+const BLOCK_ELEMENTS: usize = 1 << 18;
+
+/// A MatMul's compressed right operand, as the plan found it.
+pub(crate) struct Plan {
+    /// The MatMul.
+    pub matmul: NodeId,
+    /// The nodes between the weights and the MatMul, which are not run.
+    pub chain: Vec<NodeId>,
+    weights: NodeId,
+    zero_point: Option<OutputRef>,
+    scale: OutputRef,
+    rows: usize,
+    cols: usize,
+    groups: usize,
+}
+
+/// Weights `[N, K]` held compressed, with a zero point and a scale per row
+/// and group of `K / groups` columns.
+pub(crate) struct CompressedWeights {
+    data: Tensor,
+    rows: usize,
+    cols: usize,
+    groups: usize,
+    /// One per (row, group), or one for all.
+    zero_point: Option<Vec<f32>>,
+    /// One per (row, group), or one for all.
+    scale: Vec<f32>,
+}
+
+fn op_name(graph: &Graph, id: NodeId) -> &str {
+    graph.node(id).op_type.name.as_str()
+}
+
+fn static_shape(inference: &Inference, out: OutputRef) -> Option<Vec<usize>> {
+    let NodeOutcome::Inferred(infos) = inference.outcome(out.node) else {
+        return None;
+    };
+    let dims = infos.get(out.output)?.shape.dims()?;
+    dims.iter()
+        .map(|d| usize::try_from(d.as_constant()?).ok())
+        .collect()
+}
+
+fn out_type(inference: &Inference, out: OutputRef) -> Option<ElementType> {
+    match inference.outcome(out.node) {
+        NodeOutcome::Inferred(infos) => Some(infos.get(out.output)?.element_type),
+        NodeOutcome::Declared(_) => None,
+    }
+}
+
+/// Every MatMul of `graph` whose right operand is a decompression subgraph
+/// this module can run compressed. `sources` and `consumers` are the
+/// executor's (per node, each input's producer; each output's consumer
+/// count); `inference` gives the static shapes of the weights' side.
+pub(crate) fn find(
+    graph: &Graph,
+    sources: &[Vec<OutputRef>],
+    consumers: &[Vec<usize>],
+    inference: &Inference,
+) -> Vec<Plan> {
+    graph
+        .nodes()
+        .filter(|(_, node)| node.op_type.name == "MatMul")
+        .filter_map(|(id, _)| plan(graph, sources, consumers, inference, id))
+        .collect()
+}
+
+fn plan(
+    graph: &Graph,
+    sources: &[Vec<OutputRef>],
+    consumers: &[Vec<usize>],
+    inference: &Inference,
+    matmul: NodeId,
+) -> Option<Plan> {
+    let node = graph.node(matmul);
+    let flag = |name: &str| node.attributes.bool(name).ok().flatten().unwrap_or(false);
+    if !flag("transpose_b") || flag("transpose_a") {
+        return None;
+    }
+    let input = |id: NodeId, i: usize| sources[id.index()].get(i).copied();
+    // Each node of the chain feeds the next one only.
+    let single = |id: NodeId| consumers[id.index()] == [1];
+    // The activations may be dynamic; they must be f32, as the product.
+    if out_type(inference, input(matmul, 0)?)? != ElementType::F32 {
+        return None;
+    }
+    let mut chain = Vec::new();
+    let mut cur = input(matmul, 1)?;
+    if op_name(graph, cur.node) == "Convert" {
+        if !single(cur.node) {
+            return None;
+        }
+        chain.push(cur.node);
+        cur = input(cur.node, 0)?;
+    }
+    let final_shape = if op_name(graph, cur.node) == "Reshape" {
+        if !single(cur.node) {
+            return None;
+        }
+        let shape = static_shape(inference, cur)?;
+        chain.push(cur.node);
+        cur = input(cur.node, 0)?;
+        Some(shape)
+    } else {
+        None
+    };
+    if op_name(graph, cur.node) != "Multiply" || !single(cur.node) {
+        return None;
+    }
+    chain.push(cur.node);
+    let multiply = cur.node;
+    let (x, scale) = {
+        let (p, q) = (input(multiply, 0)?, input(multiply, 1)?);
+        if matches!(op_name(graph, p.node), "Subtract" | "Convert") {
+            (p, q)
+        } else {
+            (q, p)
+        }
+    };
+    cur = x;
+    let mut zero_point = None;
+    if op_name(graph, cur.node) == "Subtract" {
+        if !single(cur.node) {
+            return None;
+        }
+        chain.push(cur.node);
+        zero_point = Some(input(cur.node, 1)?);
+        cur = input(cur.node, 0)?;
+    }
+    if op_name(graph, cur.node) != "Convert" || !single(cur.node) {
+        return None;
+    }
+    chain.push(cur.node);
+    let weights = input(cur.node, 0)?;
+    let Op::Constant {
+        element_type,
+        shape,
+        ..
+    } = &graph.node(weights.node).op
+    else {
+        return None;
+    };
+    if !matches!(
+        element_type,
+        ElementType::U4 | ElementType::I4 | ElementType::U8 | ElementType::I8
+    ) {
+        return None;
+    }
+    let shape: Vec<usize> = shape
+        .iter()
+        .map(|&d| usize::try_from(d).ok())
+        .collect::<Option<_>>()?;
+    let (rows, groups, group) = match shape[..] {
+        [n, k] => (n, 1, k),
+        [n, g, s] => (n, g, s),
+        _ => return None,
+    };
+    let cols = groups.checked_mul(group)?;
+    if final_shape.as_ref().is_some_and(|s| s[..] != [rows, cols])
+        || (shape.len() == 3 && final_shape.is_none())
+    {
+        return None;
+    }
+    // A block of rows must start on a byte.
+    if element_type.bit_width() == Some(4) && cols % 2 != 0 {
+        return None;
+    }
+    // The scale and zero point: one per (row, group), or one for all.
+    let per_group = |out: OutputRef| {
+        let s = static_shape(inference, out)?;
+        let count = element_count(&s).ok()?;
+        let fits = count == 1
+            || (shape.len() == 3 && s == [rows, groups, 1])
+            || (shape.len() == 2 && s == [rows, 1]);
+        fits.then_some(())
+    };
+    per_group(scale)?;
+    if let Some(z) = zero_point {
+        per_group(z)?;
+    }
+    Some(Plan {
+        matmul,
+        chain,
+        weights: weights.node,
+        zero_point,
+        scale,
+        rows,
+        cols,
+        groups,
+    })
+}
+
+impl Plan {
+    /// The weights, with the zero point and scale read from `constant`
+    /// (each node's outputs where they follow from constants). `None` when
+    /// one of them is not a constant after all.
+    pub(crate) fn weights(
+        &self,
+        constant: &[Option<Vec<Tensor>>],
+    ) -> Option<Arc<CompressedWeights>> {
+        let value = |out: OutputRef| constant[out.node.index()].as_ref()?.get(out.output);
+        let data = constant[self.weights.index()].as_ref()?.first()?.clone();
+        let scale = widen(value(self.scale)?).ok()?;
+        let zero_point = match self.zero_point {
+            Some(z) => Some(widen(value(z)?).ok()?),
+            None => None,
+        };
+        Some(Arc::new(CompressedWeights {
+            data,
+            rows: self.rows,
+            cols: self.cols,
+            groups: self.groups,
+            zero_point,
+            scale,
+        }))
+    }
+}
+
+impl CompressedWeights {
+    /// Rows `first..first + out.len() / cols` of the weights, in f32.
+    fn decode_rows(&self, first: usize, out: &mut [f32]) {
+        let group = self.cols / self.groups;
+        let bytes = self.data.bytes();
+        let raw = |i: usize| -> f32 {
+            match self.data.element_type {
+                ElementType::U4 => f32::from((bytes[i / 2] >> (4 * (i % 2))) & 0xF),
+                ElementType::I4 => {
+                    let nibble = (bytes[i / 2] >> (4 * (i % 2))) & 0xF;
+                    f32::from(((nibble << 4) as i8) >> 4)
+                }
+                ElementType::U8 => f32::from(bytes[i]),
+                _ => f32::from(bytes[i] as i8),
+            }
+        };
+        let pick = |v: &[f32], r: usize, g: usize| {
+            if v.len() == 1 {
+                v[0]
+            } else {
+                v[r * self.groups + g]
+            }
+        };
+        for (j, row) in out.chunks_exact_mut(self.cols).enumerate() {
+            let r = first + j;
+            for (g, values) in row.chunks_exact_mut(group).enumerate() {
+                let zero = self.zero_point.as_deref().map_or(0.0, |z| pick(z, r, g));
+                let scale = pick(&self.scale, r, g);
+                let base = r * self.cols + g * group;
+                for (e, v) in values.iter_mut().enumerate() {
+                    *v = (raw(base + e) - zero) * scale;
+                }
+            }
+        }
+    }
+
+    /// Checks that the held data covers every element.
+    fn check(&self) -> KResult<()> {
+        let count = self
+            .rows
+            .checked_mul(self.cols)
+            .ok_or("weights too large")?;
+        let bits = self
+            .data
+            .element_type
+            .bit_width()
+            .ok_or("internal: no bit width")?;
+        let needed = count
+            .checked_mul(bits as usize)
+            .ok_or("weights too large")?
+            .div_ceil(8);
+        let scales = self.rows * self.groups;
+        let fits = |v: &[f32]| v.len() == 1 || v.len() == scales;
+        if self.data.bytes().len() < needed
+            || !fits(&self.scale)
+            || !self.zero_point.as_deref().is_none_or(fits)
+        {
+            return Err("internal: the compressed weights do not cover their shape".into());
+        }
+        Ok(())
+    }
+}
+
+/// MatMul-1 of an f32 input `[..., M, K]` by compressed weights `[N, K]`
+/// (`transpose_b`): the output `[..., M, N]`, one block of the weights'
+/// rows decoded at a time.
+pub(crate) fn matmul(call: &Call<'_>, w: &CompressedWeights) -> KResult<Vec<Tensor>> {
+    w.check()?;
+    let a = call.input(0)?;
+    let out = call.out_shape(0)?;
+    let (k, n) = (w.cols, w.rows);
+    if a.element_type != ElementType::F32 || a.shape.last() != Some(&k) || a.shape.len() < 2 {
+        return Err(format!(
+            "a compressed-weight product needs an f32 input [..., M, {k}], not {} {:?}",
+            a.element_type, a.shape
+        )
+        .into());
+    }
+    let rows = element_count(&a.shape)? / k.max(1);
+    let mut expected = a.shape[..a.shape.len() - 1].to_vec();
+    expected.push(n);
+    if out != expected {
+        return Err(format!("internal: output {out:?}, expected {expected:?}").into());
+    }
+    let lhs = a.to_vec::<f32>()?;
+    let total = rows.checked_mul(n).ok_or("output too large")?;
+    crate::tensor::check_scratch(total, 4, "MatMul output")?;
+    let mut dst = vec![0f32; total];
+    if k > 0 && n > 0 && rows > 0 {
+        let block = (BLOCK_ELEMENTS / k).clamp(16, n.next_multiple_of(16));
+        let mut buf = vec![0f32; block.min(n) * k];
+        let mut first = 0;
+        while first < n {
+            let count = block.min(n - first);
+            let buf = &mut buf[..count * k];
+            w.decode_rows(first, buf);
+            gemm::matmul(
+                &mut dst[first..],
+                n,
+                (rows, k, count),
+                Mat::rows(&lhs, k),
+                Mat::transposed(buf, k),
+                false,
+            )?;
+            first += count;
+        }
+    }
+    Ok(vec![Tensor::from_vec(out, dst)?])
+}
