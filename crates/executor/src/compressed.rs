@@ -1,6 +1,7 @@
 //! Weight-compressed matrix products, run on the compressed weights.
 //!
-//! Large models ship their weights as u4, i4, u8 or i8 groups with a zero
+//! Large models ship their weights as u4, i4, nf4 (any type
+//! `crate::packed` decodes), u8 or i8 groups with a zero
 //! point and a scale per group (NNCF's `compress_weights`): a MatMul whose
 //! right operand is
 //!
@@ -15,14 +16,17 @@
 //! fuses the decompression into its fully connected layers. The arithmetic
 //! is the folded subgraph's, in f32: `(w - zero_point) * scale`.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use ir::{ElementType, Graph, NodeId, Op, OutputRef};
 use shape_infer::{Inference, NodeOutcome};
 
+use crate::executor::eval_shape;
 use crate::gemm::{self, Mat};
-use crate::kernels::convolution::widen;
+use crate::kernels::convolution::{elements, widen};
 use crate::kernels::{Call, KResult};
+use crate::packed;
 use crate::tensor::{element_count, Tensor};
 
 /// The decoding buffer's size, in f32 elements (1 MiB).
@@ -59,21 +63,12 @@ fn op_name(graph: &Graph, id: NodeId) -> &str {
     graph.node(id).op_type.name.as_str()
 }
 
+/// The static shape of an output.
 fn static_shape(inference: &Inference, out: OutputRef) -> Option<Vec<usize>> {
     let NodeOutcome::Inferred(infos) = inference.outcome(out.node) else {
         return None;
     };
-    let dims = infos.get(out.output)?.shape.dims()?;
-    dims.iter()
-        .map(|d| usize::try_from(d.as_constant()?).ok())
-        .collect()
-}
-
-fn out_type(inference: &Inference, out: OutputRef) -> Option<ElementType> {
-    match inference.outcome(out.node) {
-        NodeOutcome::Inferred(infos) => Some(infos.get(out.output)?.element_type),
-        NodeOutcome::Declared(_) => None,
-    }
+    eval_shape(&infos.get(out.output)?.shape, &HashMap::new())
 }
 
 /// Every MatMul of `graph` whose right operand is a decompression subgraph
@@ -109,7 +104,11 @@ fn plan(
     // Each node of the chain feeds the next one only.
     let single = |id: NodeId| consumers[id.index()] == [1];
     // The activations may be dynamic; they must be f32, as the product.
-    if out_type(inference, input(matmul, 0)?)? != ElementType::F32 {
+    let activations = input(matmul, 0)?;
+    let NodeOutcome::Inferred(infos) = inference.outcome(activations.node) else {
+        return None;
+    };
+    if infos.get(activations.output)?.element_type != ElementType::F32 {
         return None;
     }
     let mut chain = Vec::new();
@@ -168,10 +167,9 @@ fn plan(
     else {
         return None;
     };
-    if !matches!(
-        element_type,
-        ElementType::U4 | ElementType::I4 | ElementType::U8 | ElementType::I8
-    ) {
+    if !(packed::is_decodable(*element_type)
+        || matches!(element_type, ElementType::U8 | ElementType::I8))
+    {
         return None;
     }
     let shape: Vec<usize> = shape
@@ -187,10 +185,6 @@ fn plan(
     if final_shape.as_ref().is_some_and(|s| s[..] != [rows, cols])
         || (shape.len() == 3 && final_shape.is_none())
     {
-        return None;
-    }
-    // A block of rows must start on a byte.
-    if element_type.bit_width() == Some(4) && cols % 2 != 0 {
         return None;
     }
     // The scale and zero point: one per (row, group), or one for all.
@@ -228,9 +222,11 @@ impl Plan {
     ) -> Option<Arc<CompressedWeights>> {
         let value = |out: OutputRef| constant[out.node.index()].as_ref()?.get(out.output);
         let data = constant[self.weights.index()].as_ref()?.first()?.clone();
-        let scale = widen(value(self.scale)?).ok()?;
+        let groups = self.rows * self.groups;
+        let per_group = |v: Vec<f32>| (v.len() == 1 || v.len() == groups).then_some(v);
+        let scale = per_group(widen(value(self.scale)?).ok()?)?;
         let zero_point = match self.zero_point {
-            Some(z) => Some(widen(value(z)?).ok()?),
+            Some(z) => Some(per_group(widen(value(z)?).ok()?)?),
             None => None,
         };
         Some(Arc::new(CompressedWeights {
@@ -245,63 +241,34 @@ impl Plan {
 }
 
 impl CompressedWeights {
-    /// Rows `first..first + out.len() / cols` of the weights, in f32.
-    fn decode_rows(&self, first: usize, out: &mut [f32]) {
-        let group = self.cols / self.groups;
+    /// Rows `first..first + out.len() / cols` of the weights, in f32:
+    /// `(w - zero_point) * scale`.
+    fn decode_rows(&self, first: usize, out: &mut [f32]) -> KResult<()> {
+        let start = first * self.cols;
         let bytes = self.data.bytes();
-        let raw = |i: usize| -> f32 {
-            match self.data.element_type {
-                ElementType::U4 => f32::from((bytes[i / 2] >> (4 * (i % 2))) & 0xF),
-                ElementType::I4 => {
-                    let nibble = (bytes[i / 2] >> (4 * (i % 2))) & 0xF;
-                    f32::from(((nibble << 4) as i8) >> 4)
-                }
-                ElementType::U8 => f32::from(bytes[i]),
-                _ => f32::from(bytes[i] as i8),
-            }
-        };
-        let pick = |v: &[f32], r: usize, g: usize| {
-            if v.len() == 1 {
-                v[0]
-            } else {
-                v[r * self.groups + g]
-            }
-        };
-        for (j, row) in out.chunks_exact_mut(self.cols).enumerate() {
-            let r = first + j;
-            for (g, values) in row.chunks_exact_mut(group).enumerate() {
-                let zero = self.zero_point.as_deref().map_or(0.0, |z| pick(z, r, g));
-                let scale = pick(&self.scale, r, g);
-                let base = r * self.cols + g * group;
-                for (e, v) in values.iter_mut().enumerate() {
-                    *v = (raw(base + e) - zero) * scale;
+        match self.data.element_type {
+            t @ (ElementType::U8 | ElementType::I8) => {
+                let raw = bytes
+                    .get(start..start + out.len())
+                    .ok_or("internal: the compressed weights do not cover their shape")?;
+                for (v, &b) in out.iter_mut().zip(raw) {
+                    *v = if t == ElementType::I8 {
+                        f32::from(b as i8)
+                    } else {
+                        f32::from(b)
+                    };
                 }
             }
+            t => packed::decode_f32(t, bytes, start, out)?,
         }
-    }
-
-    /// Checks that the held data covers every element.
-    fn check(&self) -> KResult<()> {
-        let count = self
-            .rows
-            .checked_mul(self.cols)
-            .ok_or("weights too large")?;
-        let bits = self
-            .data
-            .element_type
-            .bit_width()
-            .ok_or("internal: no bit width")?;
-        let needed = count
-            .checked_mul(bits as usize)
-            .ok_or("weights too large")?
-            .div_ceil(8);
-        let scales = self.rows * self.groups;
-        let fits = |v: &[f32]| v.len() == 1 || v.len() == scales;
-        if self.data.bytes().len() < needed
-            || !fits(&self.scale)
-            || !self.zero_point.as_deref().is_none_or(fits)
-        {
-            return Err("internal: the compressed weights do not cover their shape".into());
+        let group = self.cols / self.groups;
+        let pick = |v: &[f32], i: usize| if v.len() == 1 { v[0] } else { v[i] };
+        for (j, values) in out.chunks_exact_mut(group).enumerate() {
+            // Group `j` of the block is group `i` of the weights.
+            let i = first * self.groups + j;
+            let zero = self.zero_point.as_deref().map_or(0.0, |z| pick(z, i));
+            let scale = pick(&self.scale, i);
+            values.iter_mut().for_each(|v| *v = (*v - zero) * scale);
         }
         Ok(())
     }
@@ -311,7 +278,6 @@ impl CompressedWeights {
 /// (`transpose_b`): the output `[..., M, N]`, one block of the weights'
 /// rows decoded at a time.
 pub(crate) fn matmul(call: &Call<'_>, w: &CompressedWeights) -> KResult<Vec<Tensor>> {
-    w.check()?;
     let a = call.input(0)?;
     let out = call.out_shape(0)?;
     let (k, n) = (w.cols, w.rows);
@@ -328,7 +294,7 @@ pub(crate) fn matmul(call: &Call<'_>, w: &CompressedWeights) -> KResult<Vec<Tens
     if out != expected {
         return Err(format!("internal: output {out:?}, expected {expected:?}").into());
     }
-    let lhs = a.to_vec::<f32>()?;
+    let lhs = elements::<f32>(a)?;
     let total = rows.checked_mul(n).ok_or("output too large")?;
     crate::tensor::check_scratch(total, 4, "MatMul output")?;
     let mut dst = vec![0f32; total];
@@ -339,7 +305,7 @@ pub(crate) fn matmul(call: &Call<'_>, w: &CompressedWeights) -> KResult<Vec<Tens
         while first < n {
             let count = block.min(n - first);
             let buf = &mut buf[..count * k];
-            w.decode_rows(first, buf);
+            w.decode_rows(first, buf)?;
             gemm::matmul(
                 &mut dst[first..],
                 n,

@@ -225,8 +225,8 @@ impl Executor {
                 }
             }
             let reads_at_run_time = !folded && !self.skipped[id.index()];
-            for src in self.sources[id.index()].clone() {
-                let s = src.node.index();
+            for i in 0..self.sources[id.index()].len() {
+                let s = self.sources[id.index()][i].node.index();
                 read_by_runs[s] |= reads_at_run_time;
                 unvisited[s] = unvisited[s].saturating_sub(1);
                 if unvisited[s] == 0 && !read_by_runs[s] && !pinned[s] && self.folded[s].is_some() {
@@ -837,7 +837,7 @@ fn show_range(r: &symdim::Interval) -> String {
 
 /// The static shape under the data-dependent bindings so far, if every dim
 /// evaluates to a size.
-fn eval_shape(shape: &Shape, bindings: &HashMap<SymbolId, i64>) -> Option<Vec<usize>> {
+pub(crate) fn eval_shape(shape: &Shape, bindings: &HashMap<SymbolId, i64>) -> Option<Vec<usize>> {
     shape
         .dims()?
         .iter()

@@ -48,6 +48,19 @@ pub(crate) fn is_decodable(t: ElementType) -> bool {
 /// The `count` elements stored in `bytes` as `t`, as f64 (exact: every
 /// value of these types is an f32).
 pub(crate) fn decode(t: ElementType, bytes: &[u8], count: usize) -> Result<Vec<f64>, ExecError> {
+    let mut out = vec![0f32; count];
+    decode_f32(t, bytes, 0, &mut out)?;
+    Ok(out.into_iter().map(f64::from).collect())
+}
+
+/// Elements `first..first + out.len()` of those stored in `bytes` as `t`,
+/// into `out` (a block of compressed weights' rows, or all of them).
+pub(crate) fn decode_f32(
+    t: ElementType,
+    bytes: &[u8],
+    first: usize,
+    out: &mut [f32],
+) -> Result<(), ExecError> {
     use ElementType::*;
     let bits = match t {
         U1 => 1,
@@ -60,9 +73,11 @@ pub(crate) fn decode(t: ElementType, bytes: &[u8], count: usize) -> Result<Vec<f
             )))
         }
     };
-    if bytes.len() < (count * bits).div_ceil(8) {
+    let end = first.checked_add(out.len());
+    if end.is_none_or(|end| bytes.len() < (end * bits).div_ceil(8)) {
         return Err(ExecError::InvalidTensor(format!(
-            "{count} elements of {t} need more than the {} bytes given",
+            "elements {first}.. of {t} ({} of them) need more than the {} bytes given",
+            out.len(),
             bytes.len()
         )));
     }
@@ -75,33 +90,32 @@ pub(crate) fn decode(t: ElementType, bytes: &[u8], count: usize) -> Result<Vec<f
         let shift = if t == U1 { 7 - slot } else { slot * bits };
         (byte >> shift) & mask
     };
-    Ok((0..count)
-        .map(|i| {
-            let c = code(i);
-            f64::from(match t {
-                U1 | U2 | U4 => f32::from(c),
-                I4 => f32::from(((c << 4) as i8) >> 4),
-                NF4 => NF4_CODES[usize::from(c)],
-                F4E2M1 => {
-                    let m = F4E2M1_MAGNITUDES[usize::from(c & 7)];
-                    if c & 8 != 0 {
-                        -m
-                    } else {
-                        m
-                    }
+    for (i, v) in out.iter_mut().enumerate() {
+        let c = code(first + i);
+        *v = match t {
+            U1 | U2 | U4 => f32::from(c),
+            I4 => f32::from(((c << 4) as i8) >> 4),
+            NF4 => NF4_CODES[usize::from(c)],
+            F4E2M1 => {
+                let m = F4E2M1_MAGNITUDES[usize::from(c & 7)];
+                if c & 8 != 0 {
+                    -m
+                } else {
+                    m
                 }
-                F8E4M3 => f8(c, 4, 3, false),
-                F8E5M2 => f8(c, 5, 2, true),
-                _ => {
-                    if c == 0xFF {
-                        f32::NAN
-                    } else {
-                        (2.0f64).powi(i32::from(c) - 127) as f32
-                    }
+            }
+            F8E4M3 => f8(c, 4, 3, false),
+            F8E5M2 => f8(c, 5, 2, true),
+            _ => {
+                if c == 0xFF {
+                    f32::NAN
+                } else {
+                    (2.0f64).powi(i32::from(c) - 127) as f32
                 }
-            })
-        })
-        .collect())
+            }
+        };
+    }
+    Ok(())
 }
 
 /// An 8-bit float with `e` exponent and `m` mantissa bits (bias
