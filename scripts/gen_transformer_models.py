@@ -37,9 +37,9 @@ import torchvision
 import transformers as tf
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gen_samples  # noqa: E402  (the golden writer)
+import gen_vision_models  # noqa: E402  (the golden writer)
 
-OUT = os.path.join("ir-samples", "models")
+OUT = gen_vision_models.OUT
 TEXT_BINDINGS = [[2, 7], [1, 1], [3, 16]]
 VISION_BINDINGS = [[1, 3, 32, 32], [2, 3, 48, 40]]
 
@@ -144,18 +144,7 @@ def compress_int4(model, group_size=16):
 def write(name, model, bindings):
     xml = os.path.join(OUT, f"{name}.xml")
     ov.save_model(model, xml, compress_to_fp16=False)
-    g = gen_samples.golden(xml, bindings)
-    # OpenVINO's reshape rewrites some shape subgraphs into new nodes of its
-    # own naming, which are not layers of the file: keep the file's layers.
-    layers = {op["name"] for op in g["dynamic"]}
-    for entry in g["static_bindings"]:
-        if "ops" in entry:
-            entry["ops"] = [op for op in entry["ops"] if op["name"] in layers]
-    with open(os.path.join(OUT, "golden", f"{name}.json"), "w", encoding="utf-8", newline="\n") as f:
-        json.dump(g, f, indent=1)
-        f.write("\n")
-    size = os.path.getsize(xml.replace(".xml", ".bin"))
-    print(f"{name}: {len(g['dynamic'])} ops, {size} bytes of weights, output {g['outputs'][0]['shape']}")
+    gen_vision_models.write_golden(xml, bindings)
 
 
 def main() -> int:

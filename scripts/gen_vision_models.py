@@ -260,6 +260,26 @@ def convert(module, example, dynamic):
     return model
 
 
+def write_golden(xml, bindings):
+    """Writes ``ir-samples/models/golden/<name>.json`` for the saved model
+    ``xml``: OpenVINO's shapes, dynamic and at ``bindings`` (one dict of
+    input name -> dims each)."""
+    g = gen_samples.golden(xml, bindings)
+    # OpenVINO's reshape rewrites some shape subgraphs (a flatten's
+    # ShapeOf -> Gather -> Concat) into new nodes of its own naming,
+    # which are not layers of the file: keep the layers of the file.
+    layers = {op["name"] for op in g["dynamic"]}
+    for entry in g["static_bindings"]:
+        if "ops" in entry:
+            entry["ops"] = [op for op in entry["ops"] if op["name"] in layers]
+    name = os.path.basename(xml)[: -len(".xml")]
+    with open(os.path.join(OUT, "golden", f"{name}.json"), "w", encoding="utf-8", newline="\n") as f:
+        json.dump(g, f, indent=1)
+        f.write("\n")
+    size = os.path.getsize(xml.replace(".xml", ".bin"))
+    print(f"{name}: {len(g['dynamic'])} ops, {size} bytes of weights, output {g['outputs'][0]['shape']}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bench", metavar="DIR", help="write the full-size benchmark models to DIR instead")
@@ -285,19 +305,7 @@ def main() -> int:
         if name.endswith("_int8"):
             model = quantize(model, example)
         ov.save_model(model, xml, compress_to_fp16=f16)
-        g = gen_samples.golden(xml, [{"x": b} for b in bindings])
-        # OpenVINO's reshape rewrites some shape subgraphs (a flatten's
-        # ShapeOf -> Gather -> Concat) into new nodes of its own naming,
-        # which are not layers of the file: keep the layers of the file.
-        layers = {op["name"] for op in g["dynamic"]}
-        for entry in g["static_bindings"]:
-            if "ops" in entry:
-                entry["ops"] = [op for op in entry["ops"] if op["name"] in layers]
-        with open(os.path.join(OUT, "golden", f"{name}.json"), "w", encoding="utf-8", newline="\n") as f:
-            json.dump(g, f, indent=1)
-            f.write("\n")
-        size = os.path.getsize(xml.replace(".xml", ".bin"))
-        print(f"{name}: {len(g['dynamic'])} ops, {size} bytes of weights, output {g['outputs'][0]['shape']}")
+        write_golden(xml, [{"x": b} for b in bindings])
     return 0
 
 
