@@ -194,7 +194,7 @@ fn numpy_dim_inner(
             // 1 makes the other 1 too.
             let a1 = can_be_one(ctx, a) && !one_forces_one(a, b);
             let b1 = can_be_one(ctx, b) && !one_forces_one(b, a);
-            let (alternatives, result) = match (a1, b1) {
+            let (mut alternatives, result) = match (a1, b1) {
                 // Neither can yield: they must be equal.
                 (false, false) => (vec![eq(a, b)], if a <= b { a } else { b }.clone()),
                 // Only `b` may yield, to `a`; equal or not, the result is `a`.
@@ -202,9 +202,10 @@ fn numpy_dim_inner(
                 (true, false) => (vec![eq(a, b), one(a)], b.clone()),
                 (true, true) => (vec![eq(a, b), one(a), one(b)], ctx.symbols.bcast(a, b)?),
             };
-            let p = match <[Predicate; 1]>::try_from(alternatives) {
-                Ok([single]) => single,
-                Err(alternatives) => Predicate::Or(alternatives),
+            let p = if alternatives.len() == 1 {
+                alternatives.swap_remove(0)
+            } else {
+                Predicate::Or(alternatives)
             };
             Ok(assume_or_clash(ctx, p)?.map(|()| result))
         }

@@ -376,7 +376,7 @@ impl Expr {
     /// The expression of one atom whose operands are given; fails when the
     /// atom would nest deeper than [`MAX_NESTING`] or grow beyond
     /// [`MAX_SIZE`].
-    fn from_atom(a: Atom) -> Result<Expr, DimError> {
+    pub(crate) fn from_atom(a: Atom) -> Result<Expr, DimError> {
         Expr {
             terms: vec![(Monomial::atom(a), 1)],
         }

@@ -207,15 +207,12 @@ impl SymbolTable {
     fn remainder_bounds(&self, e: &Expr, depth: u32) -> Result<Option<XI>, DimError> {
         // Largest common multiple worth the work (and far from overflow).
         const MAX_LCM: i64 = 1 << 16;
-        let rounding = |atom: &Atom| match atom {
-            Atom::FloorDiv(x, k) => Some((x.clone(), *k, true)),
-            Atom::CeilDiv(x, k) => Some((x.clone(), *k, false)),
-            _ => None,
-        };
-        let linear: Vec<(i64, &Atom)> = e
+        // The linear rounding terms: (coefficient, atom, argument, divisor, floor).
+        let linear: Vec<(i64, &Atom, &Expr, i64, bool)> = e
             .terms()
             .filter_map(|(c, m)| match m.factors() {
-                [(atom, 1)] if rounding(atom).is_some() => Some((c, atom)),
+                [(atom @ Atom::FloorDiv(x, k), 1)] => Some((c, atom, &**x, *k, true)),
+                [(atom @ Atom::CeilDiv(x, k), 1)] => Some((c, atom, &**x, *k, false)),
                 _ => None,
             })
             .collect();
@@ -223,52 +220,40 @@ impl SymbolTable {
         // `4*ceil(floor(H/4)/4)`) is kept whole: written out it would no
         // longer cancel against the outer one's argument.
         let nested = |atom: &Atom| {
-            linear.iter().any(|(_, other)| {
-                rounding(other).is_some_and(|(x, _, _)| {
-                    x.terms()
-                        .any(|(_, m)| m.factors().iter().any(|(a, _)| a == atom))
-                })
+            linear.iter().any(|(_, _, x, _, _)| {
+                x.terms()
+                    .any(|(_, m)| m.factors().iter().any(|(a, _)| a == atom))
             })
         };
-        let mut roundings = Vec::new();
         let mut lcm = 1i64;
-        for &(c, atom) in &linear {
-            if nested(atom) {
-                continue;
-            }
-            let Some((x, k, floor)) = rounding(atom) else {
-                continue;
-            };
+        let mut roundings = Vec::new();
+        for &(c, atom, x, k, floor) in &linear {
             let next = lcm / gcd(lcm, k) * k;
-            if next > MAX_LCM {
+            if nested(atom) || next > MAX_LCM {
                 continue;
             }
             lcm = next;
-            roundings.push((c, x, k, floor));
+            roundings.push((c, atom, x, k, floor));
         }
         if roundings.is_empty() {
             return Ok(None);
         }
         let mut scaled = e.mul_const(lcm)?;
         let mut slack = XI::point(0);
-        for (c, x, k, floor) in roundings {
-            let atom = if floor {
-                x.floor_div(k)?
-            } else {
-                x.ceil_div(k)?
-            };
+        for (c, atom, x, k, floor) in roundings {
             let m = c.checked_mul(lcm / k).ok_or(DimError::Overflow)?;
+            let whole = c.checked_mul(lcm).ok_or(DimError::Overflow)?;
             scaled = scaled
-                .sub(&atom.mul_const(c.checked_mul(lcm).ok_or(DimError::Overflow)?)?)?
+                .sub(&Expr::from_atom(atom.clone())?.mul_const(whole)?)?
                 .add(&x.mul_const(m)?)?;
-            let r = if floor {
+            let (lo, hi) = if floor {
                 (1 - i128::from(k), 0)
             } else {
                 (0, i128::from(k) - 1)
             };
             let r = XI {
-                lo: Ext::Fin(r.0),
-                hi: Ext::Fin(r.1),
+                lo: Ext::Fin(lo),
+                hi: Ext::Fin(hi),
             };
             slack = slack.add(&XI::point(i128::from(m)).mul(&r)?)?;
         }
