@@ -130,6 +130,8 @@ fn run(call: &Call<'_>, kind: Kind) -> KResult<Vec<Tensor>> {
         if port < call.inputs.len() {
             read(port, what, want)
         } else {
+            // `hidden_size` is only bounded by the other inputs' sizes.
+            byte_size(ElementType::F32, want)?;
             Ok(vec![0.0; want.iter().product()])
         }
     };
@@ -193,8 +195,8 @@ fn run(call: &Call<'_>, kind: Kind) -> KResult<Vec<Tensor>> {
             );
         }
     }
-    byte_size(et, &y_shape)?;
-    // The buffer of `X·Wᵀ + B`: g times a direction of Y, plus the batch.
+    // Y and the buffer of `X·Wᵀ + B` are computed in f32.
+    byte_size(ElementType::F32, &y_shape)?;
     byte_size(ElementType::F32, &[n, l, times(g)?])?;
     let inputs = Inputs {
         x: widen(x)?,
