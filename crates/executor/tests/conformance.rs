@@ -32,7 +32,7 @@ use executor::{first_difference, read_npy, ExecError, Executor};
 
 /// The number of cases compared when this floor was set; raise it when
 /// kernels are added (the test prints the current count).
-const MIN_COMPARED: usize = 169;
+const MIN_COMPARED: usize = 176;
 
 /// The cases whose models are quantized (FakeQuantize on activations and
 /// weights, as NNCF writes them).
@@ -55,6 +55,20 @@ const QUANTIZED_TOLERANCE: f64 = 1e-2;
 /// disagrees with its reference. Fixing one makes the test fail until its
 /// entry is removed.
 const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
+    (
+        "rnn_lstm1_attributes",
+        "lstm1_input_forget_c",
+        "not an executor bug: LSTMCell-1 with input_forget. OpenVINO's reference \
+         implementation (lstm_cell_v1) couples the input gate to the forget gate, \
+         i = 1 - f, as ours; OpenVINO 2026.4's CPU plugin runs LSTMCell-1 as \
+         LSTMCell-4 and ignores input_forget (and the peepholes P)",
+    ),
+    (
+        "rnn_lstm1_attributes",
+        "lstm1_input_forget_h",
+        "not an executor bug: LSTMCell-1 with input_forget, as the cell state \
+         above (the hidden state follows from it)",
+    ),
     (
         "math14_shift_wide",
         "out0",

@@ -769,7 +769,71 @@ fn cases() -> Vec<Case> {
             None,
         )]
     }));
+    recurrent(&mut cases);
     cases
+}
+
+/// The recurrent ops on an empty batch, an empty sequence and an empty input
+/// size (a product over nothing: the gates see only B and H).
+fn recurrent(cases: &mut Vec<Case>) {
+    // (op, opset, attributes, gates, bias gates, whether there is C)
+    let cells = [
+        ("RNNCell", "opset1", r#"hidden_size="3""#, 1u64, 1u64, false),
+        (
+            "GRUCell",
+            "opset3",
+            r#"hidden_size="3" linear_before_reset="true""#,
+            3,
+            4,
+            false,
+        ),
+        ("LSTMCell", "opset4", r#"hidden_size="3""#, 4, 4, true),
+        ("LSTMCell", "opset1", r#"hidden_size="3""#, 4, 4, true),
+    ];
+    for (op, opset, attrs, g, gb, cell_state) in cells {
+        cases.push(case(op, move |net| {
+            let mut inputs = vec![net.param("x", "f32", "0,2"), net.param("h", "f32", "0,3")];
+            if cell_state {
+                inputs.push(net.param("c", "f32", "0,3"));
+            }
+            inputs.push(net.f32s("w", &[g * 3, 2], &vec![0.5; (g * 6) as usize]));
+            inputs.push(net.f32s("r", &[g * 3, 3], &vec![0.5; (g * 9) as usize]));
+            inputs.push(net.f32s("b", &[gb * 3], &vec![0.5; (gb * 3) as usize]));
+            let outputs = vec![None; 1 + usize::from(cell_state)];
+            net.op_multi("op", op, opset, attrs, &inputs, outputs)
+        }));
+    }
+    // (op, gates, whether there is C, direction, X, lengths)
+    let sequences = [
+        ("RNNSequence", 1u64, false, "forward", "2,0,2", [0i32, 0]),
+        ("GRUSequence", 3, false, "bidirectional", "0,4,2", [0, 0]),
+        ("LSTMSequence", 4, true, "reverse", "2,3,0", [3, 1]),
+    ];
+    for (op, g, cell_state, direction, x_shape, lengths) in sequences {
+        cases.push(case(op, move |net| {
+            let x = net.param("x", "f32", x_shape);
+            let dims: Vec<u64> = x_shape.split(',').map(|d| d.parse().unwrap()).collect();
+            let (n, i) = (dims[0], dims[2]);
+            let nd = if direction == "bidirectional" { 2 } else { 1 };
+            let state = format!("{n},{nd},3");
+            let mut inputs = vec![x, net.param("h", "f32", &state)];
+            if cell_state {
+                inputs.push(net.param("c", "f32", &state));
+            }
+            let lens: Vec<u8> = lengths[..n as usize]
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect();
+            inputs.push(net.constant("lens", "i32", &[n], &lens));
+            let w = (nd * g * 3 * i) as usize;
+            inputs.push(net.f32s("w", &[nd, g * 3, i], &vec![0.5; w]));
+            inputs.push(net.f32s("r", &[nd, g * 3, 3], &vec![0.5; (nd * g * 9) as usize]));
+            inputs.push(net.f32s("b", &[nd, g * 3], &vec![0.5; (nd * g * 3) as usize]));
+            let attrs = format!(r#"hidden_size="3" direction="{direction}""#);
+            let outputs = vec![None; 2 + usize::from(cell_state)];
+            net.op_multi("op", op, "opset5", &attrs, &inputs, outputs)
+        }));
+    }
 }
 
 /// Zeros for every Parameter, in its declared (static) shape.

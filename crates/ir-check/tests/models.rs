@@ -1,7 +1,7 @@
-//! Real vision and transformer models (`ir-samples/models/`, written by
-//! `scripts/gen_vision_models.py` and `scripts/gen_transformer_models.py`
-//! with OpenVINO's own converter, dynamic dims): the symbolic answers
-//! `ir-check` gives where OpenVINO answers `?`.
+//! Real vision, transformer and recurrent models (`ir-samples/models/`,
+//! written by `scripts/gen_vision_models.py`, `scripts/gen_transformer_models.py`
+//! and `scripts/gen_rnn_models.py` with OpenVINO's own converter, dynamic
+//! dims): the symbolic answers `ir-check` gives where OpenVINO answers `?`.
 //! Every layer's shape is also checked against OpenVINO at static bindings
 //! (`crates/shape-infer/tests/golden.rs`) and the outputs against its CPU
 //! plugin (`crates/executor/tests/conformance.rs`).
@@ -278,4 +278,42 @@ fn a_shifted_window_transformer_pads_its_windows_and_assumes_nothing_more() {
     let r = report("swin_narrow", "N,3,H,W");
     assert_eq!(output_shape(&r), [Value::from("N"), Value::from(10)]);
     assert_eq!(constraints(&r), ["H >= 4", "W >= 4"]);
+}
+
+/// The shapes of every Result, as the report prints them, sorted.
+fn result_shapes(report: &Value) -> Vec<String> {
+    let mut shapes: Vec<String> = report["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .filter(|n| n["type"] == "Result")
+        .map(|n| n["outputs"][0]["shape"].to_string())
+        .collect();
+    shapes.sort();
+    shapes
+}
+
+#[test]
+fn recurrent_models_keep_the_batch_and_sequence_symbols() {
+    // PyTorch's LSTM (2 layers, bidirectional), GRU and RNN with
+    // batch_first, hidden size 8: Y `[N, S, directions*8]` and the last
+    // states `[layers*directions, N, 8]`.
+    for (model, y, states) in [
+        ("lstm_bidirectional", 16, [4, 4].as_slice()),
+        ("gru_sequence", 8, &[1]),
+        ("rnn_relu_sequence", 8, &[1]),
+    ] {
+        let r = report(model, "N,S,5");
+        let mut want = vec![format!(r#"["N","S",{y}]"#)];
+        want.extend(states.iter().map(|s| format!(r#"[{s},"N",8]"#)));
+        want.sort();
+        assert_eq!(result_shapes(&r), want, "{model}");
+        // The only assumptions: the dims the converter casts to i32 fit.
+        assert_eq!(
+            constraints(&r),
+            ["N <= 2147483647", "S <= 2147483647"],
+            "{model}"
+        );
+    }
+    assert_eq!(openvino_output("lstm_bidirectional"), "[?,?,16]");
 }

@@ -45,6 +45,7 @@ mod range;
 mod reduce;
 mod reshape;
 mod result;
+mod rnn;
 mod roll;
 mod scaled_dot_product_attention;
 mod scatter;
@@ -258,6 +259,12 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "GroupConvolution" => convolution::run_group,
         "ConvolutionBackpropData" => convolution_backprop_data::run,
         "GroupConvolutionBackpropData" => convolution_backprop_data::run_group,
+        "RNNCell" => rnn::rnn_cell,
+        "GRUCell" => rnn::gru_cell,
+        "LSTMCell" => rnn::lstm_cell,
+        "RNNSequence" => rnn::rnn_sequence,
+        "GRUSequence" => rnn::gru_sequence,
+        "LSTMSequence" => rnn::lstm_sequence,
         _ => return None,
     })
 }
@@ -387,6 +394,12 @@ pub const OPS: &[&str] = &[
     "GroupConvolution",
     "ConvolutionBackpropData",
     "GroupConvolutionBackpropData",
+    "RNNCell",
+    "GRUCell",
+    "LSTMCell",
+    "RNNSequence",
+    "GRUSequence",
+    "LSTMSequence",
 ];
 
 /// A new tensor of `shape` reading `from` in a strided pattern (see

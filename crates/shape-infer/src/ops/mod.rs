@@ -25,9 +25,13 @@ mod gather_nd;
 mod group_convolution;
 mod group_convolution_backprop_data;
 mod group_normalization;
+mod gru_cell;
+mod gru_sequence;
 mod identity;
 pub mod interpolate;
 pub mod lrn;
+mod lstm_cell;
+mod lstm_sequence;
 mod matmul;
 mod max_pool;
 pub mod mvn;
@@ -39,6 +43,9 @@ mod range;
 mod reduce;
 mod reshape;
 mod result;
+pub mod rnn;
+mod rnn_cell;
+mod rnn_sequence;
 mod roll;
 mod scaled_dot_product_attention;
 mod scatter_elements_update;
@@ -150,9 +157,13 @@ pub static ALL: &[&OpDef] = &[
     &group_convolution::DEF,
     &group_convolution_backprop_data::DEF,
     &group_normalization::DEF,
+    &gru_cell::DEF,
+    &gru_sequence::DEF,
     &identity::DEF,
     &interpolate::DEF,
     &lrn::DEF,
+    &lstm_cell::DEF,
+    &lstm_sequence::DEF,
     &matmul::DEF,
     &max_pool::DEF,
     &mvn::DEF,
@@ -172,6 +183,8 @@ pub static ALL: &[&OpDef] = &[
     &reduce::SUM,
     &reshape::DEF,
     &result::DEF,
+    &rnn_cell::DEF,
+    &rnn_sequence::DEF,
     &roll::DEF,
     &scaled_dot_product_attention::DEF,
     &scatter_elements_update::DEF,
