@@ -15,6 +15,7 @@ mod convolution;
 mod convolution_backprop_data;
 mod cum_sum;
 mod depth_to_space;
+pub mod einsum;
 mod elementwise_binary;
 mod elementwise_unary;
 mod extract;
@@ -82,6 +83,7 @@ pub static ALL: &[&OpDef] = &[
     &convolution_backprop_data::DEF,
     &cum_sum::DEF,
     &depth_to_space::DEF,
+    &einsum::DEF,
     &elementwise_binary::ADD,
     &elementwise_binary::BITWISE_AND,
     &elementwise_binary::BITWISE_LEFT_SHIFT,
