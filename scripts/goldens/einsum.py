@@ -142,6 +142,7 @@ def build():
             {"k": [1, 3], "kk": [3, 1], "h": [2, 1], "hh": [1, 3]},
         ],
     )
+    complex_cases()
     invalid_cases()
 
 
@@ -166,3 +167,40 @@ def invalid_cases():
     b = g.P("b", [4, 5])
     e = E([a, b], "...ij,...jk->...ik", "einsum")
     g.INVALID.append(("invalid_einsum_ellipsis", "einsum", "a: [2,3,4] -> [2,3,3,4]; b: [4,5] -> [4,4,5] (ellipsis dims [2,3] and [4])", g.ov.Model([ops7.result(e)], [a, b]), lambda xml: g._param_edit("b", [4, 4, 5])(g._param_edit("a", [2, 3, 3, 4])(xml))))
+
+
+def complex_cases():
+    # Longer chains, diagonals across several inputs, labels that broadcast
+    # mid-chain, an ellipsis with a diagonal, and narrow integer types.
+    a = g.P("a", [-1, 4, 5])
+    b = g.P("b", [5, D(2, 8)])
+    c = g.P("c", [D(2, 8), 4, -1])
+    sq = g.P("sq", [-1, 3, 3])
+    d = g.P("d", [-1, 1])
+    m2 = g.P("m2", [3, -1])
+    bm = g.P("bm", [4, -1, 16])
+    bn = g.P("bn", [4, 16, -1])
+    i8 = g.P("i8", [3, -1], np.int8)
+    i8t = g.P("i8t", [-1, 3], np.int8)
+    u8 = g.P("u8", [-1, 3], np.uint8)
+    u8t = g.P("u8t", [3, -1], np.uint8)
+    g.case(
+        "einsum_complex",
+        "Einsum-7 abc,cd,dbe->ea, four inputs, diagonals across inputs (aab,bcc,ca->b), a label 1 against n mid-chain, ...ii->...i, bij,bjk->bik on 16x16, i8 and u8 products",
+        [a, b, c, sq, d, m2, bm, bn, i8, i8t, u8, u8t],
+        [
+            E([a, b, c], "abc,cd,dbe->ea", "chain3"),
+            E([b, c, a, b], "cd,dbe,abc,cf->fae", "chain4"),
+            E([sq, sq, m2], "aab,bcc,ca->b", "diagonals"),
+            E([a, d, b], "abc,xd,cd->xb", "mid_broadcast"),
+            E([sq], "...ii->...i", "ellipsis_diagonal"),
+            E([bm, bn], "bij,bjk->bik", "batch16"),
+            E([bm, bn], "bij,bjk->kb", "batch16_summed"),
+            E([i8, i8t], "ij,ji->i", "i8_products"),
+            E([u8, u8t], "ij,jk->ik", "u8_products"),
+        ],
+        [
+            {"a": [3, 4, 5], "b": [5, 6], "c": [6, 4, 2], "sq": [3, 3, 3], "d": [2, 1], "m2": [3, 3], "bm": [4, 16, 16], "bn": [4, 16, 16], "i8": [3, 5], "i8t": [5, 3], "u8": [5, 3], "u8t": [3, 4]},
+            {"a": [1, 4, 5], "b": [5, 2], "c": [2, 4, 1], "sq": [3, 3, 3], "d": [1, 1], "m2": [3, 1], "bm": [4, 1, 16], "bn": [4, 16, 1], "i8": [3, 1], "i8t": [1, 3], "u8": [1, 3], "u8t": [3, 1]},
+        ],
+    )

@@ -608,6 +608,39 @@ fn cases() -> Vec<Case> {
             ),
         ]
     }));
+    cases.push(case("Einsum", |net| {
+        // An empty contracted label (sums over nothing are 0), an empty
+        // kept label, and a trace of an empty matrix.
+        let a = net.param("a", "f32", "2,0");
+        let b = net.param("b", "f32", "0,3");
+        let c = net.param("c", "f32", "0,0");
+        vec![
+            net.op(
+                "op",
+                "Einsum",
+                "opset7",
+                r#"equation="ab,bc->ac""#,
+                &[a, b],
+                None,
+            ),
+            net.op(
+                "kept",
+                "Einsum",
+                "opset7",
+                r#"equation="ab->ba""#,
+                &[a],
+                None,
+            ),
+            net.op(
+                "trace",
+                "Einsum",
+                "opset7",
+                r#"equation="ii->""#,
+                &[c],
+                None,
+            ),
+        ]
+    }));
     cases.push(case("TopK", |net| {
         // No rows to sort.
         let x = net.param("x", "f32", "0,5");
@@ -945,6 +978,22 @@ fn empty_inputs_give_identities_and_fill_values() {
     });
     assert_eq!(
         check(&mm).unwrap()["out0"].to_vec::<f32>().unwrap(),
+        vec![0.0; 6]
+    );
+    let einsum = case("Einsum", |net| {
+        let a = net.param("a", "f32", "2,0");
+        let b = net.f32s("b", &[0, 3], &[]);
+        vec![net.op(
+            "op",
+            "Einsum",
+            "opset7",
+            r#"equation="ab,bc->ac""#,
+            &[a, b],
+            None,
+        )]
+    });
+    assert_eq!(
+        check(&einsum).unwrap()["out0"].to_vec::<f32>().unwrap(),
         vec![0.0; 6]
     );
     let extract = case("Extract", |net| {

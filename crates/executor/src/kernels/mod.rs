@@ -25,6 +25,7 @@ mod convolution;
 mod convolution_backprop_data;
 mod cum_sum;
 mod depth_to_space;
+mod einsum;
 mod elementwise_binary;
 mod elementwise_unary;
 mod extract;
@@ -221,6 +222,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Squeeze" => squeeze::run,
         "Unsqueeze" => squeeze::run,
         "MatMul" => matmul::run,
+        "Einsum" => einsum::run,
         "ScaledDotProductAttention" => scaled_dot_product_attention::run,
         "SoftMax" => softmax::run,
         "StridedSlice" => strided_slice::run,
@@ -312,6 +314,7 @@ pub const OPS: &[&str] = &[
     "Squeeze",
     "Unsqueeze",
     "MatMul",
+    "Einsum",
     "ScaledDotProductAttention",
     "SoftMax",
     "StridedSlice",
