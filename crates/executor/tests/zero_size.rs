@@ -641,6 +641,8 @@ fn cases() -> Vec<Case> {
             ),
         ]
     }));
+    cases.push(on_x("LogSoftmax", "opset5", r#"axis="1""#, none));
+    cases.push(on_x("LogSoftmax", "opset5", r#"axis="0""#, none));
     cases.push(case("TopK", |net| {
         // No rows to sort.
         let x = net.param("x", "f32", "0,5");

@@ -35,6 +35,7 @@ mod gather_elements;
 mod gather_nd;
 mod group_normalization;
 mod interpolate;
+mod log_softmax;
 mod lrn;
 mod matmul;
 mod max_pool;
@@ -225,6 +226,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Einsum" => einsum::run,
         "ScaledDotProductAttention" => scaled_dot_product_attention::run,
         "SoftMax" => softmax::run,
+        "LogSoftmax" => log_softmax::run,
         "StridedSlice" => strided_slice::run,
         "Split" => split::run,
         "VariadicSplit" => split::run,
@@ -317,6 +319,7 @@ pub const OPS: &[&str] = &[
     "Einsum",
     "ScaledDotProductAttention",
     "SoftMax",
+    "LogSoftmax",
     "StridedSlice",
     "Split",
     "VariadicSplit",

@@ -28,6 +28,7 @@ mod group_convolution_backprop_data;
 mod group_normalization;
 mod identity;
 pub mod interpolate;
+mod log_softmax;
 pub mod lrn;
 mod matmul;
 mod max_pool;
@@ -154,6 +155,7 @@ pub static ALL: &[&OpDef] = &[
     &group_normalization::DEF,
     &identity::DEF,
     &interpolate::DEF,
+    &log_softmax::DEF,
     &lrn::DEF,
     &matmul::DEF,
     &max_pool::DEF,
