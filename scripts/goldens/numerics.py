@@ -1,8 +1,14 @@
 """Numerics ops (issue 17): LogSoftmax-5 on every axis, f16 and i32 data and
-a scalar; each on dynamic and interval dims with static bindings."""
+a scalar; IsNaN-10, IsInf-10 (every detect_negative/detect_positive pair)
+and IsFinite-10 on data with NaN and infinities; Selu-1 with constant
+alpha/lambda; SoftSign-9; each on dynamic and interval dims with
+static bindings."""
 
 import numpy as np
+import openvino.opset1 as ops1
 import openvino.opset5 as ops5
+import openvino.opset9 as ops9
+import openvino.opset10 as ops10
 
 import gen_op_goldens as g
 
@@ -34,5 +40,48 @@ def log_softmax():
     g.INVALID.append(("invalid_log_softmax_axis", "log_softmax", "x: [2,3,4] -> [2,3] (axis 2 beyond rank 2)", g.ov.Model([ops5.result(ls)], [x]), g._param_edit("x", [2, 3])))
 
 
+def special_checks():
+    x = g.P("x", [-1, 4])
+    h = g.P("h", [D(1, 5), 4], np.float16)
+    # [nan, inf, -inf, 0] as 0/0, 1/0, -1/0, 0/1 (a NaN Const would not
+    # survive the golden's JSON).
+    def special(t, name):
+        return g.N(ops1.divide(g.C([[0, 1, -1, 0]], f"{name}_num", t), g.C([[0, 0, 0, 1]], f"{name}_den", t)), name)
+
+    xs = ops1.concat([x, special(np.float32, "special")], 0)
+    hs = ops1.concat([h, special(np.float16, "special_f16")], 0)
+    outs = [g.N(ops10.is_nan(xs), "is_nan"), g.N(ops10.is_finite(xs), "is_finite"), g.N(ops10.is_nan(hs), "is_nan_f16"), g.N(ops10.is_finite(hs), "is_finite_f16")]
+    for neg in (True, False):
+        for pos in (True, False):
+            outs.append(g.N(ops10.is_inf(xs, {"detect_negative": neg, "detect_positive": pos}), f"is_inf_{str(neg).lower()}_{str(pos).lower()}"))
+    outs.append(g.N(ops10.is_inf(hs), "is_inf_f16"))
+    g.case(
+        "numerics_is_nan_inf_finite",
+        "IsNaN-10, IsFinite-10 and IsInf-10 (detect_negative/detect_positive all four ways) on f32 and f16 data with NaN, +inf, -inf and 0 appended",
+        [x, h],
+        outs,
+        [{"x": [2, 4], "h": [3, 4]}, {"x": [0, 4], "h": [1, 4]}],
+    )
+
+
+def selu_softsign():
+    x = g.P("x", [-1, D(1, 6)])
+    h = g.P("h", [2, -1], np.float16)
+    g.case(
+        "numerics_selu_softsign",
+        "Selu-1 with the usual constants (scalar and [1]; the CPU plugin takes only constants) on f32 and f16; SoftSign-9 on f32 and f16",
+        [x, h],
+        [
+            g.N(ops1.selu(x, g.C(1.6732632, "alpha_c", np.float32), g.C([1.0507010], "lambda_c", np.float32)), "selu"),
+            g.N(ops1.selu(h, g.C([1.6732632], "alpha_h", np.float16), g.C([1.0507010], "lambda_h", np.float16)), "selu_f16"),
+            g.N(ops9.softsign(x), "softsign"),
+            g.N(ops9.softsign(h), "softsign_f16"),
+        ],
+        [{"x": [3, 4], "h": [2, 5]}, {"x": [1, 1], "h": [2, 1]}],
+    )
+
+
 def build():
     log_softmax()
+    special_checks()
+    selu_softsign()

@@ -643,6 +643,21 @@ fn cases() -> Vec<Case> {
     }));
     cases.push(on_x("LogSoftmax", "opset5", r#"axis="1""#, none));
     cases.push(on_x("LogSoftmax", "opset5", r#"axis="0""#, none));
+    cases.push(on_x("IsNaN", "opset10", "", none));
+    cases.push(on_x("IsFinite", "opset10", "", none));
+    cases.push(on_x(
+        "IsInf",
+        "opset10",
+        r#"detect_negative="false" detect_positive="true""#,
+        none,
+    ));
+    cases.push(on_x("SoftSign", "opset9", "", none));
+    cases.push(on_x("Selu", "opset1", "", |net| {
+        vec![
+            net.f32s("alpha", &[1], &[1.67]),
+            net.f32s("lambda", &[1], &[1.05]),
+        ]
+    }));
     cases.push(case("TopK", |net| {
         // No rows to sort.
         let x = net.param("x", "f32", "0,5");

@@ -43,3 +43,51 @@ fn log_softmax_keeps_the_shape_and_checks_the_axis() {
     let r = rule::run(&mut c, "LogSoftmax", "opset5", &[("axis", "0")], &[b]);
     assert_eq!(failure(r).0, "element-type");
 }
+
+#[test]
+fn predicates_give_booleans_of_floats_only() {
+    for (op, opset) in [
+        ("IsNaN", "opset10"),
+        ("IsInf", "opset10"),
+        ("IsFinite", "opset10"),
+    ] {
+        let mut c = ctx(&["N"]);
+        let x = data(&mut c, "N, 3");
+        let out = rule::run(&mut c, op, opset, &[], &[x]).unwrap();
+        assert_eq!(shape0(&c, &out), "[N, 3]");
+        assert_eq!(out[0].element_type, ir::ElementType::Boolean);
+        let i = shape_infer::TensorInfo::new(ir::ElementType::I32, ir::Shape::from_static(&[2]));
+        assert_eq!(
+            failure(rule::run(&mut c, op, opset, &[], &[i])).0,
+            "element-type"
+        );
+    }
+}
+
+#[test]
+fn selu_checks_its_parameters() {
+    let selu = |alpha: &str, t: ir::ElementType| {
+        let mut c = ctx(&["N"]);
+        let x = data(&mut c, "N, 3");
+        let a = shape_infer::TensorInfo::new(t, ir::Shape::ranked(rule::dims(&mut c, alpha)));
+        let l = data(&mut c, "1");
+        let r = rule::run(&mut c, "Selu", "opset1", &[], &[x, a, l]);
+        (c, r)
+    };
+    let (c, r) = selu("", ir::ElementType::F32);
+    assert_eq!(shape0(&c, &r.unwrap()), "[N, 3]");
+    assert_eq!(failure(selu("1", ir::ElementType::F16).1).0, "element-type");
+    // More than one element: OpenVINO's shape inference takes it.
+    let mut ir = support::Ir::new();
+    let x = ir.param("x", "2,3", "f32");
+    let a = ir.param("a", "2", "f32");
+    let l = ir.param("l", "1", "f32");
+    let s = ir.op("s", "Selu", "opset1", &[], &[x, a, l]);
+    let r = ir.run_to(s);
+    assert_eq!(r.shape("s"), "[2, 3]");
+    assert_eq!(r.messages("selu-parameter-shape").len(), 1);
+    assert_eq!(
+        run1("SoftSign", "opset9", &[], &["N"], &["N, 2"]).unwrap(),
+        "[N, 2]"
+    );
+}
