@@ -1,7 +1,7 @@
 """Numerics ops (issue 17): LogSoftmax-5 on every axis, f16 and i32 data and
 a scalar; IsNaN-10, IsInf-10 (every detect_negative/detect_positive pair)
 and IsFinite-10 on data with NaN and infinities; Selu-1 with constant
-alpha/lambda; SoftSign-9; each on dynamic and interval dims with
+alpha/lambda; SoftSign-9; GRN-1 on ranks 2 to 4; each on dynamic and interval dims with
 static bindings."""
 
 import numpy as np
@@ -81,7 +81,33 @@ def selu_softsign():
     )
 
 
+def grn():
+    x2 = g.P("x2", [-1, 5])
+    x3 = g.P("x3", [2, -1, D(1, 6)])
+    x4 = g.P("x4", [-1, 3, -1, 2])
+    h = g.P("h", [2, -1, 3], np.float16)
+    i = g.P("i", [2, -1], np.int32)
+    g.case(
+        "numerics_grn",
+        "GRN-1 on ranks 2, 3 and 4 with dynamic channels, bias 0.5 and 1e-6, f16 data, i32 data (rounded to nearest, as the CPU plugin)",
+        [x2, x3, x4, h, i],
+        [
+            g.N(ops1.grn(x2, 0.5), "rank2"),
+            g.N(ops1.grn(x3, 1e-6), "rank3"),
+            g.N(ops1.grn(x4, 0.5), "rank4"),
+            g.N(ops1.grn(h, 0.25), "f16"),
+            g.N(ops1.grn(i, 0.5), "i32"),
+        ],
+        [{"x2": [3, 5], "x3": [2, 4, 3], "x4": [2, 3, 2, 2], "h": [2, 4, 3], "i": [2, 3]}, {"x2": [1, 5], "x3": [2, 1, 1], "x4": [1, 3, 1, 2], "h": [2, 1, 3], "i": [2, 1]}],
+    )
+    g.EXPECTED_RULES["invalid_grn_rank"] = "grn-rank"
+    x = g.P("x", [2, 3])
+    n = g.N(ops1.grn(x, 0.5), "grn")
+    g.INVALID.append(("invalid_grn_rank", "grn", "x: [2,3] -> [2,3,4,5,6] (rank 5)", g.ov.Model([ops1.result(n)], [x]), g._param_edit("x", [2, 3, 4, 5, 6])))
+
+
 def build():
     log_softmax()
     special_checks()
     selu_softsign()
+    grn()

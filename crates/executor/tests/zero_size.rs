@@ -658,6 +658,12 @@ fn cases() -> Vec<Case> {
             net.f32s("lambda", &[1], &[1.05]),
         ]
     }));
+    cases.push(on_x("GRN", "opset1", r#"bias="0.5""#, none));
+    cases.push(case("GRN", |net| {
+        // No channels: each position's sum is 0 (x / sqrt(bias) of nothing).
+        let x = net.param("x", "f32", "2,0,3");
+        vec![net.op("op", "GRN", "opset1", r#"bias="1""#, &[x], None)]
+    }));
     cases.push(case("TopK", |net| {
         // No rows to sort.
         let x = net.param("x", "f32", "0,5");

@@ -91,3 +91,16 @@ fn selu_checks_its_parameters() {
         "[N, 2]"
     );
 }
+
+#[test]
+fn grn_takes_ranks_two_to_four() {
+    let grn = |shape: &str| run1("GRN", "opset1", &[("bias", "0.5")], &["N", "C"], &[shape]);
+    assert_eq!(grn("N, C").unwrap(), "[N, C]");
+    assert_eq!(grn("N, C, 2, 3").unwrap(), "[N, C, 2, 3]");
+    assert_eq!(grn("N").unwrap_err().0, "grn-rank");
+    assert_eq!(grn("N, C, 1, 2, 3").unwrap_err().0, "grn-rank");
+    assert_eq!(
+        run1("GRN", "opset1", &[], &["N"], &["N, 2"]).unwrap_err().0,
+        "attribute-invalid"
+    );
+}

@@ -33,6 +33,7 @@ mod fake_quantize;
 mod gather;
 mod gather_elements;
 mod gather_nd;
+mod grn;
 mod group_normalization;
 mod interpolate;
 mod log_softmax;
@@ -257,6 +258,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "ShuffleChannels" => depth_to_space::shuffle_channels,
         "NormalizeL2" => normalize_l2::run,
         "LRN" => lrn::run,
+        "GRN" => grn::run,
         "FakeQuantize" => fake_quantize::run,
         "BatchNormInference" => batch_norm_inference::run,
         "GroupNormalization" => group_normalization::run,
@@ -393,6 +395,7 @@ pub const OPS: &[&str] = &[
     "ShuffleChannels",
     "NormalizeL2",
     "LRN",
+    "GRN",
     "FakeQuantize",
     "BatchNormInference",
     "GroupNormalization",

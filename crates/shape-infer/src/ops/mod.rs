@@ -23,6 +23,7 @@ pub mod fake_quantize;
 mod gather;
 mod gather_elements;
 mod gather_nd;
+mod grn;
 mod group_convolution;
 mod group_convolution_backprop_data;
 mod group_normalization;
@@ -155,6 +156,7 @@ pub static ALL: &[&OpDef] = &[
     &gather::DEF,
     &gather_elements::DEF,
     &gather_nd::DEF,
+    &grn::DEF,
     &group_convolution::DEF,
     &group_convolution_backprop_data::DEF,
     &group_normalization::DEF,
