@@ -664,6 +664,29 @@ fn cases() -> Vec<Case> {
         let x = net.param("x", "f32", "2,0,3");
         vec![net.op("op", "GRN", "opset1", r#"bias="1""#, &[x], None)]
     }));
+    cases.push(case("Eye", |net| {
+        // No rows (from the empty x's first dim), and an empty batch.
+        let x = x(net);
+        let shape = net.op("shape", "ShapeOf", "opset3", "", &[x], None);
+        let i0 = net.i64s("i0", &[], &[0]);
+        let axis = net.i64s("axis", &[], &[0]);
+        let rows = net.op("rows", "Gather", "opset8", "", &[shape, i0, axis], None);
+        let cols = net.i64s("cols", &[], &[3]);
+        let k = net.i64s("k", &[], &[0]);
+        let batch = net.i64s("batch", &[1], &[0]);
+        let attrs = r#"output_type="f32""#;
+        vec![
+            net.op("op", "Eye", "opset9", attrs, &[rows, cols, k], None),
+            net.op(
+                "batch",
+                "Eye",
+                "opset9",
+                attrs,
+                &[cols, cols, k, batch],
+                None,
+            ),
+        ]
+    }));
     cases.push(case("TopK", |net| {
         // No rows to sort.
         let x = net.param("x", "f32", "0,5");

@@ -29,6 +29,7 @@ mod einsum;
 mod elementwise_binary;
 mod elementwise_unary;
 mod extract;
+mod eye;
 mod fake_quantize;
 mod gather;
 mod gather_elements;
@@ -248,6 +249,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Tile" => tile::run,
         "Pad" => pad::run,
         "Range" => range::run,
+        "Eye" => eye::run,
         "Broadcast" => broadcast_op::run,
         "NonZero" => non_zero::run,
         "MaxPool" => max_pool::run,
@@ -342,6 +344,7 @@ pub const OPS: &[&str] = &[
     "Tile",
     "Pad",
     "Range",
+    "Eye",
     "Broadcast",
     "NonZero",
     "FloorMod",

@@ -19,6 +19,7 @@ pub mod einsum;
 mod elementwise_binary;
 mod elementwise_unary;
 mod extract;
+mod eye;
 pub mod fake_quantize;
 mod gather;
 mod gather_elements;
@@ -152,6 +153,7 @@ pub static ALL: &[&OpDef] = &[
     &elementwise_unary::TAN,
     &elementwise_unary::TANH,
     &extract::DEF,
+    &eye::DEF,
     &fake_quantize::DEF,
     &gather::DEF,
     &gather_elements::DEF,
