@@ -1,6 +1,7 @@
 """Index and logic ops (issue 17): Eye-9 with constant and ShapeOf-read rows,
 columns and batch shapes, shifted diagonals (inside and beyond the matrix)
-and several output types; each on dynamic and interval dims with static
+and several output types; OneHot-1/-16 (axes, value types, depth from a
+shape, negative and out-of-range indices, negative_indices_mode); each on dynamic and interval dims with static
 bindings."""
 
 import numpy as np
@@ -8,6 +9,7 @@ import openvino.opset1 as ops1
 import openvino.opset3 as ops3
 import openvino.opset8 as ops8
 import openvino.opset9 as ops9
+import openvino.opset16 as ops16
 
 import gen_op_goldens as g
 
@@ -49,3 +51,35 @@ def eye():
 
 def build():
     eye()
+    one_hot()
+
+
+def one_hot():
+    i = g.P("i", [-1, D(1, 5)], np.int32)
+    j = g.P("j", [3], np.int64)
+    x = g.P("x", [-1, 2])
+    C = g.C
+    # Indices drawn in [0, 4) with depth 3: index 3 matches nothing. The
+    # constant indices have negatives for OneHot-16's modes.
+    neg = C([-1, 2, -3, 0, -4, 5], "neg", np.int32)
+    on, off = C(1.5, "on", np.float32), C(-2.0, "off", np.float32)
+    outs = [
+        g.N(ops1.one_hot(i, C(3, "d3"), on, off, -1), "last_axis"),
+        g.N(ops1.one_hot(i, C(3, "d3b", np.int32), C(7, "on_i", np.int32), C(0, "off_i", np.int32), 0), "first_axis_i32"),
+        g.N(ops1.one_hot(i, C(4, "d4"), C(True, "on_b", np.bool_), C(False, "off_b", np.bool_), 1), "middle_bool"),
+        g.N(ops1.one_hot(j, dim_of(x, 0, "depth_from_x"), on, off, 1), "depth_from_shape"),
+        g.N(ops1.one_hot(neg, C(4, "d4b"), on, off, -1), "v1_negative"),
+        g.N(ops16.one_hot(neg, C(4, "d4c"), on, off, -1, "ignore_negative"), "v16_ignore"),
+        g.N(ops16.one_hot(neg, C(4, "d4d"), on, off, 0, "normalize"), "v16_normalize"),
+    ]
+    g.case(
+        "logic_one_hot",
+        "OneHot-1 on axes -1, 0 and 1 with f32, i32 and boolean values, depth read with ShapeOf, out-of-range and negative indices; OneHot-16 ignore_negative and normalize",
+        [i, j, x],
+        outs,
+        [{"i": [2, 3], "x": [4, 2]}, {"i": [1, 1], "x": [1, 2]}],
+    )
+    g.EXPECTED_RULES["invalid_one_hot_depth"] = "one-hot-scalar"
+    dd = g.P("dd", [], np.int64)
+    oh = g.N(ops1.one_hot(i, dd, on, off, -1), "one_hot")
+    g.INVALID.append(("invalid_one_hot_depth", "one_hot", "dd: [] -> [1] (depth not a scalar)", g.ov.Model([ops1.result(oh)], [i, dd]), g._param_edit("dd", [1])))

@@ -687,6 +687,33 @@ fn cases() -> Vec<Case> {
             ),
         ]
     }));
+    cases.push(case("OneHot", |net| {
+        // No indices; and depth 0.
+        let i = net.param("i", "i32", "0,2");
+        let j = net.param("j", "i32", "2");
+        let d3 = net.i64s("d3", &[], &[3]);
+        let d0 = net.i64s("d0", &[], &[0]);
+        let on = net.f32s("on", &[], &[1.0]);
+        let off = net.f32s("off", &[], &[0.0]);
+        vec![
+            net.op(
+                "op",
+                "OneHot",
+                "opset1",
+                r#"axis="-1""#,
+                &[i, d3, on, off],
+                None,
+            ),
+            net.op(
+                "depth0",
+                "OneHot",
+                "opset16",
+                r#"axis="0""#,
+                &[j, d0, on, off],
+                None,
+            ),
+        ]
+    }));
     cases.push(case("TopK", |net| {
         // No rows to sort.
         let x = net.param("x", "f32", "0,5");

@@ -116,3 +116,70 @@ fn eye_reads_rows_columns_and_batch_from_values() {
     ));
     assert_eq!(e.0, "attribute-invalid");
 }
+
+#[test]
+fn one_hot_inserts_depth_at_the_axis() {
+    let mut c = ctx(&["N", "D"]);
+    let i = rule::data(&mut c, "N, 3");
+    let i = TensorInfo::new(ElementType::I32, i.shape);
+    let d = rule::values(&mut c, "D");
+    let d = TensorInfo::new(ElementType::I64, Shape::from_static(&[])).with_value(d.value);
+    let on = TensorInfo::new(ElementType::F32, Shape::from_static(&[]));
+    let run =
+        |c: &mut shape_infer::InferContext,
+         opset: &str,
+         attrs: &[(&str, &str)],
+         inputs: &[TensorInfo]| { rule::run(c, "OneHot", opset, attrs, inputs) };
+    let all = [i.clone(), d.clone(), on.clone(), on.clone()];
+    let r = run(&mut c, "opset1", &[("axis", "-1")], &all).unwrap();
+    assert_eq!(shape0(&c, &r), "[N, 3, D]");
+    let r = run(&mut c, "opset1", &[("axis", "1")], &all).unwrap();
+    assert_eq!(shape0(&c, &r), "[N, D, 3]");
+    assert_eq!(
+        failure(run(&mut c, "opset1", &[("axis", "3")], &all)).0,
+        "axis-out-of-range"
+    );
+    assert_eq!(
+        failure(run(&mut c, "opset1", &[("axis", "-4")], &all)).0,
+        "axis-out-of-range"
+    );
+    let mode = [("axis", "0"), ("negative_indices_mode", "wrap")];
+    assert_eq!(
+        failure(run(&mut c, "opset16", &mode, &all)).0,
+        "attribute-invalid"
+    );
+    let mode = [("axis", "0"), ("negative_indices_mode", "normalize")];
+    assert!(run(&mut c, "opset16", &mode, &all).is_ok());
+    let neg = ints(ElementType::I64, &[], Some(&[-4]));
+    let e = failure(run(
+        &mut c,
+        "opset1",
+        &[("axis", "0")],
+        &[i.clone(), neg, on.clone(), on.clone()],
+    ));
+    assert_eq!(e.0, "one-hot-depth");
+    let vec1 = ints(ElementType::I64, &[1], Some(&[4]));
+    let e = failure(run(
+        &mut c,
+        "opset1",
+        &[("axis", "0")],
+        &[i.clone(), vec1, on.clone(), on.clone()],
+    ));
+    assert_eq!(e.0, "one-hot-scalar");
+    let f16 = TensorInfo::new(ElementType::F16, Shape::from_static(&[]));
+    let e = failure(run(
+        &mut c,
+        "opset1",
+        &[("axis", "0")],
+        &[i.clone(), d.clone(), on.clone(), f16],
+    ));
+    assert_eq!(e.0, "element-type");
+    let fi = TensorInfo::new(ElementType::F32, i.shape.clone());
+    let e = failure(run(
+        &mut c,
+        "opset1",
+        &[("axis", "0")],
+        &[fi, d, on.clone(), on],
+    ));
+    assert_eq!(e.0, "element-type");
+}

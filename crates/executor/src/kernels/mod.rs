@@ -44,6 +44,7 @@ mod max_pool;
 mod mvn;
 mod non_zero;
 mod normalize_l2;
+mod one_hot;
 pub(crate) mod pad;
 mod range;
 mod reduce;
@@ -250,6 +251,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Pad" => pad::run,
         "Range" => range::run,
         "Eye" => eye::run,
+        "OneHot" => one_hot::run,
         "Broadcast" => broadcast_op::run,
         "NonZero" => non_zero::run,
         "MaxPool" => max_pool::run,
@@ -345,6 +347,7 @@ pub const OPS: &[&str] = &[
     "Pad",
     "Range",
     "Eye",
+    "OneHot",
     "Broadcast",
     "NonZero",
     "FloorMod",

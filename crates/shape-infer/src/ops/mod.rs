@@ -37,6 +37,7 @@ mod max_pool;
 pub mod mvn;
 mod non_zero;
 mod normalize_l2;
+pub mod one_hot;
 mod pad;
 mod parameter;
 mod range;
@@ -171,6 +172,7 @@ pub static ALL: &[&OpDef] = &[
     &mvn::DEF,
     &non_zero::DEF,
     &normalize_l2::DEF,
+    &one_hot::DEF,
     &pad::DEF,
     &parameter::DEF,
     &range::DEF,
