@@ -1,7 +1,8 @@
 """Index and logic ops (issue 17): Eye-9 with constant and ShapeOf-read rows,
 columns and batch shapes, shifted diagonals (inside and beyond the matrix)
 and several output types; OneHot-1/-16 (axes, value types, depth from a
-shape, negative and out-of-range indices, negative_indices_mode); each on dynamic and interval dims with static
+shape, negative and out-of-range indices, negative_indices_mode);
+Bucketize-3 and SearchSorted-15 (ties, both bounds, row-wise sequences); each on dynamic and interval dims with static
 bindings."""
 
 import numpy as np
@@ -9,6 +10,8 @@ import openvino.opset1 as ops1
 import openvino.opset3 as ops3
 import openvino.opset8 as ops8
 import openvino.opset9 as ops9
+import openvino.opset11 as ops11
+import openvino.opset15 as ops15
 import openvino.opset16 as ops16
 
 import gen_op_goldens as g
@@ -52,6 +55,7 @@ def eye():
 def build():
     eye()
     one_hot()
+    bucketize_search_sorted()
 
 
 def one_hot():
@@ -83,3 +87,42 @@ def one_hot():
     dd = g.P("dd", [], np.int64)
     oh = g.N(ops1.one_hot(i, dd, on, off, -1), "one_hot")
     g.INVALID.append(("invalid_one_hot_depth", "one_hot", "dd: [] -> [1] (depth not a scalar)", g.ov.Model([ops1.result(oh)], [i, dd]), g._param_edit("dd", [1])))
+
+
+def sorted_last(x, name):
+    """`x` sorted ascending along its last axis (TopK over the whole axis)."""
+    k = g.N(ops8.gather(ops3.shape_of(x), g.C(np.int64(-1), f"{name}_k_axis"), g.C(np.int64(0), f"{name}_k_gather")), f"{name}_k")
+    return g.N(ops11.topk(x, k, -1, "min", "value", "i64", True), name).output(0)
+
+
+def bucketize_search_sorted():
+    x = g.P("x", [-1, D(1, 5)])
+    i = g.P("i", [2, -1], np.int32)
+    seq = g.P("seq", [-1, 6])
+    C = g.C
+    fb = C([-2.0, -0.5, 0.0, 1.5, 2.5], "bounds_f", np.float32)
+    ib = C([0, 1, 1, 3], "bounds_i", np.int64)
+    ib32 = C([0, 1, 1, 3], "bounds_i32", np.int32)
+    rows = sorted_last(seq, "seq_sorted")
+    outs = [
+        g.N(ops3.bucketize(x, fb), "bucketize_right"),
+        g.N(ops3.bucketize(x, fb, "i32", False), "bucketize_left_i32"),
+        g.N(ops3.bucketize(i, ib), "bucketize_int_ties"),
+        g.N(ops3.bucketize(i, ib, "i64", False), "bucketize_int_ties_left"),
+        g.N(ops15.search_sorted(ib32, i), "search_1d_left"),
+        g.N(ops15.search_sorted(ib32, i, True), "search_1d_right"),
+        g.N(ops15.search_sorted(rows, x), "search_rows"),
+        g.N(ops15.search_sorted(rows, x, True), "search_rows_right"),
+    ]
+    g.case(
+        "logic_bucketize_search_sorted",
+        "Bucketize-3 with and without the right bound, i32/i64 indices, integer data with tied boundaries; SearchSorted-15 on a 1-D sequence and per row of a sorted [N,6] sequence (leading dims merged), left and right",
+        [x, i, seq],
+        outs,
+        [{"x": [3, 4], "i": [2, 5], "seq": [3, 6]}, {"x": [1, 1], "i": [2, 1], "seq": [1, 6]}, {"x": [2, 4], "i": [2, 5], "seq": [3, 6]}],
+    )
+    g.EXPECTED_RULES["invalid_search_sorted_rank"] = "search-sorted-shape"
+    a = g.P("a", [2, 3])
+    b = g.P("b", [2, 4])
+    s = g.N(ops15.search_sorted(a, b), "search_sorted")
+    g.INVALID.append(("invalid_search_sorted_rank", "search_sorted", "b: [2,4] -> [2,2,4] (rank 3 against a 2-D sequence)", g.ov.Model([ops1.result(s)], [a, b]), g._param_edit("b", [2, 2, 4])))

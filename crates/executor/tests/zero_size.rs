@@ -714,6 +714,38 @@ fn cases() -> Vec<Case> {
             ),
         ]
     }));
+    cases.push(case("Bucketize", |net| {
+        // No data; and no boundaries (every element in bucket 0).
+        let x = x(net);
+        let y = net.param("y", "f32", "2");
+        let b = net.f32s("b", &[2], &[0.0, 1.0]);
+        let none = net.f32s("none", &[0], &[]);
+        vec![
+            net.op(
+                "op",
+                "Bucketize",
+                "opset3",
+                r#"output_type="i64""#,
+                &[x, b],
+                None,
+            ),
+            net.op("no_bounds", "Bucketize", "opset3", "", &[y, none], None),
+        ]
+    }));
+    cases.push(case("SearchSorted", |net| {
+        // No values; an empty sequence (every position 0); empty rows.
+        let s = net.f32s("s", &[2], &[0.0, 1.0]);
+        let x = x(net);
+        let e = net.f32s("e", &[0], &[]);
+        let y = net.param("y", "f32", "3");
+        let rows = net.param("rows", "f32", "0,4");
+        let v = net.param("v", "f32", "0,2");
+        vec![
+            net.op("op", "SearchSorted", "opset15", "", &[s, x], None),
+            net.op("empty_seq", "SearchSorted", "opset15", "", &[e, y], None),
+            net.op("rows", "SearchSorted", "opset15", "", &[rows, v], None),
+        ]
+    }));
     cases.push(case("TopK", |net| {
         // No rows to sort.
         let x = net.param("x", "f32", "0,5");

@@ -183,3 +183,82 @@ fn one_hot_inserts_depth_at_the_axis() {
     ));
     assert_eq!(e.0, "element-type");
 }
+
+#[test]
+fn bucketize_and_search_sorted_shapes() {
+    let mut c = ctx(&["N", "M", "K"]);
+    let x = rule::data(&mut c, "N, 4");
+    let b = rule::data(&mut c, "5");
+    let r = rule::run(
+        &mut c,
+        "Bucketize",
+        "opset3",
+        &[("output_type", "i32")],
+        &[x.clone(), b.clone()],
+    )
+    .unwrap();
+    assert_eq!(shape0(&c, &r), "[N, 4]");
+    assert_eq!(r[0].element_type, ElementType::I32);
+    let b2 = rule::data(&mut c, "5, 1");
+    let e = failure(rule::run(
+        &mut c,
+        "Bucketize",
+        "opset3",
+        &[],
+        &[x.clone(), b2],
+    ));
+    assert_eq!(e.0, "bucketize-buckets");
+    let e = failure(rule::run(
+        &mut c,
+        "Bucketize",
+        "opset3",
+        &[("output_type", "f32")],
+        &[x.clone(), b.clone()],
+    ));
+    assert_eq!(e.0, "attribute-invalid");
+    // SearchSorted: a 1-D sequence serves any values; above 1-D the leading
+    // dims merge.
+    let r = rule::run(
+        &mut c,
+        "SearchSorted",
+        "opset15",
+        &[],
+        &[b.clone(), x.clone()],
+    )
+    .unwrap();
+    assert_eq!(shape0(&c, &r), "[N, 4]");
+    assert_eq!(r[0].element_type, ElementType::I64);
+    let seq = rule::data(&mut c, "M, 6");
+    let vals = rule::data(&mut c, "N, K");
+    let r = rule::run(&mut c, "SearchSorted", "opset15", &[], &[seq.clone(), vals]).unwrap();
+    assert_eq!(shape0(&c, &r), "[N, K]");
+    assert_eq!(rule::constraints(&c), ["N == M"]);
+    let three = rule::data(&mut c, "2, 2, 4");
+    let e = failure(rule::run(
+        &mut c,
+        "SearchSorted",
+        "opset15",
+        &[],
+        &[seq.clone(), three],
+    ));
+    assert_eq!(e.0, "search-sorted-shape");
+    let scalar = rule::data(&mut c, "");
+    let e = failure(rule::run(
+        &mut c,
+        "SearchSorted",
+        "opset15",
+        &[],
+        &[scalar, x.clone()],
+    ));
+    assert_eq!(e.0, "search-sorted-shape");
+    let wrong = rule::data(&mut c, "3, 6");
+    let other = rule::data(&mut c, "2, 4");
+    let e = failure(rule::run(
+        &mut c,
+        "SearchSorted",
+        "opset15",
+        &[],
+        &[wrong, other],
+    ));
+    assert_eq!(e.0, "search-sorted-shape");
+}

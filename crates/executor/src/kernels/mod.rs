@@ -17,6 +17,7 @@ mod adaptive_pool;
 mod avg_pool;
 mod batch_norm_inference;
 mod broadcast_op;
+mod bucketize;
 mod compress;
 mod concat;
 mod constant;
@@ -53,6 +54,7 @@ mod result;
 mod roll;
 mod scaled_dot_product_attention;
 mod scatter;
+mod search_sorted;
 mod select;
 mod shape_of;
 mod slice;
@@ -252,6 +254,8 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Range" => range::run,
         "Eye" => eye::run,
         "OneHot" => one_hot::run,
+        "Bucketize" => bucketize::run,
+        "SearchSorted" => search_sorted::run,
         "Broadcast" => broadcast_op::run,
         "NonZero" => non_zero::run,
         "MaxPool" => max_pool::run,
@@ -348,6 +352,8 @@ pub const OPS: &[&str] = &[
     "Range",
     "Eye",
     "OneHot",
+    "Bucketize",
+    "SearchSorted",
     "Broadcast",
     "NonZero",
     "FloorMod",

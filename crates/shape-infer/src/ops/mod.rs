@@ -7,6 +7,7 @@ mod adaptive_max_pool;
 mod avg_pool;
 pub mod batch_norm_inference;
 mod broadcast_op;
+pub mod bucketize;
 mod compress;
 mod concat;
 mod constant;
@@ -49,6 +50,7 @@ mod scaled_dot_product_attention;
 mod scatter_elements_update;
 mod scatter_nd_update;
 mod scatter_update;
+mod search_sorted;
 mod select;
 mod shape_of;
 mod shuffle_channels;
@@ -78,6 +80,7 @@ pub static ALL: &[&OpDef] = &[
     &avg_pool::DEF,
     &batch_norm_inference::DEF,
     &broadcast_op::DEF,
+    &bucketize::DEF,
     &compress::DEF,
     &concat::DEF,
     &constant::DEF,
@@ -192,6 +195,7 @@ pub static ALL: &[&OpDef] = &[
     &scatter_elements_update::DEF,
     &scatter_nd_update::DEF,
     &scatter_update::DEF,
+    &search_sorted::DEF,
     &select::DEF,
     &shape_of::DEF,
     &shuffle_channels::DEF,
