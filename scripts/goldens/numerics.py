@@ -1,7 +1,8 @@
 """Numerics ops (issue 17): LogSoftmax-5 on every axis, f16 and i32 data and
 a scalar; IsNaN-10, IsInf-10 (every detect_negative/detect_positive pair)
 and IsFinite-10 on data with NaN and infinities; Selu-1 with constant
-alpha/lambda; SoftSign-9; GRN-1 on ranks 2 to 4; each on dynamic and interval dims with
+alpha/lambda; SoftSign-9; GRN-1 on ranks 2 to 4; ConvertPromoteTypes-14 over its
+promotion rules; each on dynamic and interval dims with
 static bindings."""
 
 import numpy as np
@@ -9,6 +10,7 @@ import openvino.opset1 as ops1
 import openvino.opset5 as ops5
 import openvino.opset9 as ops9
 import openvino.opset10 as ops10
+import openvino.opset14 as ops14
 
 import gen_op_goldens as g
 
@@ -111,3 +113,44 @@ def build():
     special_checks()
     selu_softsign()
     grn()
+    promote_types()
+
+
+def promote_types():
+    P = g.P
+    f32 = P("f32", [-1, 3])
+    i8 = P("i8", [2, -1], np.int8)
+    u8 = P("u8", [-1], np.uint8)
+    f16 = P("f16", [D(1, 4), 2], np.float16)
+    i32 = P("i32", [-1, 2], np.int32)
+    i64 = P("i64", [3], np.int64)
+    b = P("b", [2, 2], np.bool_)
+    u64 = P("u64", [2], np.uint64)
+    s32 = P("s32", [], np.int32)
+    s_f32 = P("s_f32", [], np.float32)
+    pairs = [
+        ("f32_i8", f32, i8, {}),
+        ("unsafe_i8_u8", i8, u8, {"promote_unsafe": True}),
+        ("f16_f32", f16, f32, {}),
+        ("i32_i64", i32, i64, {}),
+        ("bool_f32", b, f32, {}),
+        ("u8_i32", u8, i32, {}),
+        ("unsafe_f32_i32", f32, i32, {"promote_unsafe": True}),
+        ("unsafe_u64_i8", u64, i8, {"promote_unsafe": True}),
+        ("unsafe_u64_i8_to_f16", u64, i8, {"promote_unsafe": True, "u64_integer_promotion_target": "f16"}),
+        ("pytorch_i64_s32", i64, s32, {"pytorch_scalar_promotion": True}),
+        ("pytorch_f16_s_f32", f16, s_f32, {"pytorch_scalar_promotion": True, "promote_unsafe": True}),
+        ("pytorch_i8_s32_unsafe", i8, s32, {"pytorch_scalar_promotion": True, "promote_unsafe": True}),
+    ]
+    outs = []
+    for name, a, c, attrs in pairs:
+        n = ops14.convert_promote_types(a, c, **attrs)
+        n.set_friendly_name(name)
+        outs += [(n.output(0), f"{name}_0"), (n.output(1), f"{name}_1")]
+    g.case(
+        "numerics_convert_promote_types",
+        "ConvertPromoteTypes-14: float/integer, signed/unsigned, widths, boolean, promote_unsafe (u64 to u64_integer_promotion_target), pytorch_scalar_promotion with scalars",
+        [f32, i8, u8, f16, i32, i64, b, u64, s32, s_f32],
+        outs,
+        [{"f32": [2, 3], "i8": [2, 4], "u8": [5], "f16": [3, 2], "i32": [3, 2]}, {"f32": [1, 3], "i8": [2, 1], "u8": [1], "f16": [1, 2], "i32": [1, 2]}],
+    )

@@ -746,6 +746,18 @@ fn cases() -> Vec<Case> {
             net.op("rows", "SearchSorted", "opset15", "", &[rows, v], None),
         ]
     }));
+    cases.push(case("ConvertPromoteTypes", |net| {
+        let x = x(net);
+        let i = net.param("i", "i8", "2,0");
+        net.op_multi(
+            "op",
+            "ConvertPromoteTypes",
+            "opset14",
+            r#"promote_unsafe="false" pytorch_scalar_promotion="false" u64_integer_promotion_target="f32""#,
+            &[x, i],
+            vec![None, None],
+        )
+    }));
     cases.push(case("TopK", |net| {
         // No rows to sort.
         let x = net.param("x", "f32", "0,5");

@@ -104,3 +104,62 @@ fn grn_takes_ranks_two_to_four() {
         "attribute-invalid"
     );
 }
+
+#[test]
+fn promoted_types_follow_openvino_rules() {
+    use ir::ElementType as E;
+    let promote = |a: E, sa: &[i64], b: E, sb: &[i64], attrs: &[(&str, &str)]| {
+        let mut c = ctx(&[]);
+        let x = shape_infer::TensorInfo::new(a, ir::Shape::from_static(sa));
+        let y = shape_infer::TensorInfo::new(b, ir::Shape::from_static(sb));
+        rule::run(&mut c, "ConvertPromoteTypes", "opset14", attrs, &[x, y])
+            .map(|o| (o[0].element_type, o[1].element_type))
+            .map_err(|e| e.rule_name())
+    };
+    let unsafe_ = [("promote_unsafe", "true")];
+    let t = |r: Result<(E, E), &'static str>| {
+        r.map(|(a, b)| {
+            assert_eq!(a, b);
+            a
+        })
+    };
+    assert_eq!(t(promote(E::F32, &[2], E::I8, &[3], &[])), Ok(E::F32));
+    assert_eq!(
+        t(promote(E::F32, &[2], E::I32, &[3], &[])),
+        Err("promote-types")
+    );
+    assert_eq!(t(promote(E::F32, &[2], E::I32, &[3], &unsafe_)), Ok(E::F32));
+    assert_eq!(
+        t(promote(E::I8, &[2], E::U8, &[3], &[])),
+        Err("promote-types")
+    );
+    assert_eq!(t(promote(E::I8, &[2], E::U8, &[3], &unsafe_)), Ok(E::I16));
+    assert_eq!(t(promote(E::U8, &[2], E::I32, &[3], &[])), Ok(E::I32));
+    assert_eq!(t(promote(E::U64, &[2], E::I8, &[3], &unsafe_)), Ok(E::F32));
+    assert_eq!(
+        t(promote(E::U64, &[2], E::I8, &[3], &[])),
+        Err("promote-types")
+    );
+    assert_eq!(
+        t(promote(E::F16, &[2], E::BF16, &[3], &[])),
+        Err("promote-types")
+    );
+    assert_eq!(
+        t(promote(E::F16, &[2], E::BF16, &[3], &unsafe_)),
+        Ok(E::F32)
+    );
+    assert_eq!(t(promote(E::Boolean, &[2], E::U16, &[3], &[])), Ok(E::U16));
+    let pytorch = [("pytorch_scalar_promotion", "true")];
+    assert_eq!(t(promote(E::I64, &[2], E::I32, &[], &pytorch)), Ok(E::I64));
+    assert_eq!(
+        t(promote(E::I8, &[2], E::I32, &[], &pytorch)),
+        Err("promote-types")
+    );
+    assert_eq!(t(promote(E::I16, &[2], E::U8, &[], &pytorch)), Ok(E::I16));
+    // Not scalars: the wider type.
+    assert_eq!(t(promote(E::I8, &[2], E::I32, &[1], &pytorch)), Ok(E::I32));
+    assert_eq!(
+        t(promote(E::F16, &[2], E::String, &[3], &[])),
+        Err("promote-types")
+    );
+}

@@ -22,6 +22,7 @@ mod compress;
 mod concat;
 mod constant;
 pub(crate) mod convert;
+mod convert_promote_types;
 mod convolution;
 mod convolution_backprop_data;
 mod cum_sum;
@@ -208,6 +209,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "IsInf" => u::is_inf,
         "IsFinite" => u::is_finite,
         "ConvertLike" => convert::like,
+        "ConvertPromoteTypes" => convert_promote_types::run,
         "ReLU" => u::relu,
         "Abs" => u::abs,
         "Negative" => u::negative,
@@ -399,6 +401,7 @@ pub const OPS: &[&str] = &[
     "IsInf",
     "IsFinite",
     "ConvertLike",
+    "ConvertPromoteTypes",
     "MaxPool",
     "AvgPool",
     "MVN",

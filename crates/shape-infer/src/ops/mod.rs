@@ -12,6 +12,7 @@ mod compress;
 mod concat;
 mod constant;
 mod convert;
+mod convert_promote_types;
 mod convolution;
 mod convolution_backprop_data;
 mod cum_sum;
@@ -86,6 +87,7 @@ pub static ALL: &[&OpDef] = &[
     &constant::DEF,
     &convert::CONVERT,
     &convert::CONVERT_LIKE,
+    &convert_promote_types::DEF,
     &convolution::DEF,
     &convolution_backprop_data::DEF,
     &cum_sum::DEF,
