@@ -608,6 +608,156 @@ fn cases() -> Vec<Case> {
             ),
         ]
     }));
+    cases.push(case("Einsum", |net| {
+        // An empty contracted label (sums over nothing are 0), an empty
+        // kept label, and a trace of an empty matrix.
+        let a = net.param("a", "f32", "2,0");
+        let b = net.param("b", "f32", "0,3");
+        let c = net.param("c", "f32", "0,0");
+        vec![
+            net.op(
+                "op",
+                "Einsum",
+                "opset7",
+                r#"equation="ab,bc->ac""#,
+                &[a, b],
+                None,
+            ),
+            net.op(
+                "kept",
+                "Einsum",
+                "opset7",
+                r#"equation="ab->ba""#,
+                &[a],
+                None,
+            ),
+            net.op(
+                "trace",
+                "Einsum",
+                "opset7",
+                r#"equation="ii->""#,
+                &[c],
+                None,
+            ),
+        ]
+    }));
+    cases.push(on_x("LogSoftmax", "opset5", r#"axis="1""#, none));
+    cases.push(on_x("LogSoftmax", "opset5", r#"axis="0""#, none));
+    cases.push(on_x("IsNaN", "opset10", "", none));
+    cases.push(on_x("IsFinite", "opset10", "", none));
+    cases.push(on_x(
+        "IsInf",
+        "opset10",
+        r#"detect_negative="false" detect_positive="true""#,
+        none,
+    ));
+    cases.push(on_x("SoftSign", "opset9", "", none));
+    cases.push(on_x("Selu", "opset1", "", |net| {
+        vec![
+            net.f32s("alpha", &[1], &[1.67]),
+            net.f32s("lambda", &[1], &[1.05]),
+        ]
+    }));
+    cases.push(on_x("GRN", "opset1", r#"bias="0.5""#, none));
+    cases.push(case("GRN", |net| {
+        // No channels: each position's sum is 0 (x / sqrt(bias) of nothing).
+        let x = net.param("x", "f32", "2,0,3");
+        vec![net.op("op", "GRN", "opset1", r#"bias="1""#, &[x], None)]
+    }));
+    cases.push(case("Eye", |net| {
+        // No rows (from the empty x's first dim), and an empty batch.
+        let x = x(net);
+        let shape = net.op("shape", "ShapeOf", "opset3", "", &[x], None);
+        let i0 = net.i64s("i0", &[], &[0]);
+        let axis = net.i64s("axis", &[], &[0]);
+        let rows = net.op("rows", "Gather", "opset8", "", &[shape, i0, axis], None);
+        let cols = net.i64s("cols", &[], &[3]);
+        let k = net.i64s("k", &[], &[0]);
+        let batch = net.i64s("batch", &[1], &[0]);
+        let attrs = r#"output_type="f32""#;
+        vec![
+            net.op("op", "Eye", "opset9", attrs, &[rows, cols, k], None),
+            net.op(
+                "batch",
+                "Eye",
+                "opset9",
+                attrs,
+                &[cols, cols, k, batch],
+                None,
+            ),
+        ]
+    }));
+    cases.push(case("OneHot", |net| {
+        // No indices; and depth 0.
+        let i = net.param("i", "i32", "0,2");
+        let j = net.param("j", "i32", "2");
+        let d3 = net.i64s("d3", &[], &[3]);
+        let d0 = net.i64s("d0", &[], &[0]);
+        let on = net.f32s("on", &[], &[1.0]);
+        let off = net.f32s("off", &[], &[0.0]);
+        vec![
+            net.op(
+                "op",
+                "OneHot",
+                "opset1",
+                r#"axis="-1""#,
+                &[i, d3, on, off],
+                None,
+            ),
+            net.op(
+                "depth0",
+                "OneHot",
+                "opset16",
+                r#"axis="0""#,
+                &[j, d0, on, off],
+                None,
+            ),
+        ]
+    }));
+    cases.push(case("Bucketize", |net| {
+        // No data; and no boundaries (every element in bucket 0).
+        let x = x(net);
+        let y = net.param("y", "f32", "2");
+        let b = net.f32s("b", &[2], &[0.0, 1.0]);
+        let none = net.f32s("none", &[0], &[]);
+        vec![
+            net.op(
+                "op",
+                "Bucketize",
+                "opset3",
+                r#"output_type="i64""#,
+                &[x, b],
+                None,
+            ),
+            net.op("no_bounds", "Bucketize", "opset3", "", &[y, none], None),
+        ]
+    }));
+    cases.push(case("SearchSorted", |net| {
+        // No values; an empty sequence (every position 0); empty rows.
+        let s = net.f32s("s", &[2], &[0.0, 1.0]);
+        let x = x(net);
+        let e = net.f32s("e", &[0], &[]);
+        let y = net.param("y", "f32", "3");
+        let rows = net.param("rows", "f32", "0,4");
+        let v = net.param("v", "f32", "0,2");
+        vec![
+            net.op("op", "SearchSorted", "opset15", "", &[s, x], None),
+            net.op("empty_seq", "SearchSorted", "opset15", "", &[e, y], None),
+            net.op("rows", "SearchSorted", "opset15", "", &[rows, v], None),
+        ]
+    }));
+    cases.push(case("ConvertPromoteTypes", |net| {
+        let x = x(net);
+        let i = net.param("i", "i8", "2,0");
+        net.op_multi(
+            "op",
+            "ConvertPromoteTypes",
+            "opset14",
+            r#"promote_unsafe="false" pytorch_scalar_promotion="false" u64_integer_promotion_target="f32""#,
+            &[x, i],
+            vec![None, None],
+        )
+    }));
     cases.push(case("TopK", |net| {
         // No rows to sort.
         let x = net.param("x", "f32", "0,5");
@@ -1009,6 +1159,22 @@ fn empty_inputs_give_identities_and_fill_values() {
     });
     assert_eq!(
         check(&mm).unwrap()["out0"].to_vec::<f32>().unwrap(),
+        vec![0.0; 6]
+    );
+    let einsum = case("Einsum", |net| {
+        let a = net.param("a", "f32", "2,0");
+        let b = net.f32s("b", &[0, 3], &[]);
+        vec![net.op(
+            "op",
+            "Einsum",
+            "opset7",
+            r#"equation="ab,bc->ac""#,
+            &[a, b],
+            None,
+        )]
+    });
+    assert_eq!(
+        check(&einsum).unwrap()["out0"].to_vec::<f32>().unwrap(),
         vec![0.0; 6]
     );
     let extract = case("Extract", |net| {

@@ -5,7 +5,8 @@
 //! (alpha, beta: inputs 1, 2), Swish (beta: optional input 1, default 1),
 //! Mish, SoftPlus (`max(x, 0) + ln(1 + e^-|x|)`, stable), Elu (`alpha`) and
 //! PReLU (slope: input 1, placed on the channel axis 1 when it is 1-D of the
-//! channel dim, else broadcast numpy, through the shared helper).
+//! channel dim, else broadcast numpy, through the shared helper), Selu
+//! (alpha, lambda: inputs 1, 2) and SoftSign.
 
 use super::elementwise_unary::{any_num, erf, floats, map1};
 use super::{from_f64s, from_i128s, to_f64s, to_i128s, Call, KResult};
@@ -131,6 +132,21 @@ pub(crate) fn elu(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         "Elu",
         |x| if x > 0.0 { x } else { alpha * x.exp_m1() },
     )
+}
+
+/// Selu-1: `lambda * (x > 0 ? x : alpha * (e^x - 1))`, alpha and lambda of
+/// one element each (inputs 1 and 2).
+pub(crate) fn selu(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    let alpha = scalar_input(call, 1, "alpha")?;
+    let lambda = scalar_input(call, 2, "lambda")?;
+    floats(call, "Selu", |x| {
+        lambda * if x > 0.0 { x } else { alpha * x.exp_m1() }
+    })
+}
+
+/// SoftSign-9: `x / (1 + |x|)`.
+pub(crate) fn softsign(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    floats(call, "SoftSign", |x| x / (1.0 + x.abs()))
 }
 
 pub(crate) fn prelu(call: &Call<'_>) -> KResult<Vec<Tensor>> {

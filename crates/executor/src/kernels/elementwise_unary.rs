@@ -4,7 +4,8 @@
 //! LogicalNot (boolean), Log and Erf (floats), Floor, Ceiling, Round and
 //! Sign (every numeric type; identity on integers except Sign); the
 //! trigonometric family (Sin … Atanh) on every numeric type, integers as
-//! OpenVINO's CPU plugin computes them; BitwiseNot (integers, booleans).
+//! OpenVINO's CPU plugin computes them; BitwiseNot (integers, booleans);
+//! IsNaN, IsInf and IsFinite (floats to booleans).
 
 use ir::ElementType;
 
@@ -151,6 +152,36 @@ pub(crate) fn any_num(
     let et = x.element_type;
     with_num!(et, T => Ok(vec![map1(x, |v: T| T::from_val(Val::I(fi(i128_of(v)))))?]),
         else Err(unsupported(what, et)))
+}
+
+/// `f` of every element of a floating-point tensor, as booleans.
+fn predicate(call: &Call<'_>, what: &str, f: impl Fn(f64) -> bool + Sync) -> KResult<Vec<Tensor>> {
+    let x = call.input(0)?;
+    let et = x.element_type;
+    if !et.is_real() {
+        return Err(unsupported(what, et));
+    }
+    with_num!(et, T => Ok(vec![map1(x, |v: T| f(f64_of(v)))?]), else Err(unsupported(what, et)))
+}
+
+/// IsNaN-10.
+pub(crate) fn is_nan(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    predicate(call, "IsNaN", f64::is_nan)
+}
+
+/// IsFinite-10: neither NaN nor infinite.
+pub(crate) fn is_finite(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    predicate(call, "IsFinite", f64::is_finite)
+}
+
+/// IsInf-10: an infinity of a sign `detect_negative`/`detect_positive`
+/// (both default true) asks for.
+pub(crate) fn is_inf(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    let negative = call.attr_bool("detect_negative", true);
+    let positive = call.attr_bool("detect_positive", true);
+    predicate(call, "IsInf", move |v| {
+        v.is_infinite() && if v > 0.0 { positive } else { negative }
+    })
 }
 
 /// The Gauss error function (from `libm`, the port of musl's libm).

@@ -17,29 +17,36 @@ mod adaptive_pool;
 mod avg_pool;
 mod batch_norm_inference;
 mod broadcast_op;
+mod bucketize;
 mod compress;
 mod concat;
 mod constant;
 pub(crate) mod convert;
+mod convert_promote_types;
 pub(crate) mod convolution;
 mod convolution_backprop_data;
 mod cum_sum;
 mod depth_to_space;
+mod einsum;
 mod elementwise_binary;
 mod elementwise_unary;
 mod extract;
+mod eye;
 mod fake_quantize;
 mod gather;
 mod gather_elements;
 mod gather_nd;
+mod grn;
 mod group_normalization;
 mod interpolate;
+mod log_softmax;
 mod lrn;
 mod matmul;
 mod max_pool;
 mod mvn;
 mod non_zero;
 mod normalize_l2;
+mod one_hot;
 pub(crate) mod pad;
 mod range;
 mod reduce;
@@ -49,6 +56,7 @@ mod rnn;
 mod roll;
 mod scaled_dot_product_attention;
 mod scatter;
+mod search_sorted;
 mod select;
 mod shape_of;
 mod slice;
@@ -196,7 +204,13 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "SoftPlus" => activation::softplus,
         "Elu" => activation::elu,
         "PReLU" => activation::prelu,
+        "Selu" => activation::selu,
+        "SoftSign" => activation::softsign,
+        "IsNaN" => u::is_nan,
+        "IsInf" => u::is_inf,
+        "IsFinite" => u::is_finite,
         "ConvertLike" => convert::like,
+        "ConvertPromoteTypes" => convert_promote_types::run,
         "ReLU" => u::relu,
         "Abs" => u::abs,
         "Negative" => u::negative,
@@ -222,8 +236,10 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Squeeze" => squeeze::run,
         "Unsqueeze" => squeeze::run,
         "MatMul" => matmul::run,
+        "Einsum" => einsum::run,
         "ScaledDotProductAttention" => scaled_dot_product_attention::run,
         "SoftMax" => softmax::run,
+        "LogSoftmax" => log_softmax::run,
         "StridedSlice" => strided_slice::run,
         "Split" => split::run,
         "VariadicSplit" => split::run,
@@ -239,6 +255,10 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Tile" => tile::run,
         "Pad" => pad::run,
         "Range" => range::run,
+        "Eye" => eye::run,
+        "OneHot" => one_hot::run,
+        "Bucketize" => bucketize::run,
+        "SearchSorted" => search_sorted::run,
         "Broadcast" => broadcast_op::run,
         "NonZero" => non_zero::run,
         "MaxPool" => max_pool::run,
@@ -249,6 +269,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "ShuffleChannels" => depth_to_space::shuffle_channels,
         "NormalizeL2" => normalize_l2::run,
         "LRN" => lrn::run,
+        "GRN" => grn::run,
         "FakeQuantize" => fake_quantize::run,
         "BatchNormInference" => batch_norm_inference::run,
         "GroupNormalization" => group_normalization::run,
@@ -319,8 +340,10 @@ pub const OPS: &[&str] = &[
     "Squeeze",
     "Unsqueeze",
     "MatMul",
+    "Einsum",
     "ScaledDotProductAttention",
     "SoftMax",
+    "LogSoftmax",
     "StridedSlice",
     "Split",
     "VariadicSplit",
@@ -336,6 +359,10 @@ pub const OPS: &[&str] = &[
     "Tile",
     "Pad",
     "Range",
+    "Eye",
+    "OneHot",
+    "Bucketize",
+    "SearchSorted",
     "Broadcast",
     "NonZero",
     "FloorMod",
@@ -375,7 +402,13 @@ pub const OPS: &[&str] = &[
     "SoftPlus",
     "Elu",
     "PReLU",
+    "Selu",
+    "SoftSign",
+    "IsNaN",
+    "IsInf",
+    "IsFinite",
     "ConvertLike",
+    "ConvertPromoteTypes",
     "MaxPool",
     "AvgPool",
     "MVN",
@@ -384,6 +417,7 @@ pub const OPS: &[&str] = &[
     "ShuffleChannels",
     "NormalizeL2",
     "LRN",
+    "GRN",
     "FakeQuantize",
     "BatchNormInference",
     "GroupNormalization",

@@ -13,6 +13,10 @@
 //! integers the result is rounded (see the executor's kernel).
 //! `BitwiseNot`-13 takes integer or boolean data.
 //!
+//! `IsNaN`-10, `IsInf`-10 (`detect_negative`, `detect_positive`) and
+//! `IsFinite`-10 take floating data and give booleans; `Selu`-1 (inputs
+//! data, alpha, lambda of one type) and `SoftSign`-9 take floating data.
+//!
 //! Values propagate (shape subgraphs) for `Negative`, `Abs` (where the
 //! range decides the sign), `ReLU` and `Clamp` on integers, and
 //! `Floor`/`Ceiling`/`Round` of integers (identity), and `BitwiseNot` of
@@ -23,6 +27,7 @@ use symdim::Expr;
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
+use crate::ops::support;
 use crate::registry::{OpCall, OpDef, OpDoc, OpVersion};
 use crate::tensor::TensorInfo;
 
@@ -64,6 +69,11 @@ enum Kind {
     Acosh,
     Atanh,
     BitwiseNot,
+    IsNaN,
+    IsInf,
+    IsFinite,
+    Selu,
+    SoftSign,
 }
 
 /// Which data element types an op accepts.
@@ -83,7 +93,9 @@ impl Kind {
     fn types(self) -> Types {
         use Kind::*;
         match self {
-            Gelu | Mish | SoftPlus | Swish => Types::Real,
+            Gelu | Mish | SoftPlus | Swish | IsNaN | IsInf | IsFinite | Selu | SoftSign => {
+                Types::Real
+            }
             Round | Elu | LogicalNot | Prelu | HardSigmoid => Types::Any,
             BitwiseNot => Types::Bits,
             _ => Types::NotBoolean,
@@ -94,7 +106,7 @@ impl Kind {
     fn inputs(self) -> (usize, usize) {
         match self {
             Kind::Prelu => (2, 2),
-            Kind::HardSigmoid => (3, 3),
+            Kind::HardSigmoid | Kind::Selu => (3, 3),
             Kind::Swish => (1, 2),
             _ => (1, 1),
         }
@@ -506,6 +518,66 @@ unary_op!(
     ERRORS
 );
 
+const OPSET10: &[OpVersion] = &[OpVersion::openvino(10, 10)];
+const PREDICATE_SYMBOLIC: &str = "output = data shape, boolean, symbols kept";
+const REAL_ERRORS: &str = "`element-type` for non-floating data; `input-count`";
+
+unary_op!(
+    IS_NAN,
+    infer_is_nan,
+    IsNaN,
+    "IsNaN",
+    OPSET10,
+    "Elementwise test for NaN (boolean output).",
+    "-",
+    PREDICATE_SYMBOLIC,
+    REAL_ERRORS
+);
+unary_op!(
+    IS_INF,
+    infer_is_inf,
+    IsInf,
+    "IsInf",
+    OPSET10,
+    "Elementwise test for an infinity of the detected signs (boolean output).",
+    "`detect_negative`, `detect_positive` (default true)",
+    PREDICATE_SYMBOLIC,
+    REAL_ERRORS
+);
+unary_op!(
+    IS_FINITE,
+    infer_is_finite,
+    IsFinite,
+    "IsFinite",
+    OPSET10,
+    "Elementwise test for a finite value, neither NaN nor infinite (boolean output).",
+    "-",
+    PREDICATE_SYMBOLIC,
+    REAL_ERRORS
+);
+unary_op!(
+    SELU,
+    infer_selu,
+    Selu,
+    "Selu",
+    S1,
+    "Scaled exponential linear unit: `lambda * (x > 0 ? x : alpha * (e^x - 1))` (inputs: data, alpha, lambda).",
+    "-",
+    SYMBOLIC,
+    "`element-type` for non-floating data or alpha/lambda of another type; warning `selu-parameter-shape` for an alpha or lambda of more than one element (OpenVINO's shape inference takes it, its CPU plugin cannot run it); `input-count`"
+);
+unary_op!(
+    SOFT_SIGN,
+    infer_soft_sign,
+    SoftSign,
+    "SoftSign",
+    &[OpVersion::openvino(9, 9)],
+    "Elementwise `x / (1 + |x|)`.",
+    "-",
+    SYMBOLIC,
+    REAL_ERRORS
+);
+
 fn infer(
     ctx: &mut InferContext,
     call: &OpCall<'_>,
@@ -576,15 +648,43 @@ fn infer(
             }
             clamp = Some((lo, hi));
         }
+        Kind::IsInf => {
+            support::bool_attr(ctx, call, "detect_negative", true);
+            support::bool_attr(ctx, call, "detect_positive", true);
+        }
+        Kind::Selu => selu_parameters(ctx, call)?,
         _ => {}
     }
-    let out = TensorInfo::new(t, data.shape.clone());
+    let out_type = match kind {
+        Kind::IsNaN | Kind::IsInf | Kind::IsFinite => ElementType::Boolean,
+        _ => t,
+    };
+    let out = TensorInfo::new(out_type, data.shape.clone());
     let value = data.value.as_ref().and_then(|v| {
         v.iter()
             .map(|d| element(ctx, kind, d, clamp, t))
             .collect::<Option<Vec<_>>>()
     });
     Ok(vec![out.with_value(value)])
+}
+
+/// Selu's alpha and lambda: the data's type, one element each (the spec;
+/// OpenVINO's shape inference takes more, its CPU plugin refuses them).
+fn selu_parameters(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<(), ShapeError> {
+    for (i, name) in [(1, "alpha"), (2, "lambda")] {
+        support::expect_same_type(call, 0, i)?;
+        let count = support::static_element_count(&call.inputs[i].shape);
+        if count.is_some_and(|c| c != 1) {
+            ctx.warn(
+                "selu-parameter-shape",
+                format!(
+                    "{name} (input {i}) has shape {}, not one element: OpenVINO's shape inference accepts it, its CPU plugin (and the executor) cannot run it",
+                    call.inputs[i].shape.display(&ctx.symbols)
+                ),
+            );
+        }
+    }
+    Ok(())
 }
 
 fn element(

@@ -7,21 +7,26 @@ mod adaptive_max_pool;
 mod avg_pool;
 pub mod batch_norm_inference;
 mod broadcast_op;
+pub mod bucketize;
 mod compress;
 mod concat;
 mod constant;
 mod convert;
+mod convert_promote_types;
 mod convolution;
 mod convolution_backprop_data;
 mod cum_sum;
 mod depth_to_space;
+pub mod einsum;
 mod elementwise_binary;
 mod elementwise_unary;
 mod extract;
+mod eye;
 pub mod fake_quantize;
 mod gather;
 mod gather_elements;
 mod gather_nd;
+mod grn;
 mod group_convolution;
 mod group_convolution_backprop_data;
 mod group_normalization;
@@ -29,6 +34,7 @@ mod gru_cell;
 mod gru_sequence;
 mod identity;
 pub mod interpolate;
+mod log_softmax;
 pub mod lrn;
 mod lstm_cell;
 mod lstm_sequence;
@@ -37,6 +43,7 @@ mod max_pool;
 pub mod mvn;
 mod non_zero;
 mod normalize_l2;
+pub mod one_hot;
 mod pad;
 mod parameter;
 mod range;
@@ -51,6 +58,7 @@ mod scaled_dot_product_attention;
 mod scatter_elements_update;
 mod scatter_nd_update;
 mod scatter_update;
+mod search_sorted;
 mod select;
 mod shape_of;
 mod shuffle_channels;
@@ -80,15 +88,18 @@ pub static ALL: &[&OpDef] = &[
     &avg_pool::DEF,
     &batch_norm_inference::DEF,
     &broadcast_op::DEF,
+    &bucketize::DEF,
     &compress::DEF,
     &concat::DEF,
     &constant::DEF,
     &convert::CONVERT,
     &convert::CONVERT_LIKE,
+    &convert_promote_types::DEF,
     &convolution::DEF,
     &convolution_backprop_data::DEF,
     &cum_sum::DEF,
     &depth_to_space::DEF,
+    &einsum::DEF,
     &elementwise_binary::ADD,
     &elementwise_binary::BITWISE_AND,
     &elementwise_binary::BITWISE_LEFT_SHIFT,
@@ -133,6 +144,9 @@ pub static ALL: &[&OpDef] = &[
     &elementwise_unary::HARD_SIGMOID,
     &elementwise_unary::HSIGMOID,
     &elementwise_unary::HSWISH,
+    &elementwise_unary::IS_FINITE,
+    &elementwise_unary::IS_INF,
+    &elementwise_unary::IS_NAN,
     &elementwise_unary::LOG,
     &elementwise_unary::LOGICAL_NOT,
     &elementwise_unary::MISH,
@@ -140,20 +154,24 @@ pub static ALL: &[&OpDef] = &[
     &elementwise_unary::PRELU,
     &elementwise_unary::RELU,
     &elementwise_unary::ROUND,
+    &elementwise_unary::SELU,
     &elementwise_unary::SIGMOID,
     &elementwise_unary::SIGN,
     &elementwise_unary::SIN,
     &elementwise_unary::SINH,
     &elementwise_unary::SOFT_PLUS,
+    &elementwise_unary::SOFT_SIGN,
     &elementwise_unary::SQRT,
     &elementwise_unary::SWISH,
     &elementwise_unary::TAN,
     &elementwise_unary::TANH,
     &extract::DEF,
+    &eye::DEF,
     &fake_quantize::DEF,
     &gather::DEF,
     &gather_elements::DEF,
     &gather_nd::DEF,
+    &grn::DEF,
     &group_convolution::DEF,
     &group_convolution_backprop_data::DEF,
     &group_normalization::DEF,
@@ -161,6 +179,7 @@ pub static ALL: &[&OpDef] = &[
     &gru_sequence::DEF,
     &identity::DEF,
     &interpolate::DEF,
+    &log_softmax::DEF,
     &lrn::DEF,
     &lstm_cell::DEF,
     &lstm_sequence::DEF,
@@ -169,6 +188,7 @@ pub static ALL: &[&OpDef] = &[
     &mvn::DEF,
     &non_zero::DEF,
     &normalize_l2::DEF,
+    &one_hot::DEF,
     &pad::DEF,
     &parameter::DEF,
     &range::DEF,
@@ -190,6 +210,7 @@ pub static ALL: &[&OpDef] = &[
     &scatter_elements_update::DEF,
     &scatter_nd_update::DEF,
     &scatter_update::DEF,
+    &search_sorted::DEF,
     &select::DEF,
     &shape_of::DEF,
     &shuffle_channels::DEF,
