@@ -10,10 +10,11 @@ pub mod report;
 pub mod run;
 
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use clap::{Parser, ValueEnum};
 use ir::Diagnostic;
-use shape_infer::{infer, Options, Registry};
+use shape_infer::{infer_validated, validate::validate, Options, Registry};
 
 /// Exit status of a valid model.
 pub const EXIT_VALID: u8 = 0;
@@ -49,6 +50,11 @@ pub struct Args {
     /// `LO..`, `..HI`, or names of symbols (`x=N,3,H,W`); `[]` is a scalar.
     #[arg(long = "shape", value_name = "NAME=DIMS")]
     pub shapes: Vec<String>,
+    /// Print where the time went on stderr, last:
+    /// `timings_ms: read=R validate=V infer=I report=P total=T` (total is
+    /// everything after the arguments are parsed, writing the report included).
+    #[arg(long)]
+    pub timings: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -89,22 +95,58 @@ pub struct Outcome {
     pub stdout: String,
     pub stderr: String,
     pub status: u8,
+    /// How long each step took (zero for the steps not reached).
+    pub timings: Timings,
+}
+
+/// The wall time of each step of a check, for `--timings`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Timings {
+    /// Reading the XML and mapping the weights, parsing into a graph.
+    pub read: Duration,
+    /// Applying `--shape` overrides and checking the graph's structure.
+    pub validate: Duration,
+    /// Inferring every tensor's shape.
+    pub infer: Duration,
+    /// Building and rendering the report (the caller adds writing it).
+    pub report: Duration,
+}
+
+impl Timings {
+    /// The `--timings` line: `timings_ms: read=R validate=V infer=I
+    /// report=P total=T`, where `writing` is added to the report's time.
+    pub fn line(&self, writing: Duration, total: Duration) -> String {
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        format!(
+            "timings_ms: read={:.3} validate={:.3} infer={:.3} report={:.3} total={:.3}\n",
+            ms(self.read),
+            ms(self.validate),
+            ms(self.infer),
+            ms(self.report + writing),
+            ms(total)
+        )
+    }
 }
 
 /// Runs the tool.
 pub fn run(args: &Args) -> Outcome {
     let file_name = args.model.display().to_string();
+    let started = Instant::now();
+    // Read once: the text is parsed and also quoted by the diagnostics.
     let source = match std::fs::read_to_string(&args.model) {
         Ok(source) => source,
         Err(e) => return usage_error(format!("cannot read `{file_name}`: {e}")),
     };
-    let read = match ir_xml::read_model(&args.model, args.weights.as_deref()) {
-        Ok(read) => read,
-        Err(e) => return usage_error(format!("cannot read `{file_name}`: {e}")),
-    };
+    let read =
+        match ir_xml::read_model_with_weights_of(&source, &args.model, args.weights.as_deref()) {
+            Ok(read) => read,
+            Err(e) => return usage_error(format!("cannot read `{file_name}`: {e}")),
+        };
+    let read_time = started.elapsed();
     // The executor needs the graph as read (constants are shared views: cheap).
     let graph = args.run.then(|| read.graph.clone());
-    let outcome = analyze(&file_name, &source, read, args);
+    let mut outcome = analyze(&file_name, &source, read, args);
+    outcome.timings.read = read_time;
     match graph {
         Some(graph) if outcome.status == EXIT_VALID => {
             run::execute(&file_name, &source, graph, args, outcome)
@@ -117,6 +159,8 @@ pub fn run(args: &Args) -> Outcome {
 /// the `--shape` overrides, validates, infers and renders the report. The
 /// fuzzers drive the whole pipeline through this with in-memory bytes.
 pub fn analyze(file_name: &str, source: &str, read: ir_xml::ReadOutcome, args: &Args) -> Outcome {
+    let mut timings = Timings::default();
+    let started = Instant::now();
     let mut graph = read.graph;
     let mut diagnostics: Vec<Diagnostic> = read.diagnostics;
     for spec in &args.shapes {
@@ -125,15 +169,21 @@ pub fn analyze(file_name: &str, source: &str, read: ir_xml::ReadOutcome, args: &
             Err(e) => return usage_error(format!("--shape {spec}: {e}")),
         }
     }
+    let structural = validate(&graph);
+    timings.validate = started.elapsed();
+
+    let started = Instant::now();
     let options = Options {
         allow_unknown_ops: args.allow_unknown_ops,
         check_declared_shapes: args.shapes.is_empty(),
         strict_spec: args.strict_spec,
     };
-    let inference = infer(&graph, &Registry::standard(), &options);
+    let inference = infer_validated(&graph, &Registry::standard(), &options, structural);
     diagnostics.extend(inference.diagnostics.iter().cloned());
     diagnostics.sort_by_key(|d| (d.location.map(|l| (l.line, l.column)), d.severity));
+    timings.infer = started.elapsed();
 
+    let started = Instant::now();
     let valid = !diagnostics.iter().any(Diagnostic::is_error);
     let report = report::Report::build(&graph, &inference, &diagnostics);
     let (stdout, stderr) = match args.format {
@@ -143,10 +193,12 @@ pub fn analyze(file_name: &str, source: &str, read: ir_xml::ReadOutcome, args: &
             diagnostics::render_all(file_name, source, &diagnostics),
         ),
     };
+    timings.report = started.elapsed();
     Outcome {
         stdout,
         stderr,
         status: if valid { EXIT_VALID } else { EXIT_INVALID },
+        timings,
     }
 }
 
@@ -155,5 +207,6 @@ pub(crate) fn usage_error(message: String) -> Outcome {
         stdout: String::new(),
         stderr: format!("ir-check: error: {message}\n"),
         status: EXIT_USAGE,
+        timings: Timings::default(),
     }
 }

@@ -133,6 +133,7 @@ fn failure(file_name: &str, source: &str, error: ExecError, checked: Outcome) ->
             stdout: checked.stdout,
             stderr: diagnostics::render_all(file_name, source, &found),
             status: EXIT_INVALID,
+            timings: checked.timings,
         },
         ExecError::MissingInput { .. }
         | ExecError::UnknownInput { .. }
@@ -144,6 +145,7 @@ fn failure(file_name: &str, source: &str, error: ExecError, checked: Outcome) ->
             stdout: checked.stdout,
             stderr: format!("ir-check: error: --run: {other}\n"),
             status: EXIT_INVALID,
+            timings: checked.timings,
         },
     }
 }

@@ -248,3 +248,31 @@ fn every_printed_dim_parses_back() {
     }
     assert!(parsed > 100, "only {parsed} symbolic dims were printed");
 }
+
+#[test]
+fn timings_are_one_line_after_the_report() {
+    let (status, stdout, stderr) = run("ir-samples/add_relu_static.xml", &["--timings"]);
+    let (plain_status, plain_stdout, plain_stderr) = run("ir-samples/add_relu_static.xml", &[]);
+    assert_eq!((status, &stdout), (plain_status, &plain_stdout));
+    let line = stderr
+        .strip_prefix(plain_stderr.as_str())
+        .expect("the diagnostics first");
+    let fields: Vec<(&str, f64)> = line
+        .strip_prefix("timings_ms: ")
+        .and_then(|l| l.strip_suffix('\n'))
+        .expect("one timings line")
+        .split(' ')
+        .map(|field| {
+            let (name, value) = field.split_once('=').expect("name=value");
+            (name, value.parse().expect("milliseconds"))
+        })
+        .collect();
+    let names: Vec<&str> = fields.iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, ["read", "validate", "infer", "report", "total"]);
+    let steps: f64 = fields[..4].iter().map(|(_, v)| v).sum();
+    assert!(fields.iter().all(|(_, v)| *v >= 0.0), "{line}");
+    assert!(
+        steps <= fields[4].1 + 1e-3,
+        "the steps exceed the total: {line}"
+    );
+}

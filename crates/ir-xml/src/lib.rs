@@ -164,6 +164,17 @@ pub fn read_model(xml_path: &Path, weights_path: Option<&Path>) -> Result<ReadOu
         path: xml_path.to_owned(),
         source,
     })?;
+    read_model_with_weights_of(&xml, xml_path, weights_path)
+}
+
+/// Reads the IR text `xml`, already read from `xml_path`, with its weights
+/// found as [`read_model`] finds them: for callers that keep the text (to
+/// quote it in diagnostics) and must not read the file twice.
+pub fn read_model_with_weights_of(
+    xml: &str,
+    xml_path: &Path,
+    weights_path: Option<&Path>,
+) -> Result<ReadOutcome, ReadError> {
     let bin_path = weights_path.map_or_else(|| xml_path.with_extension("bin"), Path::to_owned);
     let weights = match std::fs::File::open(&bin_path) {
         Ok(file) => Some(
@@ -180,7 +191,7 @@ pub fn read_model(xml_path: &Path, weights_path: Option<&Path>) -> Result<ReadOu
             })
         }
     };
-    reader::read(&xml, weights, Some(bin_path.display().to_string()))
+    reader::read(xml, weights, Some(bin_path.display().to_string()))
 }
 
 /// Reads IR text with `weights` as the content of its `.bin` (`None`: there is

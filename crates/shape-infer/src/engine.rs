@@ -83,7 +83,18 @@ impl Inference {
 
 /// Validates `graph` and infers the shape of every tensor.
 pub fn infer(graph: &Graph, registry: &Registry, options: &Options) -> Inference {
-    let mut diagnostics = validate(graph);
+    infer_validated(graph, registry, options, validate(graph))
+}
+
+/// Infers the shape of every tensor of `graph`, whose structural diagnostics
+/// ([`validate`]'s) are `diagnostics`: [`infer`] in two steps, for callers
+/// that time or report the steps apart.
+pub fn infer_validated(
+    graph: &Graph,
+    registry: &Registry,
+    options: &Options,
+    mut diagnostics: Vec<Diagnostic>,
+) -> Inference {
     let (order, acyclic) = match graph.topological_order() {
         Ok(order) => (order, true),
         Err(_) => (graph.nodes().map(|(id, _)| id).collect(), false),
