@@ -18,7 +18,7 @@ use ir::{
 
 use crate::line_index::LineIndex;
 use crate::symbols;
-use crate::xml::{Element, Item, XmlStream};
+use crate::xml::{Attr, Element, Item, XmlStream};
 use crate::{rules, ReadError, ReadOutcome};
 
 /// Reads IR text. `weights` is the content of the `.bin`, `weights_name` how
@@ -60,7 +60,7 @@ pub(crate) fn read(
     if root_name != "net" {
         let location = lines.location(at);
         return Err(ReadError::NotNet {
-            found: root_name,
+            found: root_name.into_owned(),
             line: location.line,
             column: location.column,
         });
@@ -186,11 +186,11 @@ impl Builder<'_> {
         );
     }
 
-    fn net_attributes(&mut self, attrs: &[(String, String)], at: usize) {
+    fn net_attributes(&mut self, attrs: &[Attr<'_>], at: usize) {
         let location = self.loc(at);
         for (key, value) in attrs {
-            match key.as_str() {
-                "name" => self.graph.name = value.clone(),
+            match key.as_ref() {
+                "name" => self.graph.name = value.to_string(),
                 "version" => match value.trim().parse::<u32>() {
                     Ok(version @ (10 | 11)) => self.graph.ir_version = version,
                     Ok(version) => {
@@ -223,11 +223,11 @@ impl Builder<'_> {
     }
 
     /// Reads the children of `<layers>` or `<edges>` up to its end tag.
-    fn read_list(
+    fn read_list<'x>(
         &mut self,
-        stream: &mut XmlStream<'_>,
+        stream: &mut XmlStream<'x>,
         list: &str,
-        edges: &mut Vec<Element>,
+        edges: &mut Vec<Element<'x>>,
     ) -> Result<(), ReadError> {
         let item_name = if list == "layers" { "layer" } else { "edge" };
         loop {
@@ -262,20 +262,20 @@ impl Builder<'_> {
         let mut version = None;
         let mut layer_attributes = Vec::new();
         for (key, value) in &element.attrs {
-            match key.as_str() {
-                "id" => id = Some(value.clone()),
-                "name" => name = Some(value.clone()),
-                "type" => type_name = Some(value.clone()),
-                "version" => version = Some(value.clone()),
-                _ => layer_attributes.push((key.clone(), value.clone())),
+            match key.as_ref() {
+                "id" => id = Some(value.as_ref()),
+                "name" => name = Some(value.as_ref()),
+                "type" => type_name = Some(value.as_ref()),
+                "version" => version = Some(value.as_ref()),
+                _ => layer_attributes.push((key.to_string(), value.to_string())),
             }
         }
         let head = LayerHead {
             layer: LayerRef {
-                id: id.clone().unwrap_or_default(),
-                name: name.clone().unwrap_or_default(),
-                type_name: type_name.clone().unwrap_or_default(),
-                version: version.clone().unwrap_or_default(),
+                id: id.unwrap_or_default().to_owned(),
+                name: name.unwrap_or_default().to_owned(),
+                type_name: type_name.unwrap_or_default().to_owned(),
+                version: version.unwrap_or_default().to_owned(),
             },
             location,
         };
@@ -298,7 +298,7 @@ impl Builder<'_> {
         let mut inputs = Vec::new();
         let mut outputs = Vec::new();
         for child in &element.children {
-            match child.name.as_str() {
+            match child.name.as_ref() {
                 "data" if data.is_none() => data = Some(child),
                 "rt_info" if rt_info.is_none() => rt_info = Some(self.verbatim(child)),
                 "input" | "output" => {
@@ -339,10 +339,15 @@ impl Builder<'_> {
         }
 
         let attributes: Attributes = data
-            .map(|d| d.attrs.iter().cloned().collect())
+            .map(|d| {
+                d.attrs
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect()
+            })
             .unwrap_or_default();
         let data_location = data.map_or(location, |d| self.loc(d.start));
-        let type_str = type_name.as_deref().unwrap_or_default();
+        let type_str = type_name.unwrap_or_default();
         let op = match type_str {
             "Parameter" => self.parameter(&attributes, &head, data_location),
             "Const" | "Constant" => self.constant(&attributes, &head, data_location),
@@ -351,11 +356,11 @@ impl Builder<'_> {
         };
 
         let node = ir::Node {
-            id: id.clone().unwrap_or_default(),
-            name: name.unwrap_or_default(),
+            id: head.layer.id.clone(),
+            name: head.layer.name.clone(),
             op_type: OpType {
-                name: type_name.unwrap_or_default(),
-                version: version.unwrap_or_default(),
+                name: head.layer.type_name.clone(),
+                version: head.layer.version.clone(),
             },
             op,
             attributes,
@@ -367,7 +372,7 @@ impl Builder<'_> {
         };
         let node_id = self.graph.add_node(node);
         if let Some(id) = id {
-            if let Some(&first) = self.ids.get(&id) {
+            if let Some(&first) = self.ids.get(id) {
                 let first_location = self.graph.node(first).location;
                 self.diagnostics.push(
                     head.error(
@@ -382,7 +387,7 @@ impl Builder<'_> {
                     )),
                 );
             } else {
-                self.ids.insert(id, node_id);
+                self.ids.insert(id.to_owned(), node_id);
             }
         }
     }
@@ -394,7 +399,7 @@ impl Builder<'_> {
         let mut names = Vec::new();
         let mut attributes = Vec::new();
         for (key, value) in &port.attrs {
-            match key.as_str() {
+            match key.as_ref() {
                 "id" => match value.trim().parse::<u32>() {
                     Ok(v) => id = Some(v),
                     Err(_) => {
@@ -419,11 +424,11 @@ impl Builder<'_> {
                             .at(location),
                         );
                         // Kept as a raw attribute so that it is written back.
-                        attributes.push((key.clone(), value.clone()));
+                        attributes.push((key.to_string(), value.to_string()));
                     }
                 },
                 "names" => names = split_names(value),
-                _ => attributes.push((key.clone(), value.clone())),
+                _ => attributes.push((key.to_string(), value.to_string())),
             }
         }
         let Some(id) = id else {
@@ -436,7 +441,7 @@ impl Builder<'_> {
         let mut dims = Vec::new();
         let mut rt_info = None;
         for child in &port.children {
-            match child.name.as_str() {
+            match child.name.as_ref() {
                 "dim" => {
                     let text = child.text.trim();
                     dims.push(match text.parse::<i64>() {

@@ -2,6 +2,9 @@
 //! offsets, and small element subtrees (one `<layer>`, one `<edge>`, one
 //! `<rt_info>`) read from the stream without recursion.
 
+use std::borrow::Cow;
+
+use quick_xml::events::attributes::Attributes;
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
@@ -13,33 +16,49 @@ use crate::ReadError;
 /// `attribute`).
 const MAX_KEPT_DEPTH: usize = 8;
 
+/// A name and value of an attribute; borrowed from the document unless
+/// unescaping changed them.
+pub(crate) type Attr<'a> = (Cow<'a, str>, Cow<'a, str>);
+
 /// One element read from the stream: its name, unescaped attributes in file
-/// order, children, text, and the byte range of its source text.
+/// order, children, text, and the byte range of its source text. Names and
+/// values borrow the document: a model of a million layers would otherwise
+/// make several million small strings just to read them once.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Element {
-    pub name: String,
-    pub attrs: Vec<(String, String)>,
-    pub children: Vec<Element>,
+pub(crate) struct Element<'a> {
+    pub name: Cow<'a, str>,
+    pub attrs: Vec<Attr<'a>>,
+    pub children: Vec<Element<'a>>,
     /// The concatenated (unescaped) text directly inside the element.
-    pub text: String,
+    pub text: Cow<'a, str>,
     /// Byte offset of the `<` that starts the element.
     pub start: usize,
     /// Byte offset just past the element's end (`/>` or its end tag).
     pub end: usize,
 }
 
-impl Element {
+impl Element<'_> {
     /// The value of attribute `key`.
     pub fn attr(&self, key: &str) -> Option<&str> {
         self.attrs
             .iter()
             .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+            .map(|(_, v)| v.as_ref())
+    }
+
+    /// Appends text found directly inside the element.
+    fn push_text<'a>(text: &mut Cow<'a, str>, more: Cow<'a, str>) {
+        if text.is_empty() {
+            *text = more;
+        } else {
+            text.to_mut().push_str(&more);
+        }
     }
 }
 
 /// A streaming reader over a whole document that knows byte offsets.
 pub(crate) struct XmlStream<'a> {
+    text: &'a str,
     reader: Reader<&'a [u8]>,
     lines: &'a LineIndex<'a>,
 }
@@ -67,7 +86,11 @@ impl<'a> XmlStream<'a> {
         config.check_end_names = true;
         config.expand_empty_elements = false;
         config.trim_text(false);
-        XmlStream { reader, lines }
+        XmlStream {
+            text,
+            reader,
+            lines,
+        }
     }
 
     /// The byte offset the reader has reached.
@@ -119,24 +142,37 @@ impl<'a> XmlStream<'a> {
         }
     }
 
-    /// The name and unescaped attributes of a start tag at byte `at`.
+    /// The name and unescaped attributes of a start tag at byte `at`, borrowed
+    /// from the document.
     pub fn tag_parts(
         &self,
         tag: &BytesStart<'_>,
         at: usize,
-    ) -> Result<(String, Vec<(String, String)>), ReadError> {
-        let name = String::from_utf8_lossy(tag.name().as_ref()).into_owned();
+    ) -> Result<(Cow<'a, str>, Vec<Attr<'a>>), ReadError> {
+        // The tag's content (between `<` and `>` or `/>`) is the document's
+        // text right after the `<` at `at`: slice it from the document itself,
+        // so that what the attributes borrow lives as long as the document.
+        let raw: &[u8] = tag;
+        let content = at
+            .checked_add(1)
+            .and_then(|from| self.text.get(from..from.checked_add(raw.len())?))
+            .filter(|content| content.as_bytes() == raw)
+            .ok_or_else(|| self.error_at(at, "a start tag that is not in the document"))?;
+        let name_len = tag.name().as_ref().len();
+        let name = content
+            .get(..name_len)
+            .ok_or_else(|| self.error_at(at, "a tag name that is not UTF-8"))?;
         let mut attrs = Vec::new();
-        for attr in tag.attributes().with_checks(true) {
+        for attr in Attributes::new(content, name_len).with_checks(true) {
             let attr = attr.map_err(|e| self.error_at(at, format!("in `<{name}>`: {e}")))?;
-            let key = String::from_utf8_lossy(attr.key.as_ref()).into_owned();
-            let value = attr
-                .unescape_value()
-                .map_err(|e| self.error_at(at, format!("in attribute `{key}` of `<{name}>`: {e}")))?
-                .into_owned();
-            attrs.push((key, value));
+            let key = std::str::from_utf8(attr.key.into_inner())
+                .map_err(|e| self.error_at(at, format!("in `<{name}>`: {e}")))?;
+            let value = attr.unescape_value().map_err(|e| {
+                self.error_at(at, format!("in attribute `{key}` of `<{name}>`: {e}"))
+            })?;
+            attrs.push((Cow::Borrowed(key), value));
         }
-        Ok((name, attrs))
+        Ok((Cow::Borrowed(name), attrs))
     }
 
     /// Reads the element whose start tag was just returned by [`XmlStream::next`],
@@ -146,7 +182,7 @@ impl<'a> XmlStream<'a> {
         tag: &BytesStart<'_>,
         empty: bool,
         at: usize,
-    ) -> Result<Element, ReadError> {
+    ) -> Result<Element<'a>, ReadError> {
         let (name, attrs) = self.tag_parts(tag, at)?;
         let root = Element {
             name,
@@ -215,17 +251,17 @@ impl<'a> XmlStream<'a> {
                         .unescape()
                         .map_err(|e| self.error_at(at, e.to_string()))?;
                     if let Some(current) = stack.last_mut() {
-                        current.text.push_str(&text);
+                        Element::push_text(&mut current.text, text);
                     }
                 }
                 Event::CData(data) => {
-                    let text = String::from_utf8_lossy(&data);
+                    let text = Cow::Owned(String::from_utf8_lossy(&data).into_owned());
                     if let Some(current) = stack.last_mut() {
-                        current.text.push_str(&text);
+                        Element::push_text(&mut current.text, text);
                     }
                 }
                 Event::Eof => {
-                    let name = stack.last().map(|e| e.name.clone()).unwrap_or_default();
+                    let name = stack.last().map(|e| e.name.to_string()).unwrap_or_default();
                     return Err(
                         self.error_at(at, format!("unexpected end of file inside `<{name}>`"))
                     );
