@@ -45,7 +45,8 @@ pub struct SymbolTable {
 }
 
 /// How many levels of nested rounding [`SymbolTable::bounds`] sees through
-/// (each level at most doubles the work).
+/// (each level at most doubles the work: both the rounding's argument and the
+/// remainder form are bounded one level down).
 const REFINE_DEPTH: u32 = 3;
 
 impl SymbolTable {
@@ -207,6 +208,12 @@ impl SymbolTable {
     fn remainder_bounds(&self, e: &Expr, depth: u32) -> Result<Option<XI>, DimError> {
         // Largest common multiple worth the work (and far from overflow).
         const MAX_LCM: i64 = 1 << 16;
+        // One term alone has no other term to cancel against: its interval
+        // bounds are already as tight (and chains of nested roundings, one
+        // term each, would pay for rewriting them at every level).
+        if e.terms().nth(1).is_none() {
+            return Ok(None);
+        }
         // The linear rounding terms: (coefficient, atom, argument, divisor, floor).
         let linear: Vec<(i64, &Atom, &Expr, i64, bool)> = e
             .terms()
@@ -296,6 +303,11 @@ impl SymbolTable {
     }
 
     fn atom_bounds(&self, a: &Atom, depth: u32) -> Result<XI, DimError> {
+        // A division is a level of rounding: inside it, one level less is
+        // refined. Refining the argument of each of `n` nested roundings at
+        // full depth again would cost `n^depth` (a chain of Slices nests
+        // `ceil((d - 1)/2)` thousands of times); this way it is `2^depth * n`.
+        let inner = depth.saturating_sub(1);
         Ok(match a {
             Atom::Sym(s) => {
                 let r = self.range(*s);
@@ -305,7 +317,7 @@ impl SymbolTable {
                 }
             }
             Atom::FloorDiv(e, k) => {
-                let x = self.xbounds(e, depth)?;
+                let x = self.xbounds(e, inner)?;
                 let k = i128::from(*k);
                 XI {
                     lo: x.lo.map(|v| Ok(v.div_euclid(k)))?,
@@ -313,7 +325,7 @@ impl SymbolTable {
                 }
             }
             Atom::CeilDiv(e, k) => {
-                let x = self.xbounds(e, depth)?;
+                let x = self.xbounds(e, inner)?;
                 let k = i128::from(*k);
                 XI {
                     lo: x.lo.map(|v| ceil_i128(v, k))?,
@@ -322,7 +334,7 @@ impl SymbolTable {
             }
             Atom::ExactDiv(e, k) => {
                 // The quotient is an integer: [ceil(lo/k), floor(hi/k)].
-                let x = self.xbounds(e, depth)?;
+                let x = self.xbounds(e, inner)?;
                 let k = i128::from(*k);
                 XI {
                     lo: x.lo.map(|v| ceil_i128(v, k))?,
