@@ -8,15 +8,32 @@ use ir::SourceLocation;
 pub struct LineIndex<'a> {
     text: &'a str,
     starts: Vec<usize>,
+    /// Per line, whether it is all ASCII: its columns are then byte counts,
+    /// and a long line (a Concat of 10,000 ports written on one) does not
+    /// cost a count of its characters per location.
+    ascii: Vec<bool>,
 }
 
 impl<'a> LineIndex<'a> {
     /// Indexes the line starts of `text` (lines end at `\n`).
     pub fn new(text: &'a str) -> Self {
-        let starts = std::iter::once(0)
+        let starts: Vec<usize> = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(at, _)| at + 1))
             .collect();
-        LineIndex { text, starts }
+        let ascii = starts
+            .iter()
+            .zip(starts.iter().skip(1).chain([&text.len()]))
+            .map(|(&start, &end)| {
+                text.as_bytes()
+                    .get(start..end)
+                    .is_some_and(<[u8]>::is_ascii)
+            })
+            .collect();
+        LineIndex {
+            text,
+            starts,
+            ascii,
+        }
     }
 
     /// The 1-based line and column of byte `offset`. The column counts
@@ -26,10 +43,13 @@ impl<'a> LineIndex<'a> {
         // The number of line starts at or before `offset`; always at least 1.
         let line = self.starts.partition_point(|&start| start <= offset);
         let start = self.starts[line.saturating_sub(1)];
-        let column = self
-            .text
-            .get(start..offset)
-            .map_or(offset - start, |prefix| prefix.chars().count());
+        let column = if self.ascii[line.saturating_sub(1)] {
+            offset - start
+        } else {
+            self.text
+                .get(start..offset)
+                .map_or(offset - start, |prefix| prefix.chars().count())
+        };
         SourceLocation {
             line: u32::try_from(line).unwrap_or(u32::MAX),
             column: u32::try_from(column.saturating_add(1)).unwrap_or(u32::MAX),

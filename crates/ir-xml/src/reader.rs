@@ -810,7 +810,18 @@ impl Builder<'_> {
             EdgeEnd::Source => (&n.outputs, &n.inputs, "starts", "source", "an input"),
             EdgeEnd::Destination => (&n.inputs, &n.outputs, "ends", "destination", "an output"),
         };
-        let index = usable.iter().position(|p| p.id == port);
+        // Writers number the inputs 0.. and the outputs on from there: try
+        // that place first (a Concat of 10,000 inputs must not cost a search
+        // of its ports per edge), then search.
+        let first_id = match end {
+            EdgeEnd::Source => n.inputs.len(),
+            EdgeEnd::Destination => 0,
+        };
+        let guess = usize::try_from(port)
+            .ok()
+            .and_then(|p| p.checked_sub(first_id))
+            .filter(|&i| usable.get(i).is_some_and(|p| p.id == port));
+        let index = guess.or_else(|| usable.iter().position(|p| p.id == port));
         if index.is_none() {
             let why = if other.iter().any(|p| p.id == port) {
                 format!("{verb} at port {port}, {kind} port of its {role} layer")

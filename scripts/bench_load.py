@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""Load speed and memory, side by side: OpenVINO's ``Core().read_model`` plus
+``validate_nodes_and_infer_types()`` against ``ir-check`` (issue 18).
+
+Run from the repository root, after ``cargo build --release -p ir-check``:
+
+    python3 scripts/bench_load.py                       # chains up to 100k, the shipped models
+    python3 scripts/bench_load.py --sizes 1000 1000000  # other chain lengths
+    python3 scripts/bench_load.py --models DIR ...      # more models (every *.xml in DIR)
+
+For every model, the two sides run alternately ``--runs`` times and the
+medians are printed:
+- ``ov ms``: OpenVINO in process (read + validate and infer), Python's start-up
+  excluded;
+- ``ours in-proc ms``: read + validate + infer as ``ir-check --timings`` reports
+  them (the library's work, what a compiler embedding it pays);
+- ``ours process ms``: the whole ``ir-check MODEL --format json`` process,
+  start-up and writing the report included;
+- the two ratios to OpenVINO, and the peak resident memory of each side
+  (``ir-check``'s whole process; OpenVINO's growth of this process while it
+  holds the model, measured once per model).
+
+The generated graphs (in ``--work``, default a temporary directory):
+- ``relu_N``: a chain of N ReLU layers on ``[?, ?]``;
+- ``add_N``: a chain of N Adds of a broadcast ``[16]`` constant on ``[?, 16]``;
+- ``slice_N``: Slice (drop the first column) then Reshape ``[0, -1]``, N/2 times
+  each, on ``[?, ?]``: the expressions must stay small (``D - k``);
+- ``wide_N``: N parallel ReLUs of one input joined by one Concat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+BINARY = os.path.join("target", "release", "ir-check")
+
+
+def port(pid: int, dims: list[str], precision: str = "FP32") -> str:
+    body = "".join(f"<dim>{d}</dim>" for d in dims)
+    return f'<port id="{pid}" precision="{precision}">{body}</port>'
+
+
+def layer(lid: int, name: str, kind: str, inputs: list[list[str]], outputs: list[list[str]], data: str = "",
+          version: str = "opset1", precision: str = "FP32") -> str:
+    ins = "".join(port(i, d, precision) for i, d in enumerate(inputs))
+    outs = "".join(port(len(inputs) + i, d, precision) for i, d in enumerate(outputs))
+    return (f'<layer id="{lid}" name="{name}" type="{kind}" version="{version}">{data}'
+            + (f"<input>{ins}</input>" if ins else "") + (f"<output>{outs}</output>" if outs else "") + "</layer>")
+
+
+def write_net(path: str, layers: list[str], edges: list[tuple[int, int, int, int]], weights: bytes = b"") -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write('<?xml version="1.0"?>\n<net name="bench" version="11">\n<layers>\n')
+        f.write("\n".join(layers))
+        f.write("\n</layers>\n<edges>\n")
+        f.write("\n".join(f'<edge from-layer="{a}" from-port="{b}" to-layer="{c}" to-port="{d}"/>' for a, b, c, d in edges))
+        f.write("\n</edges>\n</net>\n")
+    with open(path[:-4] + ".bin", "wb") as f:
+        f.write(weights)
+
+
+def param(lid: int, dims: list[str]) -> str:
+    shape = ",".join("?" if d == "-1" else d for d in dims)
+    return layer(lid, "x", "Parameter", [], [dims], f'<data shape="{shape}" element_type="f32"/>')
+
+
+def const(lid: int, name: str, element: str, dims: list[str], offset: int, size: int) -> str:
+    precision = {"f32": "FP32", "i64": "I64"}[element]
+    shape = ",".join(dims)
+    return layer(lid, name, "Const", [], [dims],
+                 f'<data element_type="{element}" shape="{shape}" offset="{offset}" size="{size}"/>',
+                 precision=precision)
+
+
+def relu_chain(path: str, n: int) -> None:
+    dims = ["-1", "-1"]
+    layers = [param(0, dims)]
+    edges = []
+    for i in range(1, n + 1):
+        layers.append(layer(i, f"relu{i}", "ReLU", [dims], [dims]))
+        edges.append((i - 1, 0 if i == 1 else 1, i, 0))
+    layers.append(layer(n + 1, "out", "Result", [dims], []))
+    edges.append((n, 1, n + 1, 0))
+    write_net(path, layers, edges)
+
+
+def add_chain(path: str, n: int) -> None:
+    dims = ["-1", "16"]
+    layers = [param(0, dims), const(1, "bias", "f32", ["16"], 0, 64)]
+    edges = []
+    prev = (0, 0)
+    for i in range(n):
+        lid = 2 + i
+        layers.append(layer(lid, f"add{i}", "Add", [dims, ["16"]], [dims]))
+        edges += [(prev[0], prev[1], lid, 0), (1, 0, lid, 1)]
+        prev = (lid, 2)
+    layers.append(layer(2 + n, "out", "Result", [dims], []))
+    edges.append((prev[0], prev[1], 2 + n, 0))
+    write_net(path, layers, edges, struct.pack("<16f", *[0.5] * 16))
+
+
+def slice_chain(path: str, n: int) -> None:
+    dims = ["-1", "-1"]
+    weights = struct.pack("<6q", 1, 2**63 - 1, 1, 1, 0, -1)  # start stop step axis | reshape [0, -1]
+    layers = [param(0, dims), const(1, "start", "i64", ["1"], 0, 8), const(2, "stop", "i64", ["1"], 8, 8),
+              const(3, "step", "i64", ["1"], 16, 8), const(4, "axes", "i64", ["1"], 24, 8),
+              const(5, "target", "i64", ["2"], 32, 16)]
+    edges = []
+    prev = (0, 0)
+    lid = 6
+    for i in range(n // 2):
+        layers.append(layer(lid, f"slice{i}", "Slice", [dims, ["1"], ["1"], ["1"], ["1"]], [dims], version="opset8"))
+        edges += [(prev[0], prev[1], lid, 0)] + [(c, 0, lid, k) for k, c in enumerate([1, 2, 3, 4], start=1)]
+        prev = (lid, 5)
+        lid += 1
+        layers.append(layer(lid, f"reshape{i}", "Reshape", [dims, ["2"]], [dims],
+                            '<data special_zero="true"/>'))
+        edges += [(prev[0], prev[1], lid, 0), (5, 0, lid, 1)]
+        prev = (lid, 2)
+        lid += 1
+    layers.append(layer(lid, "out", "Result", [dims], []))
+    edges.append((prev[0], prev[1], lid, 0))
+    write_net(path, layers, edges, weights)
+
+
+def wide(path: str, n: int) -> None:
+    dims = ["-1", "8"]
+    layers = [param(0, dims)]
+    edges = []
+    for i in range(1, n + 1):
+        layers.append(layer(i, f"relu{i}", "ReLU", [dims], [dims]))
+        edges.append((0, 0, i, 0))
+    concat = n + 1
+    layers.append(layer(concat, "concat", "Concat", [dims] * n, [["-1", "8"]], '<data axis="0"/>'))
+    edges += [(i, 1, concat, i - 1) for i in range(1, n + 1)]
+    layers.append(layer(concat + 1, "out", "Result", [["-1", "8"]], []))
+    edges.append((concat, n, concat + 1, 0))
+    write_net(path, layers, edges)
+
+
+GENERATORS = {"relu": relu_chain, "add": add_chain, "slice": slice_chain, "wide": wide}
+
+
+def rss_kib() -> int:
+    with open("/proc/self/status", encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def openvino_once(core, xml: str) -> tuple[float, int]:
+    before = rss_kib()
+    start = time.perf_counter()
+    model = core.read_model(xml)
+    model.validate_nodes_and_infer_types()
+    elapsed = time.perf_counter() - start
+    grown = rss_kib() - before
+    del model
+    return elapsed * 1e3, grown
+
+
+def ours_once(xml: str) -> tuple[float, float]:
+    """(in-process ms, whole-process ms) of one run."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([BINARY, xml, "--format", "json", "--allow-unknown-ops", "--timings"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, stderr = proc.communicate()
+    wall = (time.perf_counter() - start) * 1e3
+    m = re.search(r"timings_ms: read=([\d.]+) validate=([\d.]+) infer=([\d.]+)", stderr.decode())
+    if not m:
+        sys.exit(f"{xml}: no timings line in {stderr.decode()[-500:]!r}")
+    in_process = sum(float(v) for v in m.groups())
+    return in_process, wall
+
+
+def peak_rss_of(xml: str) -> int:
+    """ir-check's own peak RSS (KiB) in one run. Measured by /usr/bin/time:
+    a child forked from this process would count this process's memory (the
+    fork's, before exec) in its own peak."""
+    out = subprocess.run(["/usr/bin/time", "-f", "%M", BINARY, xml, "--format", "json", "--allow-unknown-ops"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    return int(out.stderr.decode().strip().splitlines()[-1])
+
+
+def layer_count(xml: str) -> int:
+    with open(xml, "rb") as f:
+        return f.read().count(b"<layer ")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    parser.add_argument("--kinds", nargs="+", default=list(GENERATORS), choices=list(GENERATORS))
+    parser.add_argument("--models", nargs="*", default=["ir-samples/models"], metavar="DIR")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--work", help="where to write the generated graphs")
+    args = parser.parse_args()
+    if not os.path.exists(BINARY):
+        sys.exit(f"{BINARY} is missing: cargo build --release -p ir-check")
+    import openvino as ov
+
+    core = ov.Core()
+    work = args.work or tempfile.mkdtemp(prefix="bench_load_")
+    os.makedirs(work, exist_ok=True)
+    cases = []
+    for directory in args.models:
+        cases += sorted(os.path.join(directory, f) for f in os.listdir(directory) if f.endswith(".xml"))
+    for kind in args.kinds:
+        for n in args.sizes:
+            xml = os.path.join(work, f"{kind}_{n}.xml")
+            if not os.path.exists(xml):
+                GENERATORS[kind](xml, n)
+            cases.append(xml)
+
+    print(f"| model | layers | OpenVINO ms | ours in-process ms | ratio | ours process ms | ratio "
+          f"| ms per 1k layers (ours, in-process) | peak RSS ours MiB | RSS growth OpenVINO MiB |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for xml in cases:
+        layers = layer_count(xml)
+        ov_ms, in_ms, proc_ms = [], [], []
+        ov_grown = 0
+        for run in range(args.runs):
+            ms, grown = openvino_once(core, xml)
+            ov_ms.append(ms)
+            if run == 0:
+                ov_grown = grown
+            inner, wall = ours_once(xml)
+            in_ms.append(inner)
+            proc_ms.append(wall)
+        peak = peak_rss_of(xml)
+        o, i, p = statistics.median(ov_ms), statistics.median(in_ms), statistics.median(proc_ms)
+        name = os.path.basename(xml)[:-4]
+        print(f"| {name} | {layers} | {o:.2f} | {i:.2f} | {i / o:.2f} | {p:.2f} | {p / o:.2f} "
+              f"| {i / max(layers, 1) * 1e3:.2f} | {peak / 1024:.0f} | {ov_grown / 1024:.0f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
