@@ -77,6 +77,7 @@ impl InferContext {
                     name: String::new(),
                     type_name: String::new(),
                     version: String::new(),
+                    parents: Vec::new(),
                 },
                 SourceLocation::default(),
             )
