@@ -96,12 +96,51 @@ def ti_model(name: str = "ti_accumulate", nested_if: bool = False) -> ov.Model:
     return ov.Model([last, every], [x, h], name)
 
 
+def if_branches_differ() -> ov.Model:
+    """An If whose bodies give ``[2*N, 3]`` (then: x twice) and ``[N, 3]``."""
+    cond = ops.parameter([], ov.Type.boolean, name="cond")
+    x = ops.parameter([-1, 3], ov.Type.f32, name="x")
+    tp = ops.parameter([-1, 3], ov.Type.f32, name="then_x")
+    tr = ops.result(ops.concat([tp, tp], 0))
+    ep = ops.parameter([-1, 3], ov.Type.f32, name="else_x")
+    er = ops.result(ops.relu(ep))
+    node = ops.if_op(cond.output(0))
+    node.set_then_body(ov.Model([tr], [tp], "then"))
+    node.set_else_body(ov.Model([er], [ep], "else"))
+    node.set_input(x.output(0), tp, ep)
+    out = node.set_output(tr, er)
+    return ov.Model([out], [cond, x], "if_branches_differ")
+
+
+def loop_growing() -> ov.Model:
+    """A Loop with its trip count an input: the state grows by one row per
+    iteration (a back edge that is not shape-invariant), the iteration number
+    is concatenated."""
+    trip = ops.parameter([], ov.Type.i64, name="trip")
+    cond = ops.constant(True)
+    rows = ops.parameter([-1, 3], ov.Type.f32, name="rows")
+    it = ops.parameter([], ov.Type.i64, name="it")
+    acc = ops.parameter([-1, 3], ov.Type.f32, name="acc")
+    grown = ops.result(ops.concat([acc, ops.constant(np.ones((1, 3), np.float32))], 0))
+    its = ops.result(ops.unsqueeze(it, ops.constant(np.int64([0]))))
+    go_on = ops.result(ops.constant(True))
+    node = ops.loop(trip, cond)
+    node.set_function(ov.Model([go_on, grown, its], [it, acc], "body"))
+    node.set_special_body_ports([0, 0])
+    node.set_merged_input(acc, rows.output(0), grown.output(0))
+    last = node.get_iter_value(grown.output(0), -1)
+    every = node.get_concatenated_slices(its.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([last, every], [trip, rows], "loop_growing")
+
+
 def samples() -> dict[str, ov.Model]:
     return {
         "if_relu_negative": if_model(),
         "loop_accumulate": loop_model(),
         "ti_accumulate": ti_model(),
         "ti_nested_if": ti_model("ti_nested_if", nested_if=True),
+        "if_branches_differ": if_branches_differ(),
+        "loop_growing": loop_growing(),
     }
 
 
