@@ -3,11 +3,12 @@
 //!
 //! The JSON layout is a public contract; see the README.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write;
 
-use ir::{Diagnostic, Graph, Shape, SymbolId};
+use ir::{Diagnostic, Graph, NodeId, Shape, SymbolId};
 use serde::Serialize;
+use shape_infer::engine::BodyOutcome;
 use shape_infer::{Inference, NodeOutcome, ShapeOrigin};
 use symdim::{Expr, SymbolTable};
 
@@ -34,6 +35,19 @@ pub struct NodeReport {
     pub type_name: String,
     pub version: String,
     pub outputs: Vec<OutputReport>,
+    /// The bodies of an If, Loop or TensorIterator, each with its layers
+    /// (absent for other layers, and for bodies inference did not reach).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub body: Vec<BodyReport>,
+}
+
+/// One body of a layer.
+#[derive(Debug, Serialize)]
+pub struct BodyReport {
+    /// `body`, `then_body` or `else_body`.
+    pub role: &'static str,
+    /// The body's layers, in topological order.
+    pub nodes: Vec<NodeReport>,
 }
 
 /// One output tensor of a layer.
@@ -79,45 +93,14 @@ impl Report {
     pub fn build(graph: &Graph, inference: &Inference, diagnostics: &[Diagnostic]) -> Report {
         let symbols = &inference.symbols;
         let mut used = BTreeSet::new();
-        let nodes = inference
-            .order
-            .iter()
-            .map(|&id| {
-                let node = graph.node(id);
-                let (tensors, declared) = match inference.outcome(id) {
-                    NodeOutcome::Inferred(t) => (t, false),
-                    NodeOutcome::Declared(t) => (t, true),
-                };
-                let ports = node.outputs.iter().chain(
-                    node.inputs
-                        .iter()
-                        .take(usize::from(matches!(node.op, ir::Op::Result))),
-                );
-                let outputs = tensors
-                    .iter()
-                    .zip(ports)
-                    .map(|(tensor, port)| {
-                        if let Some(dims) = tensor.shape.dims() {
-                            dims.iter().for_each(|d| used.extend(d.symbols()));
-                        }
-                        OutputReport {
-                            port: port.id.to_string(),
-                            element_type: tensor.element_type.to_string(),
-                            shape: shape_json(symbols, &tensor.shape),
-                            bounds: bounds_json(symbols, &tensor.shape),
-                            declared: declared || tensor.origin == ShapeOrigin::Declared,
-                        }
-                    })
-                    .collect();
-                NodeReport {
-                    id: node.id.clone(),
-                    name: node.name.clone(),
-                    type_name: node.op_type.name.clone(),
-                    version: node.op_type.version.clone(),
-                    outputs,
-                }
-            })
-            .collect();
+        let nodes = node_reports(
+            graph,
+            &inference.order,
+            &inference.outcomes,
+            &inference.bodies,
+            symbols,
+            &mut used,
+        );
         let constraints = inference
             .constraints
             .iter()
@@ -212,35 +195,7 @@ impl Report {
             "type".to_owned(),
             "outputs".to_owned(),
         ]];
-        for node in &self.nodes {
-            let outputs: Vec<String> = node
-                .outputs
-                .iter()
-                .map(|o| {
-                    let shape = match &o.shape {
-                        None => "[...]".to_owned(),
-                        Some(dims) => {
-                            let dims: Vec<String> = dims
-                                .iter()
-                                .map(|d| match d {
-                                    serde_json::Value::String(s) => s.clone(),
-                                    other => other.to_string(),
-                                })
-                                .collect();
-                            format!("[{}]", dims.join(", "))
-                        }
-                    };
-                    let mark = if o.declared { " (declared)" } else { "" };
-                    format!("{} {shape}{mark}", o.element_type)
-                })
-                .collect();
-            rows.push([
-                node.id.clone(),
-                node.name.clone(),
-                format!("{}-{}", node.type_name, node.version),
-                outputs.join("; "),
-            ]);
-        }
+        layer_rows(&self.nodes, 0, &mut rows);
         write_table(&mut out, &rows);
         if !self.constraints.is_empty() {
             let _ = writeln!(out, "\nconstraints");
@@ -272,6 +227,116 @@ impl Report {
             warnings
         );
         out
+    }
+}
+
+/// The reports of `graph`'s nodes in `order`, with their bodies.
+fn node_reports(
+    graph: &Graph,
+    order: &[NodeId],
+    outcomes: &[NodeOutcome],
+    bodies: &HashMap<NodeId, Vec<BodyOutcome>>,
+    symbols: &SymbolTable,
+    used: &mut BTreeSet<SymbolId>,
+) -> Vec<NodeReport> {
+    order
+        .iter()
+        .filter_map(|&id| {
+            let node = graph.graph.node_weight(id)?;
+            let (tensors, declared) = match outcomes.get(id.index())? {
+                NodeOutcome::Inferred(t) => (t, false),
+                NodeOutcome::Declared(t) => (t, true),
+            };
+            let ports = node.outputs.iter().chain(
+                node.inputs
+                    .iter()
+                    .take(usize::from(matches!(node.op, ir::Op::Result))),
+            );
+            let outputs = tensors
+                .iter()
+                .zip(ports)
+                .map(|(tensor, port)| {
+                    if let Some(dims) = tensor.shape.dims() {
+                        dims.iter().for_each(|d| used.extend(d.symbols()));
+                    }
+                    OutputReport {
+                        port: port.id.to_string(),
+                        element_type: tensor.element_type.to_string(),
+                        shape: shape_json(symbols, &tensor.shape),
+                        bounds: bounds_json(symbols, &tensor.shape),
+                        declared: declared || tensor.origin == ShapeOrigin::Declared,
+                    }
+                })
+                .collect();
+            let body = graph
+                .bodies(id)
+                .iter()
+                .zip(bodies.get(&id).map(Vec::as_slice).unwrap_or_default())
+                .filter(|(_, outcome)| !outcome.order.is_empty())
+                .map(|(body, outcome)| BodyReport {
+                    role: body.role.name(),
+                    nodes: node_reports(
+                        &body.graph,
+                        &outcome.order,
+                        &outcome.outcomes,
+                        &outcome.bodies,
+                        symbols,
+                        used,
+                    ),
+                })
+                .collect();
+            Some(NodeReport {
+                id: node.id.clone(),
+                name: node.name.clone(),
+                type_name: node.op_type.name.clone(),
+                version: node.op_type.version.clone(),
+                outputs,
+                body,
+            })
+        })
+        .collect()
+}
+
+/// The layer rows of `nodes`, body layers indented under their layer.
+fn layer_rows(nodes: &[NodeReport], depth: usize, rows: &mut Vec<[String; 4]>) {
+    let indent = "  ".repeat(depth);
+    for node in nodes {
+        let outputs: Vec<String> = node
+            .outputs
+            .iter()
+            .map(|o| {
+                let shape = match &o.shape {
+                    None => "[...]".to_owned(),
+                    Some(dims) => {
+                        let dims: Vec<String> = dims
+                            .iter()
+                            .map(|d| match d {
+                                serde_json::Value::String(s) => s.clone(),
+                                other => other.to_string(),
+                            })
+                            .collect();
+                        format!("[{}]", dims.join(", "))
+                    }
+                };
+                let mark = if o.declared { " (declared)" } else { "" };
+                format!("{} {shape}{mark}", o.element_type)
+            })
+            .collect();
+        rows.push([
+            format!("{indent}{}", node.id),
+            node.name.clone(),
+            format!("{}-{}", node.type_name, node.version),
+            outputs.join("; "),
+        ]);
+        for body in &node.body {
+            rows.push([
+                format!("{indent}  {}:", body.role),
+                String::new(),
+                String::new(),
+                String::new(),
+            ]);
+            layer_rows(&body.nodes, depth + 2, rows);
+        }
     }
 }
 

@@ -82,6 +82,12 @@ fn good_samples() {
 }
 
 #[test]
+fn body_samples() {
+    // If, Loop and TensorIterator models: body layers under their layer.
+    snapshot_dir("ir-samples/bodies");
+}
+
+#[test]
 fn broken_samples() {
     snapshot_dir("ir-samples/broken");
 }

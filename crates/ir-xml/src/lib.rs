@@ -91,6 +91,11 @@ pub mod rules {
     /// A symbol-name entry of the model rt_info that does not fit its
     /// Parameter (warning).
     pub const SYMBOL_NAMES_INVALID: &str = "symbol-names-invalid";
+    /// A `<port_map>` entry or back edge that cannot be read or names no
+    /// port of the layer or no layer of the body.
+    pub const PORT_MAP_INVALID: &str = "port-map-invalid";
+    /// Bodies nested deeper than the reader accepts.
+    pub const BODY_TOO_DEEP: &str = "body-too-deep";
 }
 
 /// A model read from IR, with everything found wrong in it.
@@ -144,6 +149,9 @@ pub enum WriteError {
         index: usize,
         kind: &'static str,
     },
+    /// A port map or back edge names a body node that does not exist.
+    #[error("a port map of layer `{layer}` names body node {index}, which does not exist")]
+    BodyNode { layer: String, index: usize },
     /// An attribute name that is not an XML name.
     #[error("`{0}` is not a valid XML attribute name")]
     InvalidName(String),

@@ -12,8 +12,9 @@ use std::collections::HashMap;
 
 use ir::dim::ParsedShape;
 use ir::{
-    Attributes, DeclaredDim, Diagnostic, Edge, ElementType, Graph, LayerRef, NodeId, Op, OpType,
-    PortDecl, Provenance, Shape, SourceLocation, SymbolTable, TensorBytes,
+    Attributes, BackEdge, Body, BodyRole, DeclaredDim, Diagnostic, Edge, ElementType, Graph,
+    InputMap, LayerRef, NodeId, Op, OpType, OutputMap, PortDecl, Provenance, Shape, SliceSpec,
+    SourceLocation, SubGraph, SymbolTable, TensorBytes,
 };
 
 use crate::line_index::LineIndex;
@@ -42,6 +43,7 @@ pub(crate) fn read(
         ids: HashMap::new(),
         weights,
         weights_name,
+        depth: 0,
     };
 
     // The root element.
@@ -134,6 +136,33 @@ struct Builder<'a> {
     ids: HashMap<String, NodeId>,
     weights: Option<TensorBytes>,
     weights_name: Option<String>,
+    /// How many bodies enclose the layers being read (0: the model's own).
+    depth: usize,
+}
+
+/// How deeply bodies may nest (a body inside a body inside ...). The XML
+/// subtree of a layer is kept to a depth that fits this many levels.
+pub(crate) const MAX_BODY_DEPTH: usize = 8;
+
+/// The body role an element names (`body`, `then_body`, `else_body`), and
+/// for port maps (`port_map`, ...) the role of the body they map.
+fn body_role(element: &str) -> Option<(BodyRole, bool)> {
+    Some(match element {
+        "body" => (BodyRole::Body, false),
+        "then_body" => (BodyRole::Then, false),
+        "else_body" => (BodyRole::Else, false),
+        "port_map" => (BodyRole::Body, true),
+        "then_port_map" => (BodyRole::Then, true),
+        "else_port_map" => (BodyRole::Else, true),
+        _ => return None,
+    })
+}
+
+/// What a body's port map refers to: the owning layer and its ports.
+struct LayerParts<'a> {
+    head: &'a LayerHead,
+    inputs: &'a [PortDecl],
+    outputs: &'a [PortDecl],
 }
 
 /// Which end of an edge a port is at.
@@ -276,6 +305,7 @@ impl Builder<'_> {
                 name: name.unwrap_or_default().to_owned(),
                 type_name: type_name.unwrap_or_default().to_owned(),
                 version: version.unwrap_or_default().to_owned(),
+                parents: Vec::new(),
             },
             location,
         };
@@ -297,9 +327,22 @@ impl Builder<'_> {
         let mut rt_info = None;
         let mut inputs = Vec::new();
         let mut outputs = Vec::new();
+        let mut bodies: Vec<(BodyRole, &Element)> = Vec::new();
+        let mut port_maps: Vec<(BodyRole, &Element)> = Vec::new();
+        let mut back_edges: Option<&Element> = None;
         for child in &element.children {
+            if let Some((role, is_map)) = body_role(&child.name) {
+                let list = if is_map { &mut port_maps } else { &mut bodies };
+                if list.iter().any(|(r, _)| *r == role) {
+                    self.ignored(child, "a second such element of the `<layer>`");
+                } else {
+                    list.push((role, child));
+                }
+                continue;
+            }
             match child.name.as_ref() {
                 "data" if data.is_none() => data = Some(child),
+                "back_edges" if back_edges.is_none() => back_edges = Some(child),
                 "rt_info" if rt_info.is_none() => rt_info = Some(self.verbatim(child)),
                 "input" | "output" => {
                     let is_input = child.name == "input";
@@ -354,6 +397,53 @@ impl Builder<'_> {
             "Result" => Op::Result,
             _ => Op::Other,
         };
+        let op = if bodies.is_empty() {
+            for (_, map) in &port_maps {
+                self.ignored(map, "a port map of a layer without bodies");
+            }
+            if let Some(back) = back_edges {
+                self.ignored(back, "back edges of a layer without bodies");
+            }
+            op
+        } else if self.depth >= MAX_BODY_DEPTH {
+            self.diagnostics.push(head.error(
+                rules::BODY_TOO_DEEP,
+                format!("bodies nest more than {MAX_BODY_DEPTH} levels deep; the layer's bodies are not read"),
+            ));
+            op
+        } else {
+            let layer = LayerParts {
+                head: &head,
+                inputs: &inputs,
+                outputs: &outputs,
+            };
+            let mut read = Vec::with_capacity(bodies.len());
+            // If's bodies in then, else order whatever the file's order.
+            bodies.sort_by_key(|(role, _)| match role {
+                BodyRole::Body | BodyRole::Then => 0,
+                BodyRole::Else => 1,
+            });
+            for (role, body) in &bodies {
+                let map = port_maps.iter().find(|(r, _)| r == role).map(|(_, m)| *m);
+                let back = if *role == BodyRole::Body {
+                    back_edges
+                } else {
+                    None
+                };
+                read.push(self.body(&layer, *role, body, map, back));
+            }
+            for (role, map) in &port_maps {
+                if !bodies.iter().any(|(r, _)| r == role) {
+                    self.ignored(map, "a port map of a body the layer does not have");
+                }
+            }
+            if let (Some(back), false) =
+                (back_edges, bodies.iter().any(|(r, _)| *r == BodyRole::Body))
+            {
+                self.ignored(back, "back edges of a layer without a `<body>`");
+            }
+            Op::SubGraph(Box::new(SubGraph { bodies: read }))
+        };
 
         let node = ir::Node {
             id: head.layer.id.clone(),
@@ -388,6 +478,253 @@ impl Builder<'_> {
                 );
             } else {
                 self.ids.insert(id.to_owned(), node_id);
+            }
+        }
+    }
+
+    /// Reads one body of a layer: its layers and edges as a graph of its own
+    /// (ids resolved within it, symbols in the one table), then its port map
+    /// and back edges. Diagnostics found inside name the layer on their path.
+    fn body(
+        &mut self,
+        layer: &LayerParts<'_>,
+        role: BodyRole,
+        element: &Element,
+        port_map: Option<&Element>,
+        back_edges: Option<&Element>,
+    ) -> Body {
+        let first_diagnostic = self.diagnostics.len();
+        let mut outer = std::mem::take(&mut self.graph);
+        let outer_ids = std::mem::take(&mut self.ids);
+        self.graph.symbols = std::mem::take(&mut outer.symbols);
+        self.depth += 1;
+
+        let mut edges = Vec::new();
+        for child in &element.children {
+            match child.name.as_ref() {
+                "layers" | "edges" => {
+                    let item = if child.name == "layers" {
+                        "layer"
+                    } else {
+                        "edge"
+                    };
+                    for entry in &child.children {
+                        if entry.name != item {
+                            self.ignored(entry, &format!("not a `<{item}>` in `<{}>`", child.name));
+                        } else if item == "layer" {
+                            self.add_layer(entry);
+                        } else {
+                            edges.push(entry);
+                        }
+                    }
+                }
+                "rt_info" if self.graph.rt_info.is_none() => {
+                    self.graph.rt_info = Some(self.verbatim(child));
+                }
+                _ => self.ignored(child, "not understood in a body"),
+            }
+        }
+        for edge in edges {
+            self.add_edge(edge);
+        }
+        // Diagnostics so far are about body layers; the port map's are about
+        // the layer itself.
+        let inside: Vec<Diagnostic> = self
+            .diagnostics
+            .drain(first_diagnostic..)
+            .map(|d| d.within(&layer.head.layer, role.name()))
+            .collect();
+        self.diagnostics.extend(inside);
+        let mut body = Body::new(role);
+        if let Some(map) = port_map {
+            self.port_map(layer, map, &mut body);
+        }
+        if let Some(back) = back_edges {
+            self.back_edges(layer, back, &mut body);
+        }
+
+        self.depth -= 1;
+        outer.symbols = std::mem::take(&mut self.graph.symbols);
+        body.graph = std::mem::replace(&mut self.graph, outer);
+        self.ids = outer_ids;
+        body
+    }
+
+    /// The entries of a `<port_map>`, resolved against the layer's ports and
+    /// the body's layers (the body being read is `self.graph`).
+    fn port_map(&mut self, layer: &LayerParts<'_>, map: &Element, body: &mut Body) {
+        for entry in &map.children {
+            let is_input = match entry.name.as_ref() {
+                "input" => true,
+                "output" => false,
+                _ => {
+                    self.ignored(entry, "not an `<input>` or `<output>` in a port map");
+                    continue;
+                }
+            };
+            let location = self.loc(entry.start);
+            let mut problems = Vec::new();
+            let int = |key: &str, default: Option<i64>, problems: &mut Vec<String>| match entry
+                .attr(key)
+            {
+                None => {
+                    if default.is_none() {
+                        problems.push(format!("`{key}` is missing"));
+                    }
+                    default
+                }
+                Some(v) => {
+                    let value = v.trim().parse::<i64>().ok();
+                    if value.is_none() {
+                        problems.push(format!("`{key}` = \"{v}\" is not an integer"));
+                    }
+                    value
+                }
+            };
+            let external = int("external_port_id", None, &mut problems);
+            let internal = entry.attr("internal_layer_id").map(str::trim);
+            if internal.is_none() {
+                problems.push("`internal_layer_id` is missing".to_owned());
+            }
+            let slice = if entry.attr("axis").is_some() {
+                let axis = int("axis", None, &mut problems);
+                let start = int("start", Some(0), &mut problems);
+                let end = int("end", Some(-1), &mut problems);
+                let stride = int("stride", Some(1), &mut problems);
+                let part_size = int("part_size", Some(1), &mut problems);
+                match (axis, start, end, stride, part_size) {
+                    (Some(axis), Some(start), Some(end), Some(stride), Some(part_size)) => {
+                        Some(SliceSpec {
+                            axis,
+                            start,
+                            end,
+                            stride,
+                            part_size,
+                        })
+                    }
+                    _ => None,
+                }
+            } else {
+                None
+            };
+            let node = internal.and_then(|id| {
+                let node = self.ids.get(id).copied();
+                if node.is_none() {
+                    problems.push(format!(
+                        "`internal_layer_id` {id} names no layer of the body"
+                    ));
+                }
+                node
+            });
+            let purpose = entry.attr("purpose");
+            let outer = match (external, purpose) {
+                (_, Some("current_iteration" | "execution_condition")) | (None, _) => None,
+                (Some(port), _) => {
+                    let ports = if is_input {
+                        layer.inputs
+                    } else {
+                        layer.outputs
+                    };
+                    let index = u32::try_from(port)
+                        .ok()
+                        .and_then(|port| ports.iter().position(|p| p.id == port));
+                    if index.is_none() {
+                        let kind = if is_input { "input" } else { "output" };
+                        problems.push(format!(
+                            "`external_port_id` {port} is not an {kind} port of the layer"
+                        ));
+                    }
+                    index
+                }
+            };
+            match purpose {
+                None => {}
+                Some("current_iteration") if is_input => {}
+                Some("execution_condition") if !is_input => {}
+                Some(other) => problems.push(format!("`purpose` \"{other}\" is not understood")),
+            }
+            let Some(node) = node.filter(|_| problems.is_empty()) else {
+                self.diagnostics.push(
+                    layer
+                        .head
+                        .error(
+                            rules::PORT_MAP_INVALID,
+                            format!(
+                                "the port map `<{}>` is invalid: {}; it is dropped",
+                                entry.name,
+                                problems.join(", ")
+                            ),
+                        )
+                        .at(location),
+                );
+                continue;
+            };
+            let duplicate = match (purpose, outer) {
+                (Some("current_iteration"), _) => body.current_iteration.replace(node).is_some(),
+                (Some(_), _) => body.condition.replace(node).is_some(),
+                (None, Some(outer)) if is_input => {
+                    body.inputs.push(InputMap {
+                        outer,
+                        param: node,
+                        slice,
+                    });
+                    false
+                }
+                (None, Some(outer)) => {
+                    body.outputs.push(OutputMap {
+                        outer,
+                        result: node,
+                        concat: slice,
+                    });
+                    false
+                }
+                (None, None) => false,
+            };
+            if duplicate {
+                self.diagnostics.push(
+                    layer
+                        .head
+                        .error(
+                            rules::PORT_MAP_INVALID,
+                            format!(
+                                "the port map names a second `{}` port; the last one is used",
+                                purpose.unwrap_or_default()
+                            ),
+                        )
+                        .at(location),
+                );
+            }
+        }
+    }
+
+    /// The `<edge from-layer to-layer/>` entries of `<back_edges>`, resolved
+    /// against the body's layers.
+    fn back_edges(&mut self, layer: &LayerParts<'_>, element: &Element, body: &mut Body) {
+        for edge in &element.children {
+            if edge.name != "edge" {
+                self.ignored(edge, "not an `<edge>` in `<back_edges>`");
+                continue;
+            }
+            let location = self.loc(edge.start);
+            let end = |key: &str| {
+                edge.attr(key)
+                    .map(str::trim)
+                    .and_then(|id| self.ids.get(id))
+                    .copied()
+            };
+            match (end("from-layer"), end("to-layer")) {
+                (Some(from), Some(to)) => body.back_edges.push(BackEdge { from, to }),
+                _ => self.diagnostics.push(
+                    layer.head.error(
+                        rules::PORT_MAP_INVALID,
+                        format!(
+                            "the back edge {} -> {} does not name two layers of the body; it is dropped",
+                            edge.attr("from-layer").unwrap_or("(none)"),
+                            edge.attr("to-layer").unwrap_or("(none)")
+                        ),
+                    )
+                    .at(location),
+                ),
             }
         }
     }

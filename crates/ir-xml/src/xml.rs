@@ -12,9 +12,10 @@ use crate::line_index::LineIndex;
 use crate::ReadError;
 
 /// How many levels below the element [`XmlStream::read_element`] reads are
-/// kept as [`Element`]s (a `<layer>` needs four: `output`, `port`, `rt_info`,
-/// `attribute`).
-const MAX_KEPT_DEPTH: usize = 8;
+/// kept as [`Element`]s: a `<layer>` needs four (`output`, `port`, `rt_info`,
+/// `attribute`) and each level of bodies three more (`body`, `layers`,
+/// `layer`).
+const MAX_KEPT_DEPTH: usize = 8 + 3 * crate::reader::MAX_BODY_DEPTH;
 
 /// A name and value of an attribute; borrowed from the document unless
 /// unescaping changed them.

@@ -46,10 +46,50 @@ pub struct LayerRef {
     pub type_name: String,
     /// The `version` attribute (`opset1`).
     pub version: String,
+    /// For a layer inside a body: the layers that own the bodies around it,
+    /// outermost first (ids repeat across bodies, so the path identifies it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parents: Vec<ScopeRef>,
+}
+
+impl LayerRef {
+    /// This layer seen from outside the body `body` of layer `parent`.
+    pub fn within(mut self, parent: &LayerRef, body: &str) -> Self {
+        let mut parents = parent.parents.clone();
+        parents.push(ScopeRef {
+            id: parent.id.clone(),
+            name: parent.name.clone(),
+            type_name: parent.type_name.clone(),
+            body: body.to_owned(),
+        });
+        parents.append(&mut self.parents);
+        self.parents = parents;
+        self
+    }
+}
+
+/// A layer that owns a body, and which body, on the path to a body layer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct ScopeRef {
+    /// The owning layer's `id` attribute.
+    pub id: String,
+    /// Its `name` attribute.
+    pub name: String,
+    /// Its `type` attribute (`Loop`).
+    pub type_name: String,
+    /// Which body (`body`, `then_body`, `else_body`).
+    pub body: String,
 }
 
 impl fmt::Display for LayerRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for scope in &self.parents {
+            write!(
+                f,
+                "layer {} `{}` ({}) > {} > ",
+                scope.id, scope.name, scope.type_name, scope.body
+            )?;
+        }
         write!(
             f,
             "layer {} `{}` ({}-{})",
@@ -100,6 +140,17 @@ impl Diagnostic {
     pub fn at_layer(mut self, layer: LayerRef, location: SourceLocation) -> Self {
         self.layer = Some(layer);
         self.location = Some(location);
+        self
+    }
+
+    /// The diagnostic as seen from outside the body `body` of layer
+    /// `parent`: its layer's path gains the parent; a diagnostic about no
+    /// layer in particular is about the parent.
+    pub fn within(mut self, parent: &LayerRef, body: &str) -> Self {
+        self.layer = Some(match self.layer.take() {
+            Some(layer) => layer.within(parent, body),
+            None => parent.clone(),
+        });
         self
     }
 

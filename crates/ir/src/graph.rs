@@ -6,6 +6,7 @@ use petgraph::Direction;
 use symdim::SymbolTable;
 
 use crate::attributes::Attributes;
+use crate::body::SubGraph;
 use crate::diagnostic::{LayerRef, SourceLocation};
 use crate::element::ElementType;
 use crate::shape::{DeclaredDim, Shape};
@@ -45,6 +46,9 @@ pub enum Op {
     },
     /// A graph output.
     Result,
+    /// An op that owns nested graphs (If, Loop, TensorIterator); its
+    /// [`OpType`] says which.
+    SubGraph(Box<SubGraph>),
     /// Any other op, known by its [`OpType`].
     Other,
 }
@@ -100,6 +104,7 @@ impl Node {
             name: self.name.clone(),
             type_name: self.op_type.name.clone(),
             version: self.op_type.version.clone(),
+            parents: Vec::new(),
         }
     }
 }
@@ -310,6 +315,14 @@ impl Graph {
             }
         }
         vec![on_cycle]
+    }
+
+    /// The bodies `node` owns (none for most ops).
+    pub fn bodies(&self, node: NodeId) -> &[crate::body::Body] {
+        match &self.graph[node].op {
+            Op::SubGraph(sub) => &sub.bodies,
+            _ => &[],
+        }
     }
 
     /// The Parameter nodes in file order.

@@ -14,6 +14,7 @@
 //! `shape-infer`.
 
 pub mod attributes;
+pub mod body;
 pub mod diagnostic;
 pub mod element;
 pub mod graph;
@@ -21,7 +22,8 @@ pub mod shape;
 pub mod tensor;
 
 pub use attributes::{AttributeError, Attributes};
-pub use diagnostic::{Diagnostic, LayerRef, Severity, SourceLocation};
+pub use body::{BackEdge, Body, BodyRole, InputMap, OutputMap, SliceSpec, SubGraph};
+pub use diagnostic::{Diagnostic, LayerRef, ScopeRef, Severity, SourceLocation};
 pub use element::ElementType;
 pub use graph::{Edge, Graph, InputRef, Node, NodeId, Op, OpType, OutputRef, PortDecl};
 pub use shape::{DeclaredDim, Dim, Shape};

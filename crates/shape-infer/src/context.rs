@@ -50,6 +50,9 @@ pub struct InferContext {
     current: Option<(LayerRef, SourceLocation)>,
     /// The symbols that stand for dims too large to track, by the dim.
     stand_ins: HashMap<Expr, SymbolId>,
+    /// The bodies being inferred, outermost first: each owning layer and
+    /// which of its bodies.
+    scopes: Vec<(LayerRef, &'static str)>,
 }
 
 impl InferContext {
@@ -61,12 +64,28 @@ impl InferContext {
             warnings: Vec::new(),
             current: None,
             stand_ins: HashMap::new(),
+            scopes: Vec::new(),
         }
+    }
+
+    /// Enters body `body` of layer `parent`: the layers of the following
+    /// calls sit inside it.
+    pub(crate) fn push_scope(&mut self, parent: LayerRef, body: &'static str) {
+        self.scopes.push((parent, body));
+    }
+
+    /// Leaves the innermost body.
+    pub(crate) fn pop_scope(&mut self) {
+        self.scopes.pop();
     }
 
     /// Sets the node the following calls concern.
     pub(crate) fn enter(&mut self, node: &Node) {
-        self.current = Some((node.layer_ref(), node.location));
+        let mut layer = node.layer_ref();
+        for (parent, body) in self.scopes.iter().rev() {
+            layer = layer.within(parent, body);
+        }
+        self.current = Some((layer, node.location));
     }
 
     fn current(&self) -> (LayerRef, SourceLocation) {
@@ -77,6 +96,7 @@ impl InferContext {
                     name: String::new(),
                     type_name: String::new(),
                     version: String::new(),
+                    parents: Vec::new(),
                 },
                 SourceLocation::default(),
             )

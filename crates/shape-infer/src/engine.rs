@@ -1,6 +1,8 @@
 //! The inference walk.
 
-use ir::{Diagnostic, Graph, NodeId, Op};
+use std::collections::HashMap;
+
+use ir::{Body, Diagnostic, Graph, NodeId, Op};
 use symdim::{DimError, SymbolTable};
 
 use crate::context::{Constraint, InferContext, SPEC_LENIENCIES};
@@ -63,10 +65,33 @@ pub struct Inference {
     pub order: Vec<NodeId>,
     /// Per node (indexed by `NodeId::index()`), its outcome.
     pub outcomes: Vec<NodeOutcome>,
+    /// The inference of each body of the nodes that own bodies (If, Loop,
+    /// TensorIterator), in the order of the node's bodies; the last pass's
+    /// shapes where a body is inferred more than once.
+    pub bodies: HashMap<NodeId, Vec<BodyOutcome>>,
     /// The assumptions rules made.
     pub constraints: Vec<Constraint>,
     /// Every diagnostic, structural and per node.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What inference concluded inside one body: as [`Inference`] for a graph,
+/// over the one symbol table.
+#[derive(Debug, Clone, Default)]
+pub struct BodyOutcome {
+    /// The body's nodes in topological order.
+    pub order: Vec<NodeId>,
+    /// Per body node (indexed by `NodeId::index()`), its outcome.
+    pub outcomes: Vec<NodeOutcome>,
+    /// The bodies of the body's own nodes with bodies.
+    pub bodies: HashMap<NodeId, Vec<BodyOutcome>>,
+}
+
+impl BodyOutcome {
+    /// The tensor body Result `result` receives, if inferred.
+    pub fn result_tensor(&self, result: NodeId) -> Option<&TensorInfo> {
+        self.outcomes.get(result.index())?.outputs().first()
+    }
 }
 
 impl Inference {
@@ -95,142 +120,13 @@ pub fn infer_validated(
     options: &Options,
     mut diagnostics: Vec<Diagnostic>,
 ) -> Inference {
-    let (order, acyclic) = match graph.topological_order() {
-        Ok(order) => (order, true),
-        Err(_) => (graph.nodes().map(|(id, _)| id).collect(), false),
-    };
     let mut ctx = InferContext::new(graph.symbols.clone());
-    let mut outcomes: Vec<Option<NodeOutcome>> = vec![None; graph.node_count()];
-
-    for &id in &order {
-        let node = graph.node(id);
-        ctx.enter(node);
-        let declared = |ctx: &mut InferContext| {
-            NodeOutcome::Declared(
-                node.outputs
-                    .iter()
-                    .map(|port| declared_tensor(&mut ctx.symbols, node, port))
-                    .collect(),
-            )
-        };
-        // The inputs, when every one is fed once by an inferred or declared tensor.
-        let inputs: Option<Vec<TensorInfo>> = acyclic
-            .then(|| {
-                graph
-                    .input_sources(id)
-                    .iter()
-                    .map(|sources| match sources.as_slice() {
-                        [source] => outcomes[source.node.index()]
-                            .as_ref()
-                            .and_then(|o| o.outputs().get(source.output).cloned()),
-                        _ => None,
-                    })
-                    .collect()
-            })
-            .flatten();
-
-        let resolution = registry.resolve(&node.op_type.name, &node.op_type.version);
-        let outcome = match (resolution, inputs) {
-            (Resolution::UnknownType | Resolution::UnknownVersion, _) => {
-                let message = if resolution == Resolution::UnknownType {
-                    format!(
-                        "unknown op type `{}` (version `{}`)",
-                        node.op_type.name, node.op_type.version
-                    )
-                } else {
-                    format!(
-                        "op `{}` has no version in `{}` that this tool knows",
-                        node.op_type.name, node.op_type.version
-                    )
-                };
-                let d = if options.allow_unknown_ops {
-                    Diagnostic::warning("op-unknown", message)
-                        .with_note("its outputs take the shapes declared in the file")
-                } else {
-                    Diagnostic::error("op-unknown", message).with_note(
-                        "pass --allow-unknown-ops to go on with the shapes declared in the file",
-                    )
-                };
-                diagnostics.push(d.at_layer(node.layer_ref(), node.location));
-                declared(&mut ctx)
-            }
-            (Resolution::Known(..), None) => declared(&mut ctx),
-            (Resolution::Known(def, version), Some(inputs)) => {
-                if options.check_declared_shapes {
-                    for (port, tensor) in node.inputs.iter().zip(&inputs) {
-                        diagnostics.extend(check_declared(&ctx.symbols, node, port, tensor));
-                    }
-                }
-                let call = OpCall {
-                    node,
-                    version,
-                    inputs: &inputs,
-                };
-                match (def.infer)(&mut ctx, &call) {
-                    Ok(mut outputs) => {
-                        ctx.keep_trackable(&mut outputs);
-                        let count_ok =
-                            matches!(node.op, Op::Result) || outputs.len() == node.outputs.len();
-                        if !count_ok {
-                            diagnostics.push(
-                                Diagnostic::error(
-                                    "output-count-mismatch",
-                                    format!(
-                                        "the layer declares {} output port(s) but the op has {}",
-                                        node.outputs.len(),
-                                        outputs.len()
-                                    ),
-                                )
-                                .at_layer(node.layer_ref(), node.location),
-                            );
-                            declared(&mut ctx)
-                        } else {
-                            if options.check_declared_shapes {
-                                for (port, tensor) in node.outputs.iter().zip(&outputs) {
-                                    diagnostics.extend(check_declared(
-                                        &ctx.symbols,
-                                        node,
-                                        port,
-                                        tensor,
-                                    ));
-                                }
-                            }
-                            NodeOutcome::Inferred(outputs)
-                        }
-                    }
-                    Err(ShapeError::Unreadable) => declared(&mut ctx),
-                    // A limit of the algebra, not a fault of the model (a
-                    // Concat of thousands of dynamic dims sums them all):
-                    // go on as OpenVINO would with `?`.
-                    Err(ShapeError::Dim(DimError::TooComplex)) => {
-                        diagnostics.push(
-                            Diagnostic::warning(
-                                "dim-too-complex",
-                                format!(
-                                    "an output dim would exceed the algebra's limits \
-                                     ({} nodes, nesting {})",
-                                    symdim::MAX_SIZE,
-                                    symdim::MAX_NESTING
-                                ),
-                            )
-                            .with_note("its outputs take the shapes declared in the file")
-                            .at_layer(node.layer_ref(), node.location),
-                        );
-                        declared(&mut ctx)
-                    }
-                    Err(error) => {
-                        diagnostics.push(
-                            Diagnostic::error(error.rule_name(), error.to_string())
-                                .at_layer(node.layer_ref(), node.location),
-                        );
-                        declared(&mut ctx)
-                    }
-                }
-            }
-        };
-        outcomes[id.index()] = Some(outcome);
+    let walked = Walker {
+        registry,
+        options,
+        diagnostics: &mut diagnostics,
     }
-
+    .walk(&mut ctx, graph, &HashMap::new());
     let (symbols, constraints, warnings) = ctx.into_parts();
     diagnostics.extend(warnings.into_iter().map(|warning| {
         if options.strict_spec && SPEC_LENIENCIES.contains(&warning.rule) {
@@ -245,13 +141,236 @@ pub fn infer_validated(
     }));
     Inference {
         symbols,
-        order,
-        outcomes: outcomes
-            .into_iter()
-            .map(|o| o.unwrap_or(NodeOutcome::Declared(Vec::new())))
-            .collect(),
+        order: walked.order,
+        outcomes: walked.outcomes,
+        bodies: walked.bodies,
         constraints,
         diagnostics,
+    }
+}
+
+/// One inference walk over a graph or a body.
+pub(crate) struct Walker<'a> {
+    registry: &'a Registry,
+    options: &'a Options,
+    diagnostics: &'a mut Vec<Diagnostic>,
+}
+
+impl Walker<'_> {
+    /// Infers `body` of `parent` with its Parameters' tensors `seeds`; its
+    /// diagnostics name the parent on their path.
+    pub(crate) fn body(
+        &mut self,
+        ctx: &mut InferContext,
+        parent: &ir::Node,
+        body: &Body,
+        seeds: &HashMap<NodeId, TensorInfo>,
+    ) -> BodyOutcome {
+        let mut inner = Vec::new();
+        let parent_ref = parent.layer_ref();
+        ctx.push_scope(parent_ref.clone(), body.role.name());
+        let outcome = Walker {
+            registry: self.registry,
+            options: self.options,
+            diagnostics: &mut inner,
+        }
+        .walk(ctx, &body.graph, seeds);
+        ctx.pop_scope();
+        ctx.enter(parent);
+        self.diagnostics.extend(
+            inner
+                .into_iter()
+                .map(|d| d.within(&parent_ref, body.role.name())),
+        );
+        outcome
+    }
+
+    /// Walks `graph` in topological order; a Parameter in `seeds` takes the
+    /// tensor given there (a body Parameter fed by the op's port map).
+    fn walk(
+        &mut self,
+        ctx: &mut InferContext,
+        graph: &Graph,
+        seeds: &HashMap<NodeId, TensorInfo>,
+    ) -> BodyOutcome {
+        let registry = self.registry;
+        let options = self.options;
+        let mut bodies = HashMap::new();
+        let (order, acyclic) = match graph.topological_order() {
+            Ok(order) => (order, true),
+            Err(_) => (graph.nodes().map(|(id, _)| id).collect(), false),
+        };
+        let mut outcomes: Vec<Option<NodeOutcome>> = vec![None; graph.node_count()];
+
+        for &id in &order {
+            let node = graph.node(id);
+            ctx.enter(node);
+            if let Some(seed) = seeds.get(&id) {
+                outcomes[id.index()] = Some(NodeOutcome::Inferred(vec![seed.clone()]));
+                continue;
+            }
+            let declared = |ctx: &mut InferContext| {
+                NodeOutcome::Declared(
+                    node.outputs
+                        .iter()
+                        .map(|port| declared_tensor(&mut ctx.symbols, node, port))
+                        .collect(),
+                )
+            };
+            // The inputs, when every one is fed once by an inferred or declared tensor.
+            let inputs: Option<Vec<TensorInfo>> = acyclic
+                .then(|| {
+                    graph
+                        .input_sources(id)
+                        .iter()
+                        .map(|sources| match sources.as_slice() {
+                            [source] => outcomes[source.node.index()]
+                                .as_ref()
+                                .and_then(|o| o.outputs().get(source.output).cloned()),
+                            _ => None,
+                        })
+                        .collect()
+                })
+                .flatten();
+
+            if let Op::SubGraph(sub) = &node.op {
+                let outcome = match inputs {
+                    None => declared(ctx),
+                    Some(inputs) => {
+                        match crate::ops::bodies::infer(self, ctx, node, sub, &inputs) {
+                            Ok((outputs, inferred)) => {
+                                bodies.insert(id, inferred);
+                                NodeOutcome::Inferred(outputs)
+                            }
+                            Err(error) => {
+                                self.diagnostics.push(
+                                    Diagnostic::error(error.rule_name(), error.to_string())
+                                        .at_layer(node.layer_ref(), node.location),
+                                );
+                                declared(ctx)
+                            }
+                        }
+                    }
+                };
+                outcomes[id.index()] = Some(outcome);
+                continue;
+            }
+            let resolution = registry.resolve(&node.op_type.name, &node.op_type.version);
+            let outcome = match (resolution, inputs) {
+                (Resolution::UnknownType | Resolution::UnknownVersion, _) => {
+                    let message = if resolution == Resolution::UnknownType {
+                        format!(
+                            "unknown op type `{}` (version `{}`)",
+                            node.op_type.name, node.op_type.version
+                        )
+                    } else {
+                        format!(
+                            "op `{}` has no version in `{}` that this tool knows",
+                            node.op_type.name, node.op_type.version
+                        )
+                    };
+                    let d = if options.allow_unknown_ops {
+                        Diagnostic::warning("op-unknown", message)
+                            .with_note("its outputs take the shapes declared in the file")
+                    } else {
+                        Diagnostic::error("op-unknown", message).with_note(
+                        "pass --allow-unknown-ops to go on with the shapes declared in the file",
+                    )
+                    };
+                    self.diagnostics
+                        .push(d.at_layer(node.layer_ref(), node.location));
+                    declared(ctx)
+                }
+                (Resolution::Known(..), None) => declared(ctx),
+                (Resolution::Known(def, version), Some(inputs)) => {
+                    if options.check_declared_shapes {
+                        for (port, tensor) in node.inputs.iter().zip(&inputs) {
+                            self.diagnostics.extend(check_declared(
+                                &ctx.symbols,
+                                node,
+                                port,
+                                tensor,
+                            ));
+                        }
+                    }
+                    let call = OpCall {
+                        node,
+                        version,
+                        inputs: &inputs,
+                    };
+                    match (def.infer)(ctx, &call) {
+                        Ok(mut outputs) => {
+                            ctx.keep_trackable(&mut outputs);
+                            let count_ok = matches!(node.op, Op::Result)
+                                || outputs.len() == node.outputs.len();
+                            if !count_ok {
+                                self.diagnostics.push(
+                                    Diagnostic::error(
+                                        "output-count-mismatch",
+                                        format!(
+                                        "the layer declares {} output port(s) but the op has {}",
+                                        node.outputs.len(),
+                                        outputs.len()
+                                    ),
+                                    )
+                                    .at_layer(node.layer_ref(), node.location),
+                                );
+                                declared(ctx)
+                            } else {
+                                if options.check_declared_shapes {
+                                    for (port, tensor) in node.outputs.iter().zip(&outputs) {
+                                        self.diagnostics.extend(check_declared(
+                                            &ctx.symbols,
+                                            node,
+                                            port,
+                                            tensor,
+                                        ));
+                                    }
+                                }
+                                NodeOutcome::Inferred(outputs)
+                            }
+                        }
+                        Err(ShapeError::Unreadable) => declared(ctx),
+                        // A limit of the algebra, not a fault of the model (a
+                        // Concat of thousands of dynamic dims sums them all):
+                        // go on as OpenVINO would with `?`.
+                        Err(ShapeError::Dim(DimError::TooComplex)) => {
+                            self.diagnostics.push(
+                                Diagnostic::warning(
+                                    "dim-too-complex",
+                                    format!(
+                                        "an output dim would exceed the algebra's limits \
+                                     ({} nodes, nesting {})",
+                                        symdim::MAX_SIZE,
+                                        symdim::MAX_NESTING
+                                    ),
+                                )
+                                .with_note("its outputs take the shapes declared in the file")
+                                .at_layer(node.layer_ref(), node.location),
+                            );
+                            declared(ctx)
+                        }
+                        Err(error) => {
+                            self.diagnostics.push(
+                                Diagnostic::error(error.rule_name(), error.to_string())
+                                    .at_layer(node.layer_ref(), node.location),
+                            );
+                            declared(ctx)
+                        }
+                    }
+                }
+            };
+            outcomes[id.index()] = Some(outcome);
+        }
+
+        BodyOutcome {
+            order,
+            outcomes: outcomes
+                .into_iter()
+                .map(|o| o.unwrap_or(NodeOutcome::Declared(Vec::new())))
+                .collect(),
+            bodies,
+        }
     }
 }
 

@@ -2,7 +2,11 @@
 //!
 //! The reader already reports what it can see locally (duplicate ids, edges to
 //! missing layers or ports, unparsable dims). These checks need the whole
-//! graph: every input fed exactly once, no cycle, at least one Result.
+//! graph: every input fed exactly once, no cycle, at least one Result. The
+//! bodies of If, Loop and TensorIterator get the same checks, recursively,
+//! plus those of their port maps and back edges ([`bodies`]).
+
+mod bodies;
 
 use ir::{Diagnostic, Graph, Op};
 
@@ -71,6 +75,11 @@ pub fn validate(graph: &Graph) -> Vec<Diagnostic> {
     }
     if graph.node_count() == 0 {
         diagnostics.push(Diagnostic::error("graph-empty", "the model has no layers"));
+    }
+    for (_, node) in graph.nodes() {
+        if let Op::SubGraph(sub) = &node.op {
+            bodies::validate_sub_graph(node, sub, &mut diagnostics);
+        }
     }
     diagnostics
 }

@@ -29,6 +29,13 @@ fn without_locations(node: &Node) -> Node {
     for port in node.inputs.iter_mut().chain(node.outputs.iter_mut()) {
         port.location = SourceLocation::default();
     }
+    if let ir::Op::SubGraph(sub) = &mut node.op {
+        for body in &mut sub.bodies {
+            for weight in body.graph.graph.node_weights_mut() {
+                *weight = without_locations(weight);
+            }
+        }
+    }
     node
 }
 
