@@ -6,6 +6,7 @@ mod adaptive_avg_pool;
 mod adaptive_max_pool;
 mod avg_pool;
 pub mod batch_norm_inference;
+mod batch_to_space;
 mod broadcast_op;
 pub mod bucketize;
 mod compress;
@@ -46,6 +47,8 @@ mod range;
 mod reduce;
 mod reshape;
 mod result;
+pub mod reverse;
+pub mod reverse_sequence;
 mod roll;
 mod scaled_dot_product_attention;
 mod scatter_elements_update;
@@ -57,6 +60,7 @@ mod shape_of;
 mod shuffle_channels;
 mod slice;
 mod softmax;
+mod space_to_batch;
 mod space_to_depth;
 mod split;
 mod squeeze;
@@ -80,6 +84,7 @@ pub static ALL: &[&OpDef] = &[
     &adaptive_max_pool::DEF,
     &avg_pool::DEF,
     &batch_norm_inference::DEF,
+    &batch_to_space::DEF,
     &broadcast_op::DEF,
     &bucketize::DEF,
     &compress::DEF,
@@ -192,6 +197,8 @@ pub static ALL: &[&OpDef] = &[
     &reduce::SUM,
     &reshape::DEF,
     &result::DEF,
+    &reverse::DEF,
+    &reverse_sequence::DEF,
     &roll::DEF,
     &scaled_dot_product_attention::DEF,
     &scatter_elements_update::DEF,
@@ -203,6 +210,7 @@ pub static ALL: &[&OpDef] = &[
     &shuffle_channels::DEF,
     &slice::DEF,
     &softmax::DEF,
+    &space_to_batch::DEF,
     &space_to_depth::DEF,
     &split::DEF,
     &squeeze::DEF,
