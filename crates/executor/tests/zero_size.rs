@@ -758,6 +758,99 @@ fn cases() -> Vec<Case> {
             vec![None, None],
         )
     }));
+    cases.push(case("Reverse", |net| {
+        // No rows, in both modes.
+        let x = net.param("x", "f32", "0,3");
+        let axes = net.i64s("axes", &[2], &[0, -1]);
+        let mask = bools(net, "mask", &[2], &[true, true]);
+        vec![
+            net.op(
+                "index",
+                "Reverse",
+                "opset1",
+                r#"mode="index""#,
+                &[x, axes],
+                None,
+            ),
+            net.op(
+                "mask",
+                "Reverse",
+                "opset1",
+                r#"mode="mask""#,
+                &[x, mask],
+                None,
+            ),
+        ]
+    }));
+    cases.push(case("ReverseSequence", |net| {
+        // No batch (no lengths); and no elements per step.
+        let x = net.param("x", "f32", "0,3");
+        let l = net.param("l", "i32", "0");
+        let y = net.param("y", "f32", "2,3,0");
+        let ly = net.i64s("ly", &[2], &[3, 1]);
+        vec![
+            net.op(
+                "empty_batch",
+                "ReverseSequence",
+                "opset1",
+                "",
+                &[x, l],
+                None,
+            ),
+            net.op(
+                "empty_steps",
+                "ReverseSequence",
+                "opset1",
+                "",
+                &[y, ly],
+                None,
+            ),
+        ]
+    }));
+    cases.push(case("BatchToSpace", |net| {
+        // No batch; and a spatial dim cropped to nothing.
+        let x = net.param("x", "f32", "0,3");
+        let y = net.param("y", "f32", "2,1");
+        let b = net.i64s("b", &[2], &[1, 2]);
+        let z = net.i64s("z", &[2], &[0, 0]);
+        let c = net.i64s("c", &[2], &[0, 2]);
+        vec![
+            net.op(
+                "empty_batch",
+                "BatchToSpace",
+                "opset2",
+                "",
+                &[x, b, z, z],
+                None,
+            ),
+            net.op("cropped", "BatchToSpace", "opset2", "", &[y, b, c, z], None),
+        ]
+    }));
+    cases.push(case("SpaceToBatch", |net| {
+        // No batch; and an empty spatial dim.
+        let x = net.param("x", "f32", "0,4");
+        let y = net.param("y", "f32", "2,0");
+        let b = net.i64s("b", &[2], &[1, 2]);
+        let z = net.i64s("z", &[2], &[0, 0]);
+        vec![
+            net.op(
+                "empty_batch",
+                "SpaceToBatch",
+                "opset2",
+                "",
+                &[x, b, z, z],
+                None,
+            ),
+            net.op(
+                "empty_dim",
+                "SpaceToBatch",
+                "opset2",
+                "",
+                &[y, b, z, z],
+                None,
+            ),
+        ]
+    }));
     cases.push(case("TopK", |net| {
         // No rows to sort.
         let x = net.param("x", "f32", "0,5");

@@ -16,6 +16,7 @@ mod activation;
 mod adaptive_pool;
 mod avg_pool;
 mod batch_norm_inference;
+mod batch_to_space;
 mod broadcast_op;
 mod bucketize;
 mod compress;
@@ -52,6 +53,8 @@ mod range;
 mod reduce;
 mod reshape;
 mod result;
+mod reverse;
+mod reverse_sequence;
 mod rnn;
 mod roll;
 mod scaled_dot_product_attention;
@@ -61,6 +64,7 @@ mod select;
 mod shape_of;
 mod slice;
 mod softmax;
+mod space_to_batch;
 mod split;
 mod squeeze;
 mod strided_slice;
@@ -257,6 +261,10 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Range" => range::run,
         "Eye" => eye::run,
         "OneHot" => one_hot::run,
+        "Reverse" => reverse::run,
+        "ReverseSequence" => reverse_sequence::run,
+        "BatchToSpace" => batch_to_space::run,
+        "SpaceToBatch" => space_to_batch::run,
         "Bucketize" => bucketize::run,
         "SearchSorted" => search_sorted::run,
         "Broadcast" => broadcast_op::run,
@@ -361,6 +369,10 @@ pub const OPS: &[&str] = &[
     "Range",
     "Eye",
     "OneHot",
+    "Reverse",
+    "ReverseSequence",
+    "BatchToSpace",
+    "SpaceToBatch",
     "Bucketize",
     "SearchSorted",
     "Broadcast",

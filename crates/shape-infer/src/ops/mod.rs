@@ -6,6 +6,7 @@ mod adaptive_avg_pool;
 mod adaptive_max_pool;
 mod avg_pool;
 pub mod batch_norm_inference;
+mod batch_to_space;
 pub(crate) mod bodies;
 pub use bodies::slice_iterations;
 mod broadcast_op;
@@ -54,6 +55,8 @@ mod range;
 mod reduce;
 mod reshape;
 mod result;
+pub mod reverse;
+pub mod reverse_sequence;
 pub mod rnn;
 mod rnn_cell;
 mod rnn_sequence;
@@ -68,6 +71,7 @@ mod shape_of;
 mod shuffle_channels;
 mod slice;
 mod softmax;
+mod space_to_batch;
 mod space_to_depth;
 mod split;
 mod squeeze;
@@ -92,6 +96,7 @@ pub static ALL: &[&OpDef] = &[
     &adaptive_max_pool::DEF,
     &avg_pool::DEF,
     &batch_norm_inference::DEF,
+    &batch_to_space::DEF,
     &broadcast_op::DEF,
     &bucketize::DEF,
     &compress::DEF,
@@ -208,6 +213,8 @@ pub static ALL: &[&OpDef] = &[
     &reduce::SUM,
     &reshape::DEF,
     &result::DEF,
+    &reverse::DEF,
+    &reverse_sequence::DEF,
     &rnn_cell::DEF,
     &rnn_sequence::DEF,
     &roll::DEF,
@@ -221,6 +228,7 @@ pub static ALL: &[&OpDef] = &[
     &shuffle_channels::DEF,
     &slice::DEF,
     &softmax::DEF,
+    &space_to_batch::DEF,
     &space_to_depth::DEF,
     &split::DEF,
     &squeeze::DEF,
