@@ -12,6 +12,7 @@ use symdim::{Expr, SymbolTable};
 
 use crate::compressed::{self, CompressedWeights};
 use crate::error::ExecError;
+use crate::gemm;
 use crate::kernels::{self, Call, KernelFn, OutSpec};
 use crate::pool;
 use crate::tensor::{element_count, element_width, limit_tensors, Tensor, MAX_TENSOR_BYTES};
@@ -224,6 +225,9 @@ impl Executor {
                         .for_each(|c| self.skipped[c.index()] = false),
                 }
             }
+            if self.graph.node(id).op_type.name == "MatMul" {
+                self.align_weights(id, &mut constant);
+            }
             let reads_at_run_time = !folded && !self.skipped[id.index()];
             for i in 0..self.sources[id.index()].len() {
                 let s = self.sources[id.index()][i].node.index();
@@ -234,6 +238,29 @@ impl Executor {
                     constant[s] = None;
                     self.skipped[s] = true;
                 }
+            }
+        }
+    }
+
+    /// Copies a MatMul's misaligned f32 constant operands once, into memory
+    /// the GEMM reads in place (`gemm::aligned_weights`); runs then serve
+    /// the copy as the Const's output.
+    fn align_weights(&mut self, id: NodeId, constant: &mut [Option<Vec<Tensor>>]) {
+        for i in 0..self.sources[id.index()].len() {
+            let src = self.sources[id.index()][i].node;
+            if !matches!(self.graph.node(src).op, Op::Constant { .. }) {
+                continue;
+            }
+            let aligned = constant[src.index()]
+                .as_ref()
+                .and_then(|out| out.first())
+                .and_then(gemm::aligned_weights);
+            if let Some(t) = aligned {
+                if let Some(original) = constant[src.index()].as_ref().and_then(|c| c.first()) {
+                    gemm::release_pages(original.bytes());
+                }
+                constant[src.index()] = Some(vec![t.clone()]);
+                self.folded[src.index()] = Some(vec![t]);
             }
         }
     }

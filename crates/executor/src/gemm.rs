@@ -10,7 +10,10 @@
 
 use rayon::prelude::*;
 
-use crate::error::KernelError;
+use ir::ElementType;
+
+use crate::error::{ExecError, KernelError};
+use crate::tensor::Tensor;
 
 /// A float type the GEMM computes in.
 pub(crate) trait Scalar:
@@ -235,6 +238,57 @@ pub(crate) fn matmul<T: Scalar>(
     Ok(())
 }
 
+/// A constant f32 operand in memory the GEMM can read in place, or `None`
+/// when it already is one (or is not f32).
+///
+/// The GEMM reads f32 slices, and a view of the weights file is one only
+/// when its offset is a multiple of 4: OpenVINO's serializer writes
+/// constants back to back, so every weight after an odd-sized one (a
+/// boolean or u8 constant) is misaligned, and `elements` would copy it on
+/// every run (a third of a Llama decoder's time). The executor makes this
+/// copy once, when it is made, instead.
+pub(crate) fn aligned_weights(t: &Tensor) -> Option<Tensor> {
+    // (An empty view has nothing to copy, aligned or not.)
+    let in_place = t.bytes().is_empty() || bytemuck::try_cast_slice::<u8, f32>(t.bytes()).is_ok();
+    if t.element_type != ElementType::F32 || in_place || cfg!(target_endian = "big") {
+        return None;
+    }
+    let bytes = t.bytes();
+    Tensor::computed(t.shape.clone(), |dst: &mut [f32]| {
+        for (v, b) in dst.iter_mut().zip(bytes.chunks_exact(4)) {
+            *v = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        Ok::<(), ExecError>(())
+    })
+    .ok()
+}
+
+/// Asks the OS to drop the whole pages inside `bytes` from this process's
+/// resident memory: after [`aligned_weights`] copied a weight out of the
+/// mapped weights file, its mapped pages are no longer read, and would
+/// otherwise count twice in the resident size. Only a hint (its failure is
+/// ignored); the contents stay the same, read back from the file (or swap)
+/// if anything touches them again.
+pub(crate) fn release_pages(bytes: &[u8]) {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = (bytes.as_ptr() as usize).next_multiple_of(PAGE);
+        let end = (bytes.as_ptr() as usize + bytes.len()) / PAGE * PAGE;
+        if end > start {
+            // SAFETY: the range lies inside `bytes`, which is mapped and
+            // borrowed for the call; MADV_PAGEOUT never changes what memory
+            // holds (it reclaims pages, which fault back in unchanged), so
+            // no reference to them is invalidated.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_PAGEOUT);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = bytes;
+}
+
 /// `dst`'s pointer, shared by the column blocks that write disjoint
 /// elements of it.
 struct SharedMut<T>(*mut T);
@@ -329,6 +383,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn misaligned_weights_are_copied_once_into_aligned_memory() {
+        for count in [0usize, 1, 7, 1000] {
+            let values: Vec<f32> = (0..count).map(|v| v as f32 * 0.5 - 3.0).collect();
+            // One byte before the values, as after a u8 constant in a `.bin`.
+            let mut bytes = vec![9u8];
+            values.iter().for_each(|v| bytes.extend(v.to_le_bytes()));
+            let whole = ir::TensorBytes::from_vec(bytes);
+            let len = whole.len() as u64 - 1;
+            let view = whole.slice(1, len).unwrap();
+            let t = Tensor::new(ElementType::F32, vec![count], view).unwrap();
+            let copied = aligned_weights(&t);
+            // An empty view has nothing to copy.
+            let Some(copied) = copied else {
+                assert_eq!(count, 0);
+                continue;
+            };
+            assert_eq!(copied.shape, [count]);
+            let read = bytemuck::try_cast_slice::<u8, f32>(copied.bytes()).unwrap();
+            assert_eq!(read, &values[..]);
+            // Already aligned: nothing to do.
+            assert!(aligned_weights(&copied).is_none());
+            // Dropping the original's pages keeps its contents.
+            release_pages(t.bytes());
+            assert_eq!(t.to_vec::<f32>().unwrap(), values);
+        }
+        let ints = Tensor::from_vec(vec![2], vec![1i32, 2]).unwrap();
+        assert!(aligned_weights(&ints).is_none());
     }
 
     #[test]
