@@ -56,7 +56,8 @@ pub struct Executor {
     /// `Subtract`/`Multiply` of a zero point and scale): computed once, here,
     /// as OpenVINO folds them when it compiles a model.
     folded: Vec<Option<Vec<Tensor>>>,
-    /// Per MatMul, its right operand held compressed (`crate::compressed`).
+    /// Per MatMul, its right operand held compressed, and per Gather, its
+    /// data (`crate::compressed`).
     compressed: Vec<Option<Arc<CompressedWeights>>>,
     /// Per node, whether runs skip it: a compressed product holds what it
     /// computes, or only folded nodes read it.
@@ -188,8 +189,9 @@ impl Executor {
     ///
     /// Memory: a folded node whose consumers are all folded too is not kept
     /// (nor run): only the values runs read stay, so a decompression chain
-    /// holds its last step, not every step. A MatMul by compressed weights
-    /// (`crate::compressed`) keeps them compressed and its chain is not run.
+    /// holds its last step, not every step. A MatMul by compressed weights,
+    /// or a Gather from them (`crate::compressed`), keeps them compressed
+    /// and its chain is not run.
     fn fold_constants(&mut self) {
         let options = shape_infer::Options {
             check_declared_shapes: false,
@@ -208,7 +210,7 @@ impl Executor {
                     .iter()
                     .for_each(|src| pinned[src.node.index()] = true);
             }
-            plans.insert(plan.matmul, plan);
+            plans.insert(plan.consumer, plan);
         }
         let mut constant: Vec<Option<Vec<Tensor>>> = vec![None; count];
         let mut unvisited: Vec<usize> = self.consumers.iter().map(|c| c.iter().sum()).collect();
@@ -585,7 +587,7 @@ impl Executor {
                     weights
                         .map_or_else(
                             || Err("internal: the compressed weights are gone".into()),
-                            |w| compressed::matmul(&call, w),
+                            |w| compressed::run(&call, w),
                         )
                         .map_err(|e| kernels::to_exec(e, node))?
                 }
