@@ -398,34 +398,24 @@ fn matmul(call: &Call<'_>, w: &CompressedWeights) -> KResult<Vec<Tensor>> {
         )
         .into());
     }
-    let rows = element_count(&a.shape)? / k.max(1);
+    let rows = element_count(&a.shape[..a.shape.len() - 1])?;
     let mut expected = a.shape[..a.shape.len() - 1].to_vec();
     expected.push(n);
     if out != expected {
         return Err(format!("internal: output {out:?}, expected {expected:?}").into());
     }
     let lhs = elements::<f32>(a)?;
-    let total = rows.checked_mul(n).ok_or("output too large")?;
-    crate::tensor::check_scratch(total, 4, "MatMul output")?;
-    let mut dst = vec![0f32; total];
-    if k > 0 && n > 0 && rows > 0 {
-        let block = (BLOCK_ELEMENTS / k).clamp(16, n.next_multiple_of(16));
-        let mut buf = vec![0f32; block.min(n) * k];
-        let mut first = 0;
-        while first < n {
-            let count = block.min(n - first);
-            let buf = &mut buf[..count * k];
-            w.decode_rows(first, buf)?;
-            gemm::matmul(
-                &mut dst[first..],
-                n,
-                (rows, k, count),
-                Mat::rows(&lhs, k),
-                Mat::transposed(buf, k),
-                false,
-            )?;
-            first += count;
-        }
-    }
-    Ok(vec![Tensor::from_vec(out, dst)?])
+    // Blocks of the weights' rows of about a megabyte each, decoded and
+    // multiplied in parallel (at least 16 rows, for the GEMM's panels).
+    let block = (BLOCK_ELEMENTS / k.max(1)).max(16);
+    let t = Tensor::computed(out, |dst: &mut [f32]| {
+        gemm::matmul_by_blocks(
+            dst,
+            (rows, k, n),
+            Mat::rows(&lhs, k),
+            block,
+            |first, buf| w.decode_rows(first, buf),
+        )
+    })?;
+    Ok(vec![t])
 }

@@ -238,6 +238,73 @@ pub(crate) fn matmul<T: Scalar>(
     Ok(())
 }
 
+/// `dst (m × n, rows n apart) = lhs (m × k) · Wᵀ`, where the weights `W`
+/// (`n × k`) exist only block by block: `fill(first, block)` writes rows
+/// `first..` of `W` into `block` (`block.len() / k` of them, at most
+/// `block_rows`). The blocks run on the current rayon pool, each thread
+/// filling its own buffer of `block_rows × k` and multiplying by it on its
+/// own, so the decoding of compressed weights runs in parallel as well as
+/// the products.
+pub(crate) fn matmul_by_blocks<T: Scalar>(
+    dst: &mut [T],
+    (m, k, n): (usize, usize, usize),
+    lhs: Mat<'_, T>,
+    block_rows: usize,
+    fill: impl Fn(usize, &mut [T]) -> Result<(), KernelError> + Sync,
+) -> Result<(), KernelError> {
+    let out = Mat::rows(&*dst, n);
+    if !(lhs.fits(m, k) && out.fits(m, n)) || block_rows == 0 {
+        return Err("internal: a GEMM operand does not fit its buffer".into());
+    }
+    if m == 0 || n == 0 {
+        return Ok(());
+    }
+    if k == 0 {
+        dst[..m * n].fill(T::ZERO);
+        return Ok(());
+    }
+    let strides = [lhs.row_stride, lhs.col_stride, k, n];
+    if strides.iter().any(|&s| isize::try_from(s).is_err()) {
+        return Err("internal: a GEMM stride overflows".into());
+    }
+    let [rsa, csa, rsb, rsc] = strides.map(|s| s as isize);
+    let len = block_rows
+        .min(n)
+        .checked_mul(k)
+        .ok_or("internal: the block is too large")?;
+    crate::tensor::check_scratch(len, std::mem::size_of::<T>(), "a block of weights")?;
+    let out = SharedMut(dst.as_mut_ptr());
+    (0..n.div_ceil(block_rows))
+        .into_par_iter()
+        .try_for_each_init(
+            || vec![T::ZERO; len],
+            |buf, block| {
+                let first = block * block_rows;
+                let count = block_rows.min(n - first);
+                let buf = &mut buf[..count * k];
+                fill(first, buf)?;
+                let out = &out;
+                // SAFETY: `lhs` holds the m × k matrix (`fits`), `buf` the
+                // count × k block read transposed (k × count, rows 1 apart and
+                // columns k apart), and columns `first..first + count` of the
+                // m × n output lie inside `dst` (`fits`); the blocks' columns
+                // are disjoint, so no two threads write the same element of
+                // `dst`, borrowed mutably (and unread elsewhere) until all are
+                // done.
+                unsafe {
+                    T::gemm(
+                        (m, k, count),
+                        (lhs.data.as_ptr(), rsa, csa),
+                        (buf.as_ptr(), 1, rsb),
+                        T::ZERO,
+                        (out.0.add(first), rsc),
+                    );
+                }
+                Ok(())
+            },
+        )
+}
+
 /// A constant f32 operand in memory the GEMM can read in place, or `None`
 /// when it already is one (or is not f32).
 ///
@@ -383,6 +450,54 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn products_by_blocks_of_weights_match_a_naive_loop() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        // Odd shapes, one row, no rows, no columns, an empty K; blocks that
+        // do and do not divide N.
+        for (m, k, n, block) in [
+            (5, 7, 3, 16),
+            (1, 33, 40, 16),
+            (130, 97, 90, 17),
+            (0, 4, 5, 16),
+            (3, 4, 0, 16),
+            (3, 0, 5, 2),
+        ] {
+            let a: Vec<f64> = (0..m * k).map(|v| ((v * 7) % 11) as f64 - 5.0).collect();
+            // W is n × k; the product is a · Wᵀ.
+            let w: Vec<f64> = (0..n * k).map(|v| ((v * 3) % 13) as f64 - 6.0).collect();
+            let wt: Vec<f64> = (0..k * n).map(|v| w[(v % n) * k + v / n]).collect();
+            let want = naive(&a, &wt, m, k, n);
+            let mut c = vec![f64::NAN; m * n];
+            let fill = |first: usize, buf: &mut [f64]| {
+                buf.copy_from_slice(&w[first * k..first * k + buf.len()]);
+                Ok(())
+            };
+            pool.install(|| matmul_by_blocks(&mut c, (m, k, n), Mat::rows(&a, k), block, fill))
+                .unwrap();
+            assert_eq!(c, want, "{m}x{k}x{n} by {block}");
+        }
+        // A failing block fails the product.
+        let mut c = vec![0.0f32; 4];
+        let r = matmul_by_blocks(
+            &mut c,
+            (2, 1, 2),
+            Mat::rows(&[1.0, 2.0], 1),
+            1,
+            |first, _| {
+                if first == 1 {
+                    Err("no such row".into())
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        assert!(r.is_err());
     }
 
     #[test]
