@@ -18,7 +18,7 @@ latencies, their ratio, the convolutions' and matrix products' GFLOP/s
 (2·C_out·C_in/G·K·O multiply-adds counted from the IR at the bound shapes),
 whether the two outputs agree (max relative difference), the weights file's
 size and ``ir-check``'s peak resident memory (the whole process, from
-``wait4``). Text models (``gen_transformer_models.py --bench``) get ids in
+GNU time's ``%M``). Text models (``gen_transformer_models.py --bench``) get ids in
 [0, 100) and an all-ones attention mask, at the shapes their
 ``transformer_shapes.json`` lists.
 """
@@ -74,13 +74,27 @@ def make_inputs(model: ov.Model, shapes: dict[str, list[int]]) -> dict[str, np.n
 
 
 def run_measured(args: list[str]) -> tuple[int, str, int]:
-    """Runs a command; returns its exit code, stderr and peak resident memory (KiB)."""
-    with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=err)
+    """Runs a command; returns its exit code, stderr and peak resident memory (KiB).
+
+    The peak comes from GNU time when it is installed: ``wait4``'s
+    ``ru_maxrss`` of a child forked from this process counts this process's
+    own resident size before the ``exec`` (Linux carries the high-water mark
+    across it), so after OpenVINO has compiled a large model it would report
+    Python's size, not the child's.
+    """
+    gnu_time = "/usr/bin/time"
+    with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r") as peak:
+        measured = [gnu_time, "-f", "%M", "-o", peak.name, *args] if os.path.exists(gnu_time) else args
+        proc = subprocess.Popen(measured, stdout=subprocess.DEVNULL, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
-        return proc.returncode, err.read().decode(errors="replace"), usage.ru_maxrss
+        stderr = err.read().decode(errors="replace")
+        if measured is not args:
+            lines = peak.read().split()
+            # GNU time writes "Command exited with non-zero status N" first.
+            return proc.returncode, stderr, int(lines[-1]) if lines else 0
+        return proc.returncode, stderr, usage.ru_maxrss
 
 
 def bench(xml: str, shapes: dict[str, list[int]], runs: int, threads: int, ir_check: str) -> dict:

@@ -12,6 +12,7 @@ use symdim::{Expr, SymbolTable};
 
 use crate::compressed::{self, CompressedWeights};
 use crate::error::ExecError;
+use crate::gemm;
 use crate::kernels::{self, Call, KernelFn, OutSpec};
 use crate::pool;
 use crate::tensor::{element_count, element_width, limit_tensors, Tensor, MAX_TENSOR_BYTES};
@@ -55,7 +56,8 @@ pub struct Executor {
     /// `Subtract`/`Multiply` of a zero point and scale): computed once, here,
     /// as OpenVINO folds them when it compiles a model.
     folded: Vec<Option<Vec<Tensor>>>,
-    /// Per MatMul, its right operand held compressed (`crate::compressed`).
+    /// Per MatMul, its right operand held compressed, and per Gather, its
+    /// data (`crate::compressed`).
     compressed: Vec<Option<Arc<CompressedWeights>>>,
     /// Per node, whether runs skip it: a compressed product holds what it
     /// computes, or only folded nodes read it.
@@ -187,8 +189,9 @@ impl Executor {
     ///
     /// Memory: a folded node whose consumers are all folded too is not kept
     /// (nor run): only the values runs read stay, so a decompression chain
-    /// holds its last step, not every step. A MatMul by compressed weights
-    /// (`crate::compressed`) keeps them compressed and its chain is not run.
+    /// holds its last step, not every step. A MatMul by compressed weights,
+    /// or a Gather from them (`crate::compressed`), keeps them compressed
+    /// and its chain is not run.
     fn fold_constants(&mut self) {
         let options = shape_infer::Options {
             check_declared_shapes: false,
@@ -207,7 +210,7 @@ impl Executor {
                     .iter()
                     .for_each(|src| pinned[src.node.index()] = true);
             }
-            plans.insert(plan.matmul, plan);
+            plans.insert(plan.consumer, plan);
         }
         let mut constant: Vec<Option<Vec<Tensor>>> = vec![None; count];
         let mut unvisited: Vec<usize> = self.consumers.iter().map(|c| c.iter().sum()).collect();
@@ -224,6 +227,9 @@ impl Executor {
                         .for_each(|c| self.skipped[c.index()] = false),
                 }
             }
+            if self.graph.node(id).op_type.name == "MatMul" {
+                self.align_weights(id, &mut constant);
+            }
             let reads_at_run_time = !folded && !self.skipped[id.index()];
             for i in 0..self.sources[id.index()].len() {
                 let s = self.sources[id.index()][i].node.index();
@@ -234,6 +240,29 @@ impl Executor {
                     constant[s] = None;
                     self.skipped[s] = true;
                 }
+            }
+        }
+    }
+
+    /// Copies a MatMul's misaligned f32 constant operands once, into memory
+    /// the GEMM reads in place (`gemm::aligned_weights`); runs then serve
+    /// the copy as the Const's output.
+    fn align_weights(&mut self, id: NodeId, constant: &mut [Option<Vec<Tensor>>]) {
+        for i in 0..self.sources[id.index()].len() {
+            let src = self.sources[id.index()][i].node;
+            if !matches!(self.graph.node(src).op, Op::Constant { .. }) {
+                continue;
+            }
+            let aligned = constant[src.index()]
+                .as_ref()
+                .and_then(|out| out.first())
+                .and_then(gemm::aligned_weights);
+            if let Some(t) = aligned {
+                if let Some(original) = constant[src.index()].as_ref().and_then(|c| c.first()) {
+                    gemm::release_pages(original.bytes());
+                }
+                constant[src.index()] = Some(vec![t.clone()]);
+                self.folded[src.index()] = Some(vec![t]);
             }
         }
     }
@@ -558,7 +587,7 @@ impl Executor {
                     weights
                         .map_or_else(
                             || Err("internal: the compressed weights are gone".into()),
-                            |w| compressed::matmul(&call, w),
+                            |w| compressed::run(&call, w),
                         )
                         .map_err(|e| kernels::to_exec(e, node))?
                 }

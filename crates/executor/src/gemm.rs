@@ -10,7 +10,10 @@
 
 use rayon::prelude::*;
 
-use crate::error::KernelError;
+use ir::ElementType;
+
+use crate::error::{ExecError, KernelError};
+use crate::tensor::Tensor;
 
 /// A float type the GEMM computes in.
 pub(crate) trait Scalar:
@@ -235,6 +238,124 @@ pub(crate) fn matmul<T: Scalar>(
     Ok(())
 }
 
+/// `dst (m × n, rows n apart) = lhs (m × k) · Wᵀ`, where the weights `W`
+/// (`n × k`) exist only block by block: `fill(first, block)` writes rows
+/// `first..` of `W` into `block` (`block.len() / k` of them, at most
+/// `block_rows`). The blocks run on the current rayon pool, each thread
+/// filling its own buffer of `block_rows × k` and multiplying by it on its
+/// own, so the decoding of compressed weights runs in parallel as well as
+/// the products.
+pub(crate) fn matmul_by_blocks<T: Scalar>(
+    dst: &mut [T],
+    (m, k, n): (usize, usize, usize),
+    lhs: Mat<'_, T>,
+    block_rows: usize,
+    fill: impl Fn(usize, &mut [T]) -> Result<(), KernelError> + Sync,
+) -> Result<(), KernelError> {
+    let out = Mat::rows(&*dst, n);
+    if !(lhs.fits(m, k) && out.fits(m, n)) || block_rows == 0 {
+        return Err("internal: a GEMM operand does not fit its buffer".into());
+    }
+    if m == 0 || n == 0 {
+        return Ok(());
+    }
+    if k == 0 {
+        dst[..m * n].fill(T::ZERO);
+        return Ok(());
+    }
+    let strides = [lhs.row_stride, lhs.col_stride, k, n];
+    if strides.iter().any(|&s| isize::try_from(s).is_err()) {
+        return Err("internal: a GEMM stride overflows".into());
+    }
+    let [rsa, csa, rsb, rsc] = strides.map(|s| s as isize);
+    let len = block_rows
+        .min(n)
+        .checked_mul(k)
+        .ok_or("internal: the block is too large")?;
+    crate::tensor::check_scratch(len, std::mem::size_of::<T>(), "a block of weights")?;
+    let out = SharedMut(dst.as_mut_ptr());
+    (0..n.div_ceil(block_rows))
+        .into_par_iter()
+        .try_for_each_init(
+            || vec![T::ZERO; len],
+            |buf, block| {
+                let first = block * block_rows;
+                let count = block_rows.min(n - first);
+                let buf = &mut buf[..count * k];
+                fill(first, buf)?;
+                let out = &out;
+                // SAFETY: `lhs` holds the m × k matrix (`fits`), `buf` the
+                // count × k block read transposed (k × count, rows 1 apart and
+                // columns k apart), and columns `first..first + count` of the
+                // m × n output lie inside `dst` (`fits`); the blocks' columns
+                // are disjoint, so no two threads write the same element of
+                // `dst`, borrowed mutably (and unread elsewhere) until all are
+                // done.
+                unsafe {
+                    T::gemm(
+                        (m, k, count),
+                        (lhs.data.as_ptr(), rsa, csa),
+                        (buf.as_ptr(), 1, rsb),
+                        T::ZERO,
+                        (out.0.add(first), rsc),
+                    );
+                }
+                Ok(())
+            },
+        )
+}
+
+/// A constant f32 operand in memory the GEMM can read in place, or `None`
+/// when it already is one (or is not f32).
+///
+/// The GEMM reads f32 slices, and a view of the weights file is one only
+/// when its offset is a multiple of 4: OpenVINO's serializer writes
+/// constants back to back, so every weight after an odd-sized one (a
+/// boolean or u8 constant) is misaligned, and `elements` would copy it on
+/// every run (a third of a Llama decoder's time). The executor makes this
+/// copy once, when it is made, instead.
+pub(crate) fn aligned_weights(t: &Tensor) -> Option<Tensor> {
+    // (An empty view has nothing to copy, aligned or not.)
+    let in_place = t.bytes().is_empty() || bytemuck::try_cast_slice::<u8, f32>(t.bytes()).is_ok();
+    if t.element_type != ElementType::F32 || in_place || cfg!(target_endian = "big") {
+        return None;
+    }
+    let bytes = t.bytes();
+    Tensor::computed(t.shape.clone(), |dst: &mut [f32]| {
+        for (v, b) in dst.iter_mut().zip(bytes.chunks_exact(4)) {
+            *v = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        Ok::<(), ExecError>(())
+    })
+    .ok()
+}
+
+/// Asks the OS to drop the whole pages inside `bytes` from this process's
+/// resident memory: after [`aligned_weights`] copied a weight out of the
+/// mapped weights file, its mapped pages are no longer read, and would
+/// otherwise count twice in the resident size. Only a hint (its failure is
+/// ignored); the contents stay the same, read back from the file (or swap)
+/// if anything touches them again.
+pub(crate) fn release_pages(bytes: &[u8]) {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = (bytes.as_ptr() as usize).next_multiple_of(PAGE);
+        let end = (bytes.as_ptr() as usize + bytes.len()) / PAGE * PAGE;
+        if end > start {
+            // SAFETY: the range lies inside `bytes`, which is mapped and
+            // borrowed for the call; MADV_PAGEOUT never changes what memory
+            // holds (it reclaims pages, which fault back in unchanged), so
+            // no reference to them is invalidated.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_PAGEOUT);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = bytes;
+}
+
 /// `dst`'s pointer, shared by the column blocks that write disjoint
 /// elements of it.
 struct SharedMut<T>(*mut T);
@@ -329,6 +450,84 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn products_by_blocks_of_weights_match_a_naive_loop() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        // Odd shapes, one row, no rows, no columns, an empty K; blocks that
+        // do and do not divide N.
+        for (m, k, n, block) in [
+            (5, 7, 3, 16),
+            (1, 33, 40, 16),
+            (130, 97, 90, 17),
+            (0, 4, 5, 16),
+            (3, 4, 0, 16),
+            (3, 0, 5, 2),
+        ] {
+            let a: Vec<f64> = (0..m * k).map(|v| ((v * 7) % 11) as f64 - 5.0).collect();
+            // W is n × k; the product is a · Wᵀ.
+            let w: Vec<f64> = (0..n * k).map(|v| ((v * 3) % 13) as f64 - 6.0).collect();
+            let wt: Vec<f64> = (0..k * n).map(|v| w[(v % n) * k + v / n]).collect();
+            let want = naive(&a, &wt, m, k, n);
+            let mut c = vec![f64::NAN; m * n];
+            let fill = |first: usize, buf: &mut [f64]| {
+                buf.copy_from_slice(&w[first * k..first * k + buf.len()]);
+                Ok(())
+            };
+            pool.install(|| matmul_by_blocks(&mut c, (m, k, n), Mat::rows(&a, k), block, fill))
+                .unwrap();
+            assert_eq!(c, want, "{m}x{k}x{n} by {block}");
+        }
+        // A failing block fails the product.
+        let mut c = vec![0.0f32; 4];
+        let r = matmul_by_blocks(
+            &mut c,
+            (2, 1, 2),
+            Mat::rows(&[1.0, 2.0], 1),
+            1,
+            |first, _| {
+                if first == 1 {
+                    Err("no such row".into())
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        assert!(r.is_err());
+    }
+
+    #[test]
+    fn misaligned_weights_are_copied_once_into_aligned_memory() {
+        for count in [0usize, 1, 7, 1000] {
+            let values: Vec<f32> = (0..count).map(|v| v as f32 * 0.5 - 3.0).collect();
+            // One byte before the values, as after a u8 constant in a `.bin`.
+            let mut bytes = vec![9u8];
+            values.iter().for_each(|v| bytes.extend(v.to_le_bytes()));
+            let whole = ir::TensorBytes::from_vec(bytes);
+            let len = whole.len() as u64 - 1;
+            let view = whole.slice(1, len).unwrap();
+            let t = Tensor::new(ElementType::F32, vec![count], view).unwrap();
+            let copied = aligned_weights(&t);
+            // An empty view has nothing to copy.
+            let Some(copied) = copied else {
+                assert_eq!(count, 0);
+                continue;
+            };
+            assert_eq!(copied.shape, [count]);
+            let read = bytemuck::try_cast_slice::<u8, f32>(copied.bytes()).unwrap();
+            assert_eq!(read, &values[..]);
+            // Already aligned: nothing to do.
+            assert!(aligned_weights(&copied).is_none());
+            // Dropping the original's pages keeps its contents.
+            release_pages(t.bytes());
+            assert_eq!(t.to_vec::<f32>().unwrap(), values);
+        }
+        let ints = Tensor::from_vec(vec![2], vec![1i32, 2]).unwrap();
+        assert!(aligned_weights(&ints).is_none());
     }
 
     #[test]

@@ -83,6 +83,8 @@ pub(crate) fn decode_f32(
     }
     let per_byte = 8 / bits;
     let mask = ((1u16 << bits) - 1) as u8;
+    // Every code's value, once: at most 256 of them.
+    let values: Vec<f32> = (0..=mask).map(|c| value(t, c)).collect();
     let code = |i: usize| -> u8 {
         let byte = bytes[i / per_byte];
         let slot = i % per_byte;
@@ -90,32 +92,57 @@ pub(crate) fn decode_f32(
         let shift = if t == U1 { 7 - slot } else { slot * bits };
         (byte >> shift) & mask
     };
+    // Whole bytes of 8-bit and 4-bit codes (compressed weights' rows), a
+    // byte at a time: a loop the compiler keeps branch-free.
+    if bits == 8 {
+        for (v, &b) in out.iter_mut().zip(&bytes[first..]) {
+            *v = values[usize::from(b)];
+        }
+        return Ok(());
+    }
+    if bits == 4 && first & 1 == 0 {
+        let (pairs, rest) = out.split_at_mut(out.len() / 2 * 2);
+        for (v, &b) in pairs.chunks_exact_mut(2).zip(&bytes[first / 2..]) {
+            v[0] = values[usize::from(b & 15)];
+            v[1] = values[usize::from(b >> 4)];
+        }
+        if let Some(v) = rest.first_mut() {
+            *v = values[usize::from(code(first + pairs.len()))];
+        }
+        return Ok(());
+    }
     for (i, v) in out.iter_mut().enumerate() {
-        let c = code(first + i);
-        *v = match t {
-            U1 | U2 | U4 => f32::from(c),
-            I4 => f32::from(((c << 4) as i8) >> 4),
-            NF4 => NF4_CODES[usize::from(c)],
-            F4E2M1 => {
-                let m = F4E2M1_MAGNITUDES[usize::from(c & 7)];
-                if c & 8 != 0 {
-                    -m
-                } else {
-                    m
-                }
-            }
-            F8E4M3 => f8(c, 4, 3, false),
-            F8E5M2 => f8(c, 5, 2, true),
-            _ => {
-                if c == 0xFF {
-                    f32::NAN
-                } else {
-                    (2.0f64).powi(i32::from(c) - 127) as f32
-                }
-            }
-        };
+        *v = values[usize::from(code(first + i))];
     }
     Ok(())
+}
+
+/// The value of code `c` of storage type `t` (one of those [`decode_f32`]
+/// takes).
+fn value(t: ElementType, c: u8) -> f32 {
+    use ElementType::*;
+    match t {
+        U1 | U2 | U4 => f32::from(c),
+        I4 => f32::from(((c << 4) as i8) >> 4),
+        NF4 => NF4_CODES[usize::from(c & 15)],
+        F4E2M1 => {
+            let m = F4E2M1_MAGNITUDES[usize::from(c & 7)];
+            if c & 8 != 0 {
+                -m
+            } else {
+                m
+            }
+        }
+        F8E4M3 => f8(c, 4, 3, false),
+        F8E5M2 => f8(c, 5, 2, true),
+        _ => {
+            if c == 0xFF {
+                f32::NAN
+            } else {
+                (2.0f64).powi(i32::from(c) - 127) as f32
+            }
+        }
+    }
 }
 
 /// An 8-bit float with `e` exponent and `m` mantissa bits (bias
@@ -172,5 +199,31 @@ mod tests {
             [1.0, f64::INFINITY]
         );
         assert!(decode(ElementType::U4, &[0x21], 3).is_err());
+    }
+
+    #[test]
+    fn any_range_decodes_as_its_elements_one_by_one() {
+        use ElementType::*;
+        let bytes: Vec<u8> = (0..=255u8).map(|b| b.wrapping_mul(37)).collect();
+        for (t, bits) in [(U1, 1), (U2, 2), (U4, 4), (I4, 4), (NF4, 4), (F8E4M3, 8)] {
+            let total = 256 * 8 / bits;
+            // Element i alone: the slow path on a single element.
+            let one = |i: usize| {
+                let mut v = [0f32];
+                decode_f32(t, &bytes, i, &mut v).unwrap();
+                v[0]
+            };
+            let each: Vec<f32> = (0..total).map(one).collect();
+            for (first, len) in [(0, total), (1, 7), (2, 9), (6, 0), (total - 3, 3)] {
+                let mut out = vec![0f32; len];
+                decode_f32(t, &bytes, first, &mut out).unwrap();
+                let want = &each[first..first + len];
+                // Bitwise, so NaNs compare too.
+                let bits_of = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits_of(&out), bits_of(want), "{t} {first}+{len}");
+            }
+            let mut past = vec![0f32; 2];
+            assert!(decode_f32(t, &bytes, total - 1, &mut past).is_err(), "{t}");
+        }
     }
 }

@@ -148,24 +148,26 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     }
     let et = a.element_type;
     let t = if et.is_real() {
-        let gemm_all = |va: &[f32], vb: &[f32]| products(va, vb, &pairs, &oa, &ob, n);
         match et {
+            // Written in place into the output's (pooled) buffer.
             ElementType::F32 => {
-                Tensor::from_vec(out, gemm_all(&elements::<f32>(a)?, &elements::<f32>(b)?)?)?
+                let (va, vb) = (elements::<f32>(a)?, elements::<f32>(b)?);
+                Tensor::computed(out, |dst: &mut [f32]| {
+                    products(dst, &va, &vb, &pairs, &oa, &ob, n)
+                })?
             }
-            ElementType::F64 => Tensor::from_vec(
-                out,
-                products(
-                    &a.to_vec::<f64>()?,
-                    &b.to_vec::<f64>()?,
-                    &pairs,
-                    &oa,
-                    &ob,
-                    n,
-                )?,
-            )?,
+            ElementType::F64 => {
+                let (va, vb) = (elements::<f64>(a)?, elements::<f64>(b)?);
+                Tensor::computed(out, |dst: &mut [f64]| {
+                    products(dst, &va, &vb, &pairs, &oa, &ob, n)
+                })?
+            }
             // f16 and bf16 compute in f32, as OpenVINO's CPU plugin does.
-            _ => narrow(et, out, &gemm_all(&widen(a)?, &widen(b)?)?)?,
+            _ => {
+                let mut res = vec![0f32; total];
+                products(&mut res, &widen(a)?, &widen(b)?, &pairs, &oa, &ob, n)?;
+                narrow(et, out, &res)?
+            }
         }
     } else {
         let r = product!(
@@ -181,22 +183,25 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
 }
 
 /// The float products of every (batch of `a`, batch of `b`) pair, in output
-/// order, on the GEMM.
+/// order, on the GEMM, into `res` (every element written).
 fn products<T: Scalar>(
+    res: &mut [T],
     va: &[T],
     vb: &[T],
     pairs: &[(usize, usize)],
     oa: &Operand<'_>,
     ob: &Operand<'_>,
     n: usize,
-) -> KResult<Vec<T>> {
+) -> KResult<()> {
     let (m, k) = (oa.rows, oa.cols);
     let (sa, sb) = (m * k, k * n);
-    let mut res = vec![T::ZERO; pairs.len() * m * n];
+    if res.len() != pairs.len() * m * n {
+        return Err("internal: the output does not hold every product".into());
+    }
     for (dst, &(pa, pb)) in res.chunks_mut((m * n).max(1)).zip(pairs) {
         let lhs = oa.mat(&va[(pa * sa).min(va.len())..]);
         let rhs = ob.mat(&vb[(pb * sb).min(vb.len())..]);
         gemm::matmul(dst, n, (m, k, n), lhs, rhs, false)?;
     }
-    Ok(res)
+    Ok(())
 }
