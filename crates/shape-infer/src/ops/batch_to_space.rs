@@ -2,7 +2,7 @@
 //! `crops_end` CE (inputs 1 to 3, one value per data axis) to
 //! `[N / prod(B), D1*B1 - CB1 - CE1, …]`: blocks of the batch moved into
 //! the spatial dims, then cropped. SpaceToBatch shares the input checks
-//! ([`block_inputs`]).
+//! ([`operands`]).
 //!
 //! As OpenVINO: the three inputs are 1-D integer tensors of the data's rank
 //! (rank 2 or more), every block value is 1 or more and every crop 0 or
@@ -11,7 +11,7 @@
 //! inference accepts other values there but its CPU plugin then writes a
 //! tensor of the wrong size, so they are errors here.
 
-use ir::{Dim, Shape};
+use ir::{Dim, ElementType, Shape};
 use symdim::{Expr, Predicate};
 
 use crate::context::InferContext;
@@ -42,7 +42,7 @@ pub(super) type BlockInputs = (Vec<i64>, Vec<Dim>, Vec<Dim>);
 /// Checks the types and shapes of inputs 1 to 3 (`names`: how the two
 /// crop or pad inputs are called) against data of rank `rank` (when known)
 /// and reads their values.
-pub(super) fn block_inputs(
+fn block_inputs(
     ctx: &mut InferContext,
     call: &OpCall<'_>,
     rank: Option<usize>,
@@ -132,7 +132,7 @@ pub(super) fn block_inputs(
 }
 
 /// The data's dims, checked to be rank 2 or more.
-pub(super) fn data_dims<'a>(call: &'a OpCall<'_>) -> Result<Option<&'a [Dim]>, ShapeError> {
+fn data_dims<'a>(call: &'a OpCall<'_>) -> Result<Option<&'a [Dim]>, ShapeError> {
     let Some(dims) = call.inputs.first().and_then(|t| t.shape.dims()) else {
         return Ok(None);
     };
@@ -145,6 +145,48 @@ pub(super) fn data_dims<'a>(call: &'a OpCall<'_>) -> Result<Option<&'a [Dim]>, S
     Ok(Some(dims))
 }
 
+/// What BatchToSpace and SpaceToBatch read of their inputs.
+pub(super) enum Operands<'a> {
+    /// The data's element type and dims, and the checked block and
+    /// crop or pad values.
+    Known(ElementType, &'a [Dim], BlockInputs),
+    /// The output, when the data's rank or the values are not known: a
+    /// dynamic rank, or a fresh dim per axis.
+    Settled(TensorInfo),
+}
+
+/// Checks the data (rank 2 or more) and inputs 1 to 3 of BatchToSpace or
+/// SpaceToBatch and reads their values; `names` are the two crop or pad
+/// inputs, `margins` what they are together ("crops", "pads").
+pub(super) fn operands<'a>(
+    ctx: &mut InferContext,
+    call: &'a OpCall<'_>,
+    names: [&str; 2],
+    margins: &str,
+) -> Result<Operands<'a>, ShapeError> {
+    let et = call
+        .inputs
+        .first()
+        .map_or(ElementType::Dynamic, |t| t.element_type);
+    let dims = data_dims(call)?;
+    let values = block_inputs(ctx, call, dims.map(<[Dim]>::len), names)?;
+    let Some(dims) = dims else {
+        return Ok(Operands::Settled(TensorInfo::new(et, Shape::DynamicRank)));
+    };
+    let Some(values) = values else {
+        let why = format!(
+            "{}'s block or {margins}, known only at run time",
+            call.node.op_type.name
+        );
+        let out: Vec<Dim> = dims
+            .iter()
+            .map(|_| support::unknown_dim(ctx, &why))
+            .collect();
+        return Ok(Operands::Settled(TensorInfo::new(et, Shape::ranked(out))));
+    };
+    Ok(Operands::Known(et, dims, values))
+}
+
 /// The product of the block values, checked for overflow.
 pub(super) fn block_product(block: &[i64]) -> Result<i64, ShapeError> {
     block
@@ -154,27 +196,11 @@ pub(super) fn block_product(block: &[i64]) -> Result<i64, ShapeError> {
 }
 
 fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
-    let et = call.inputs.first().map(|t| t.element_type);
-    let dims = data_dims(call)?;
-    let values = block_inputs(
-        ctx,
-        call,
-        dims.map(<[Dim]>::len),
-        ["crops_begin", "crops_end"],
-    )?;
-    let et = et.unwrap_or(ir::ElementType::Dynamic);
-    let Some(dims) = dims else {
-        return Ok(vec![TensorInfo::new(et, Shape::DynamicRank)]);
-    };
-    let Some((block, begin, end)) = values else {
-        let out: Vec<Dim> = dims
-            .iter()
-            .map(|_| {
-                support::unknown_dim(ctx, "BatchToSpace's block or crops, known only at run time")
-            })
-            .collect();
-        return Ok(vec![TensorInfo::new(et, Shape::ranked(out))]);
-    };
+    let (et, dims, (block, begin, end)) =
+        match operands(ctx, call, ["crops_begin", "crops_end"], "crops")? {
+            Operands::Known(et, dims, values) => (et, dims, values),
+            Operands::Settled(out) => return Ok(vec![out]),
+        };
     let mut out = vec![exact_div(
         ctx,
         &dims[0],

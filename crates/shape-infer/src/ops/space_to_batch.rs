@@ -4,16 +4,15 @@
 //! then cut into blocks moved into the batch. The inputs are checked as
 //! BatchToSpace's ([`super::batch_to_space`]).
 
-use ir::{Dim, Shape};
+use ir::Shape;
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
 use crate::registry::{OpCall, OpDef, OpDoc, OpVersion};
 use crate::tensor::TensorInfo;
 
-use super::batch_to_space::{block_inputs, block_product, data_dims};
+use super::batch_to_space::{block_product, operands, Operands};
 use super::depth_to_space::exact_div;
-use super::support;
 
 pub static DEF: OpDef = OpDef {
     type_name: "SpaceToBatch",
@@ -28,27 +27,11 @@ pub static DEF: OpDef = OpDef {
 };
 
 fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
-    let et = call.inputs.first().map(|t| t.element_type);
-    let dims = data_dims(call)?;
-    let values = block_inputs(
-        ctx,
-        call,
-        dims.map(<[Dim]>::len),
-        ["pads_begin", "pads_end"],
-    )?;
-    let et = et.unwrap_or(ir::ElementType::Dynamic);
-    let Some(dims) = dims else {
-        return Ok(vec![TensorInfo::new(et, Shape::DynamicRank)]);
-    };
-    let Some((block, begin, end)) = values else {
-        let out: Vec<Dim> = dims
-            .iter()
-            .map(|_| {
-                support::unknown_dim(ctx, "SpaceToBatch's block or pads, known only at run time")
-            })
-            .collect();
-        return Ok(vec![TensorInfo::new(et, Shape::ranked(out))]);
-    };
+    let (et, dims, (block, begin, end)) =
+        match operands(ctx, call, ["pads_begin", "pads_end"], "pads")? {
+            Operands::Known(et, dims, values) => (et, dims, values),
+            Operands::Settled(out) => return Ok(vec![out]),
+        };
     let mut out = vec![dims[0].mul_const(block_product(&block)?)?];
     for i in 1..dims.len() {
         let padded = dims[i].add(&begin[i])?.add(&end[i])?;
