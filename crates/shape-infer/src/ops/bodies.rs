@@ -18,6 +18,8 @@ use crate::engine::{BodyOutcome, Walker};
 use crate::error::ShapeError;
 use crate::tensor::TensorInfo;
 
+use super::support;
+
 /// The rule name of a body that does not give what the op needs.
 pub(crate) const BODY_SHAPE: &str = "body-shape";
 
@@ -51,19 +53,23 @@ pub(crate) fn outer_input(inputs: &[TensorInfo], outer: usize) -> Result<&Tensor
     })
 }
 
-/// `axis` of a rank-`rank` tensor, negative values counting from the end.
-pub(crate) fn normalize_axis(axis: i64, rank: usize, what: &str) -> Result<usize, ShapeError> {
-    let r = i64::try_from(rank).unwrap_or(i64::MAX);
-    let a = if axis < 0 { axis + r } else { axis };
-    usize::try_from(a)
-        .ok()
-        .filter(|&a| a < rank)
-        .ok_or_else(|| {
-            ShapeError::rule(
-                "body-slice-invalid",
-                format!("{what}: axis {axis} is outside a rank-{rank} tensor"),
-            )
-        })
+/// The one body of a Loop or TensorIterator (`op` names it in the error).
+pub(crate) fn single_body<'a>(sub: &'a SubGraph, op: &str) -> Result<&'a Body, ShapeError> {
+    match sub.bodies.as_slice() {
+        [body] => Ok(body),
+        _ => Err(ShapeError::rule(
+            "bodies-invalid",
+            format!("a {op} needs exactly one body"),
+        )),
+    }
+}
+
+/// The known value of a one-element tensor (a trip count, a condition).
+pub(crate) fn scalar_value(tensor: &TensorInfo) -> Option<i64> {
+    match tensor.value.as_deref() {
+        Some([v]) => v.as_constant(),
+        _ => None,
+    }
 }
 
 /// The Parameters' tensors of `body`: each op input whole, or for a sliced
@@ -80,7 +86,11 @@ pub(crate) fn seeds(
             Some(slice) => {
                 let mut tensor = TensorInfo::new(outer.element_type, outer.shape.clone());
                 if let Shape::Ranked(dims) = &mut tensor.shape {
-                    let axis = normalize_axis(slice.axis, dims.len(), "a sliced input")?;
+                    let axis = support::normalize_axis(
+                        slice.axis,
+                        dims.len(),
+                        "the axis of a sliced input",
+                    )?;
                     dims[axis] = Expr::constant(slice.part_size);
                 }
                 tensor
@@ -233,7 +243,11 @@ pub(crate) fn iterated_outputs(
                     Shape::Ranked(dims) if dims.is_empty() => Shape::ranked([iterations.clone()]),
                     Shape::Ranked(dims) => {
                         let mut dims = dims.to_vec();
-                        let axis = normalize_axis(slice.axis, dims.len(), "a concatenated output")?;
+                        let axis = support::normalize_axis(
+                            slice.axis,
+                            dims.len(),
+                            "the axis of a concatenated output",
+                        )?;
                         dims[axis] = dims[axis].mul(iterations)?;
                         Shape::ranked(dims)
                     }

@@ -8,7 +8,7 @@
 
 use ir::{BodyRole, ElementType, Node, SubGraph};
 
-use super::bodies::{join_shape, seeds, BODY_SHAPE};
+use super::bodies::{join_shape, scalar_value, seeds, BODY_SHAPE};
 use crate::context::InferContext;
 use crate::engine::{BodyOutcome, Walker};
 use crate::error::ShapeError;
@@ -47,10 +47,7 @@ pub(crate) fn infer(
             "an If needs a then body and an else body",
         ));
     };
-    let known = match condition.value.as_deref() {
-        Some([v]) => v.as_constant().map(|v| v != 0),
-        _ => None,
-    };
+    let known = scalar_value(condition).map(|v| v != 0);
     let mut outcomes = Vec::new();
     let mut per_body = Vec::new();
     for body in [then, otherwise] {

@@ -12,19 +12,11 @@
 use ir::{ElementType, Interval, Node, Shape, SubGraph};
 use symdim::Expr;
 
-use super::bodies::{infer_iterated, iterated_outputs, seeds};
+use super::bodies::{infer_iterated, iterated_outputs, scalar_value, seeds, single_body};
 use crate::context::InferContext;
 use crate::engine::{BodyOutcome, Walker};
 use crate::error::ShapeError;
 use crate::tensor::TensorInfo;
-
-/// The known value of a one-element tensor.
-fn scalar_value(tensor: &TensorInfo) -> Option<i64> {
-    match tensor.value.as_deref() {
-        Some([v]) => v.as_constant(),
-        _ => None,
-    }
-}
 
 pub(crate) fn infer(
     walker: &mut Walker<'_>,
@@ -33,12 +25,7 @@ pub(crate) fn infer(
     sub: &SubGraph,
     inputs: &[TensorInfo],
 ) -> Result<(Vec<TensorInfo>, Vec<BodyOutcome>), ShapeError> {
-    let [body] = sub.bodies.as_slice() else {
-        return Err(ShapeError::rule(
-            "bodies-invalid",
-            "a Loop needs exactly one body",
-        ));
-    };
+    let body = single_body(sub, "Loop")?;
     let (Some(trip), Some(condition)) = (inputs.first(), inputs.get(1)) else {
         return Err(ShapeError::rule(
             "input-count",

@@ -10,7 +10,10 @@
 use ir::{Node, Shape, SubGraph};
 use symdim::{Expr, Predicate};
 
-use super::bodies::{infer_iterated, iterated_outputs, outer_input, seeds, slice_iterations};
+use super::bodies::{
+    infer_iterated, iterated_outputs, outer_input, seeds, single_body, slice_iterations,
+};
+use super::support;
 use crate::context::InferContext;
 use crate::engine::{BodyOutcome, Walker};
 use crate::error::ShapeError;
@@ -23,19 +26,15 @@ pub(crate) fn infer(
     sub: &SubGraph,
     inputs: &[TensorInfo],
 ) -> Result<(Vec<TensorInfo>, Vec<BodyOutcome>), ShapeError> {
-    let [body] = sub.bodies.as_slice() else {
-        return Err(ShapeError::rule(
-            "bodies-invalid",
-            "a TensorIterator needs exactly one body",
-        ));
-    };
+    let body = single_body(sub, "TensorIterator")?;
     let mut iterations: Option<Expr> = None;
     for input in &body.inputs {
         let Some(slice) = &input.slice else { continue };
         let outer = outer_input(inputs, input.outer)?;
         let count = match &outer.shape {
             Shape::Ranked(dims) => {
-                let axis = super::bodies::normalize_axis(slice.axis, dims.len(), "a sliced input")?;
+                let axis =
+                    support::normalize_axis(slice.axis, dims.len(), "the axis of a sliced input")?;
                 slice_iterations(&dims[axis], slice)?
             }
             Shape::DynamicRank => Expr::symbol(ctx.fresh_symbol(
