@@ -127,6 +127,33 @@ pub(crate) fn read(
     })
 }
 
+/// Attribute `key` of `element`, trimmed and parsed: a missing one gives
+/// `default` and, when there is none, a problem; one that does not parse
+/// gives `None` and a problem saying it is not `kind`.
+fn parsed_attr<T: std::str::FromStr>(
+    element: &Element,
+    key: &str,
+    default: Option<T>,
+    kind: &str,
+    problems: &mut Vec<String>,
+) -> Option<T> {
+    match element.attr(key) {
+        None => {
+            if default.is_none() {
+                problems.push(format!("`{key}` is missing"));
+            }
+            default
+        }
+        Some(v) => {
+            let value = v.trim().parse::<T>().ok();
+            if value.is_none() {
+                problems.push(format!("`{key}` = \"{v}\" is not {kind}"));
+            }
+            value
+        }
+    }
+}
+
 struct Builder<'a> {
     src: &'a str,
     lines: &'a LineIndex<'a>,
@@ -564,28 +591,12 @@ impl Builder<'_> {
             };
             let location = self.loc(entry.start);
             let mut problems = Vec::new();
-            let int = |key: &str, default: Option<i64>, problems: &mut Vec<String>| match entry
-                .attr(key)
-            {
-                None => {
-                    if default.is_none() {
-                        problems.push(format!("`{key}` is missing"));
-                    }
-                    default
-                }
-                Some(v) => {
-                    let value = v.trim().parse::<i64>().ok();
-                    if value.is_none() {
-                        problems.push(format!("`{key}` = \"{v}\" is not an integer"));
-                    }
-                    value
-                }
+            let int = |key: &str, default: Option<i64>, problems: &mut Vec<String>| {
+                parsed_attr(entry, key, default, "an integer", problems)
             };
             let external = int("external_port_id", None, &mut problems);
-            let internal = entry.attr("internal_layer_id").map(str::trim);
-            if internal.is_none() {
-                problems.push("`internal_layer_id` is missing".to_owned());
-            }
+            let internal: Option<String> =
+                parsed_attr(entry, "internal_layer_id", None, "", &mut problems);
             let slice = if entry.attr("axis").is_some() {
                 let axis = int("axis", None, &mut problems);
                 let start = int("start", Some(0), &mut problems);
@@ -608,7 +619,7 @@ impl Builder<'_> {
                 None
             };
             let node = internal.and_then(|id| {
-                let node = self.ids.get(id).copied();
+                let node = self.ids.get(&id).copied();
                 if node.is_none() {
                     problems.push(format!(
                         "`internal_layer_id` {id} names no layer of the body"
@@ -1059,30 +1070,13 @@ impl Builder<'_> {
     fn add_edge(&mut self, edge: &Element) {
         let location = self.loc(edge.start);
         let mut problems = Vec::new();
-        let layer_attr = |key: &str, problems: &mut Vec<String>| match edge.attr(key) {
-            Some(v) => Some(v.trim().to_owned()),
-            None => {
-                problems.push(format!("`{key}` is missing"));
-                None
-            }
+        let from_layer: Option<String> = parsed_attr(edge, "from-layer", None, "", &mut problems);
+        let to_layer: Option<String> = parsed_attr(edge, "to-layer", None, "", &mut problems);
+        let port = |key: &str, problems: &mut Vec<String>| {
+            parsed_attr::<u32>(edge, key, None, "a non-negative integer", problems)
         };
-        let from_layer = layer_attr("from-layer", &mut problems);
-        let to_layer = layer_attr("to-layer", &mut problems);
-        let port_attr = |key: &str, problems: &mut Vec<String>| match edge.attr(key) {
-            None => {
-                problems.push(format!("`{key}` is missing"));
-                None
-            }
-            Some(v) => {
-                let port = v.trim().parse::<u32>().ok();
-                if port.is_none() {
-                    problems.push(format!("`{key}` = \"{v}\" is not a non-negative integer"));
-                }
-                port
-            }
-        };
-        let from_port = port_attr("from-port", &mut problems);
-        let to_port = port_attr("to-port", &mut problems);
+        let from_port = port("from-port", &mut problems);
+        let to_port = port("to-port", &mut problems);
         let (Some(from_layer), Some(to_layer), Some(from_port), Some(to_port)) =
             (from_layer, to_layer, from_port, to_port)
         else {
