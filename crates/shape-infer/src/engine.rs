@@ -2,13 +2,13 @@
 
 use std::collections::HashMap;
 
-use ir::{Body, Diagnostic, Graph, NodeId, Op};
+use ir::{Body, Diagnostic, Graph, NodeId, Op, SubGraph};
 use symdim::{DimError, SymbolTable};
 
 use crate::context::{Constraint, InferContext, SPEC_LENIENCIES};
 use crate::declared::{check_declared, declared_tensor};
 use crate::error::ShapeError;
-use crate::registry::{OpCall, Registry, Resolution};
+use crate::registry::{OpCall, OpDef, Registry, Resolution};
 use crate::tensor::TensorInfo;
 use crate::validate::validate;
 
@@ -149,6 +149,16 @@ pub fn infer_validated(
     }
 }
 
+/// How a node's outputs are inferred.
+enum How<'a> {
+    /// By the registry's rule for its op, at this version.
+    Rule(&'a OpDef, u32),
+    /// Through its bodies (If, Loop, TensorIterator).
+    Bodies(&'a SubGraph),
+    /// Not at all: the op or its version is unknown.
+    Unknown(Resolution<'a>),
+}
+
 /// One inference walk over a graph or a body.
 pub(crate) struct Walker<'a> {
     registry: &'a Registry,
@@ -233,31 +243,16 @@ impl Walker<'_> {
                 })
                 .flatten();
 
-            if let Op::SubGraph(sub) = &node.op {
-                let outcome = match inputs {
-                    None => declared(ctx),
-                    Some(inputs) => {
-                        match crate::ops::bodies::infer(self, ctx, node, sub, &inputs) {
-                            Ok((outputs, inferred)) => {
-                                bodies.insert(id, inferred);
-                                NodeOutcome::Inferred(outputs)
-                            }
-                            Err(error) => {
-                                self.diagnostics.push(
-                                    Diagnostic::error(error.rule_name(), error.to_string())
-                                        .at_layer(node.layer_ref(), node.location),
-                                );
-                                declared(ctx)
-                            }
-                        }
-                    }
-                };
-                outcomes[id.index()] = Some(outcome);
-                continue;
-            }
-            let resolution = registry.resolve(&node.op_type.name, &node.op_type.version);
-            let outcome = match (resolution, inputs) {
-                (Resolution::UnknownType | Resolution::UnknownVersion, _) => {
+            // A layer with bodies is inferred through them, not by a rule.
+            let how = match &node.op {
+                Op::SubGraph(sub) => How::Bodies(sub),
+                _ => match registry.resolve(&node.op_type.name, &node.op_type.version) {
+                    Resolution::Known(def, version) => How::Rule(def, version),
+                    unknown => How::Unknown(unknown),
+                },
+            };
+            let outcome = match (how, inputs) {
+                (How::Unknown(resolution), _) => {
                     let message = if resolution == Resolution::UnknownType {
                         format!(
                             "unknown op type `{}` (version `{}`)",
@@ -281,8 +276,8 @@ impl Walker<'_> {
                         .push(d.at_layer(node.layer_ref(), node.location));
                     declared(ctx)
                 }
-                (Resolution::Known(..), None) => declared(ctx),
-                (Resolution::Known(def, version), Some(inputs)) => {
+                (_, None) => declared(ctx),
+                (how, Some(inputs)) => {
                     if options.check_declared_shapes {
                         for (port, tensor) in node.inputs.iter().zip(&inputs) {
                             self.diagnostics.extend(check_declared(
@@ -293,12 +288,26 @@ impl Walker<'_> {
                             ));
                         }
                     }
-                    let call = OpCall {
-                        node,
-                        version,
-                        inputs: &inputs,
+                    let inferred = match how {
+                        How::Rule(def, version) => {
+                            let call = OpCall {
+                                node,
+                                version,
+                                inputs: &inputs,
+                            };
+                            (def.infer)(ctx, &call)
+                        }
+                        How::Bodies(sub) => crate::ops::bodies::infer(
+                            self, ctx, node, sub, &inputs,
+                        )
+                        .map(|(outputs, inferred)| {
+                            bodies.insert(id, inferred);
+                            outputs
+                        }),
+                        // Settled by the first arm.
+                        How::Unknown(_) => Err(ShapeError::Unreadable),
                     };
-                    match (def.infer)(ctx, &call) {
+                    match inferred {
                         Ok(mut outputs) => {
                             ctx.keep_trackable(&mut outputs);
                             let count_ok = matches!(node.op, Op::Result)
