@@ -11,8 +11,12 @@ use crate::tensor::Tensor;
 /// rule checks them (at run time they may come from data).
 pub(super) type BlockValues = (Vec<usize>, Vec<usize>, Vec<usize>);
 
-/// Reads and checks inputs 1 to 3 of BatchToSpace or SpaceToBatch.
+/// Reads and checks inputs 1 to 3 of BatchToSpace or SpaceToBatch for data
+/// of `rank` (2 or more).
 pub(super) fn block_values(call: &Call<'_>, rank: usize) -> KResult<BlockValues> {
+    if rank < 2 {
+        return Err("input-rank: the data must have rank 2 or more".into());
+    }
     let read = |i: usize, min: i64| -> KResult<Vec<usize>> {
         let v = call.input(i)?.to_i64s()?;
         if v.len() != rank {
@@ -56,9 +60,6 @@ pub(super) fn check_shape(call: &Call<'_>, computed: Vec<usize>) -> KResult<Vec<
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let x = call.input(0)?;
     let rank = x.shape.len();
-    if rank < 2 {
-        return Err("input-rank: the data must have rank 2 or more".into());
-    }
     let (block, begin, end) = block_values(call, rank)?;
     let prod = block
         .iter()

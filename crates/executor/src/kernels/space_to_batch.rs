@@ -11,9 +11,6 @@ use crate::tensor::{element_width, Tensor};
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let x = call.input(0)?;
     let rank = x.shape.len();
-    if rank < 2 {
-        return Err("input-rank: the data must have rank 2 or more".into());
-    }
     let (block, begin, end) = block_values(call, rank)?;
     let batch = x.shape[0];
     let mut out = vec![block
