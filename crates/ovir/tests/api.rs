@@ -1,0 +1,107 @@
+//! The library's front door, on the shipped samples.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use ovir::{CheckOptions, Error, Model, Tensor};
+
+fn sample(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../ir-samples")
+        .join(name)
+}
+
+#[test]
+fn in_memory_model_equals_the_file() {
+    let path = sample("transformer_block.xml");
+    let xml = std::fs::read_to_string(&path).unwrap();
+    let bin = std::fs::read(path.with_extension("bin")).unwrap();
+    let from_memory = Model::from_memory(xml, Some(bin)).unwrap();
+    let from_file = Model::open(&path).unwrap();
+    let options = CheckOptions::default();
+    assert_eq!(
+        from_memory.check(&options).shape_report(),
+        from_file.check(&options).shape_report()
+    );
+}
+
+#[test]
+fn symbols_replace_input_dims() {
+    let mut model = Model::open(sample("transformer_block.xml")).unwrap();
+    model.set_input_shape("x", "B,S,32").unwrap();
+    let check = model.check(&CheckOptions::default());
+    assert!(check.is_valid(), "{}", check.shape_report());
+    let out = &check.outputs()[0];
+    assert_eq!(out.dims_text().unwrap(), ["B", "S", "32"]);
+    assert_eq!(out.static_dims(), None);
+    assert_eq!(out.bounds().unwrap()[2], (Some(32), Some(32)));
+    assert!(!out.is_declared());
+    // Every layer is listed once, Parameters first in topological order.
+    let layers: Vec<_> = check.layers().collect();
+    assert_eq!(layers.len(), model.graph().node_count());
+    assert_eq!(layers[0].type_name(), "Parameter");
+    assert_eq!(
+        check.layer("x").unwrap().outputs()[0].shape_text(),
+        "[B, S, 32]"
+    );
+}
+
+#[test]
+fn an_unknown_input_is_an_error() {
+    let mut model = Model::open(sample("transformer_block.xml")).unwrap();
+    let error = model.set_input_shape("nope", "1,2,3").unwrap_err();
+    assert!(matches!(error, Error::InputShape { .. }), "{error}");
+    assert!(error.to_string().contains("nope"), "{error}");
+}
+
+#[test]
+fn malformed_xml_is_a_read_error() {
+    let error = Model::open(sample("broken/malformed.xml")).unwrap_err();
+    assert!(matches!(error, Error::Read(_)), "{error}");
+    let error = Model::open(sample("no_such_model.xml")).unwrap_err();
+    assert!(matches!(error, Error::Read(_)), "{error}");
+}
+
+#[test]
+fn an_invalid_model_does_not_run() {
+    let model = Model::open(sample("broken/declared_shape_mismatch.xml")).unwrap();
+    let check = model.check(&CheckOptions::default());
+    assert!(!check.is_valid());
+    let error = check.run(HashMap::new()).unwrap_err();
+    assert!(
+        matches!(error, Error::Invalid { errors } if errors > 0),
+        "{error}"
+    );
+}
+
+#[test]
+fn run_errors_name_the_input() {
+    let model = Model::open(sample("add_relu_static.xml")).unwrap();
+    let check = model.check(&CheckOptions::default());
+    let wrong = Tensor::from_vec(vec![2, 3], vec![0.0f32; 6]).unwrap();
+    let error = check
+        .run(HashMap::from([("input".to_string(), wrong)]))
+        .unwrap_err();
+    assert!(matches!(error, Error::Run(_)), "{error}");
+    assert!(error.to_string().contains("input"), "{error}");
+}
+
+#[test]
+fn unknown_ops_go_on_only_when_allowed() {
+    let xml = std::fs::read_to_string(sample("add_relu_static.xml"))
+        .unwrap()
+        .replace("type=\"ReLU\"", "type=\"NoSuchOp\"");
+    let bin = std::fs::read(sample("add_relu_static.bin")).unwrap();
+    let model = Model::from_memory(xml, Some(bin)).unwrap();
+    let strict = model.check(&CheckOptions::default());
+    assert!(!strict.is_valid());
+    assert!(strict.errors().any(|d| d.rule == "op-unknown"));
+    let lenient = model.check(&CheckOptions {
+        allow_unknown_ops: true,
+        ..CheckOptions::default()
+    });
+    assert!(lenient.is_valid(), "{}", lenient.shape_report());
+    let layer = lenient.layer("/stem/Relu").unwrap();
+    assert!(layer.outputs()[0].is_declared());
+    assert_eq!(layer.location().line, 54);
+}
