@@ -31,6 +31,7 @@ pub fn declared_tensor(symbols: &mut SymbolTable, node: &Node, port: &PortDecl) 
         shape,
         value: None,
         real_value: None,
+        value_bounds: None,
         origin: ShapeOrigin::Declared,
     }
 }

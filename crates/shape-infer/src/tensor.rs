@@ -24,6 +24,11 @@ pub struct TensorInfo {
     /// The elements of a small floating-point constant, when known (a Range
     /// over float scalars has a static length OpenVINO folds).
     pub real_value: Option<Vec<f64>>,
+    /// Each element's lowest and highest value, for a small float tensor
+    /// whose elements are not known exactly (`ShapeOf` values divided as
+    /// floats): OpenVINO's lower/upper value propagation, which a Convert
+    /// back to integers turns into bounded fresh symbols.
+    pub value_bounds: Option<Vec<(f64, f64)>>,
     pub origin: ShapeOrigin,
 }
 
@@ -35,6 +40,7 @@ impl TensorInfo {
             shape,
             value: None,
             real_value: None,
+            value_bounds: None,
             origin: ShapeOrigin::Inferred,
         }
     }
@@ -42,6 +48,12 @@ impl TensorInfo {
     /// Attaches known element values (`None`: they are not known).
     pub fn with_value(mut self, value: impl Into<Option<Vec<Dim>>>) -> Self {
         self.value = value.into();
+        self
+    }
+
+    /// Attaches the bounds of the elements (`None`: not known).
+    pub fn with_value_bounds(mut self, bounds: Option<Vec<(f64, f64)>>) -> Self {
+        self.value_bounds = bounds;
         self
     }
 

@@ -4,9 +4,12 @@
 //! provably fits the destination type, or, for a destination of 32 bits or
 //! more, under the recorded constraint that it does (PyTorch exports convert
 //! the sizes they read with ShapeOf to i32: `H <= 2147483647` keeps `H`).
+//! Into f32 and f64 they propagate while provably exact (below 2^24 and
+//! 2^53), and back from them into integers, as OpenVINO's interval
+//! propagation follows shape values through float arithmetic.
 
 use ir::ElementType;
-use symdim::{Expr, Predicate};
+use symdim::{Expr, Interval, Predicate};
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
@@ -83,6 +86,45 @@ fn integer_range(t: ElementType) -> Option<(i64, i64)> {
     })
 }
 
+/// Float elements known only by their bounds, truncated into an integer
+/// type of `range`: each a fresh symbol with the truncated bounds (`None`
+/// when a bound leaves the type's range, where OpenVINO's conversion is not
+/// defined).
+fn bounded_symbols(
+    ctx: &mut InferContext,
+    bounds: &[(f64, f64)],
+    (lo, hi): (i64, i64),
+) -> Option<Vec<Expr>> {
+    let fits = |v: f64| v.is_finite() && v >= lo as f64 && v <= hi as f64;
+    bounds
+        .iter()
+        .map(|&(l, h)| {
+            let (l, h) = (l.trunc(), h.trunc());
+            if l.is_nan() || h.is_nan() || (l.is_finite() && !fits(l)) {
+                return None;
+            }
+            let lower = fits(l).then_some(l as i64);
+            let upper = fits(h).then_some(h as i64);
+            let s = ctx.fresh_symbol(
+                Interval::new(lower, upper),
+                "a value converted from a float known only by its bounds",
+            );
+            Some(Expr::symbol(s))
+        })
+        .collect()
+}
+
+/// The largest magnitude below which every integer is exactly representable
+/// in the float type `t`: float tensors carry values (as dim expressions)
+/// only when they are such integers. `None` for other types.
+pub(crate) fn exact_integer_limit(t: ElementType) -> Option<i64> {
+    match t {
+        ElementType::F32 => Some(1 << 24),
+        ElementType::F64 => Some(1 << 53),
+        _ => None,
+    }
+}
+
 /// A small float constant converted: kept as floats for f32 and f64 (f16
 /// and bf16 results would need their rounding: dropped), truncated toward
 /// zero into integers that fit the destination (as OpenVINO's Convert).
@@ -119,11 +161,34 @@ fn convert(
     if let Some(reals) = &input.real_value {
         return Ok(convert_reals(out, reals, target));
     }
-    let (Some(values), Some(_), Some((lo, hi))) = (
-        &input.value,
-        integer_range(input.element_type),
-        integer_range(target),
-    ) else {
+    let Some(values) = &input.value else {
+        return Ok(match (&input.value_bounds, integer_range(target)) {
+            (Some(bounds), Some(range)) if target != ElementType::Boolean => {
+                out.with_value(bounded_symbols(ctx, bounds, range))
+            }
+            _ => out,
+        });
+    };
+    // Integers become floats exactly while they are small enough for the
+    // mantissa (OpenVINO's interval propagation converts shape values to f32
+    // and back around float arithmetic).
+    if let Some(limit) = exact_integer_limit(target) {
+        let (lo, hi) = (Expr::constant(-limit), Expr::constant(limit));
+        let exact = values.iter().all(|v| {
+            ctx.symbols.decide(&Predicate::Le(v.clone(), hi.clone())) == Some(true)
+                && ctx.symbols.decide(&Predicate::Ge(v.clone(), lo.clone())) == Some(true)
+        });
+        return Ok(if exact {
+            out.with_value(values.clone())
+        } else {
+            out
+        });
+    }
+    // A float tensor's values are integers (see `exact_integer_limit`), so
+    // truncating them changes nothing: only the fit in `target` matters.
+    let source_known = integer_range(input.element_type).is_some()
+        || exact_integer_limit(input.element_type).is_some();
+    let (true, Some((lo, hi))) = (source_known, integer_range(target)) else {
         return Ok(out);
     };
     let (lo, hi) = (Expr::constant(lo), Expr::constant(hi));

@@ -12,6 +12,7 @@
 //! positive constant, `Maximum`/`Minimum` range-aware, comparisons when the
 //! ranges decide them.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use ir::{Dim, ElementType, Shape};
@@ -21,7 +22,7 @@ use crate::broadcast::{self, Mode, Operand};
 use crate::context::InferContext;
 use crate::error::ShapeError;
 use crate::ops::constant::MAX_VALUE_ELEMENTS;
-use crate::ops::support;
+use crate::ops::{convert, support};
 use crate::registry::{OpCall, OpDef, OpDoc, OpVersion};
 use crate::tensor::TensorInfo;
 
@@ -368,9 +369,13 @@ fn infer(
         Operand::new("input 0", &a.shape),
         Operand::new("input 1", &b.shape),
     )?;
-    let value = values(ctx, call, kind, mode, &shape, python_div);
+    let value = values(ctx, call, kind, mode, &shape, python_div, element_type);
+    let bounds = match (&value, element_type.is_real()) {
+        (None, true) => value_bounds(ctx, call, kind, mode, &shape),
+        _ => None,
+    };
     let out = TensorInfo::new(element_type, shape);
-    Ok(vec![out.with_value(value)])
+    Ok(vec![out.with_value(value).with_value_bounds(bounds)])
 }
 
 /// The output values, when both inputs carry values and every element can be
@@ -382,11 +387,15 @@ fn values(
     mode: Mode,
     out: &Shape,
     python_div: bool,
+    element_type: ElementType,
 ) -> Option<Vec<Dim>> {
-    let (va, vb) = (
-        support::input_values(call, 0)?,
-        support::input_values(call, 1)?,
-    );
+    let (va, vb) = (integer_values(call, 0)?, integer_values(call, 1)?);
+    // Float tensors carry values only while they are exact integers.
+    let float_limit = if element_type.is_real() {
+        Some(convert::exact_integer_limit(element_type)?)
+    } else {
+        None
+    };
     let (sa, sb) = (
         call.inputs[0].shape.to_static()?,
         call.inputs[1].shape.to_static()?,
@@ -400,8 +409,125 @@ fn values(
     let mb = broadcast::element_map(&sb, &so, start, MAX_VALUE_ELEMENTS)?;
     ma.iter()
         .zip(&mb)
-        .map(|(&i, &j)| element(ctx, kind, va.get(i)?, vb.get(j)?, python_div))
+        .map(|(&i, &j)| {
+            let (a, b) = (va.get(i)?, vb.get(j)?);
+            match float_limit {
+                None => element(ctx, kind, a, b, python_div),
+                Some(limit) => float_element(ctx, kind, a, b, limit),
+            }
+        })
         .collect()
+}
+
+/// The elements' bounds of a float result whose values are not exact
+/// (interval arithmetic, as OpenVINO's `evaluate_lower`/`evaluate_upper`),
+/// when both inputs' values or bounds are known.
+fn value_bounds(
+    ctx: &InferContext,
+    call: &OpCall<'_>,
+    kind: Kind,
+    mode: Mode,
+    out: &Shape,
+) -> Option<Vec<(f64, f64)>> {
+    let (ba, bb) = (input_bounds(ctx, call, 0)?, input_bounds(ctx, call, 1)?);
+    let (sa, sb) = (
+        call.inputs[0].shape.to_static()?,
+        call.inputs[1].shape.to_static()?,
+    );
+    let so = out.to_static()?;
+    let start = match mode {
+        Mode::Pdpd { axis } if axis >= 0 => Some(usize::try_from(axis).ok()?),
+        _ => None,
+    };
+    let ma = broadcast::element_map(&sa, &so, None, MAX_VALUE_ELEMENTS)?;
+    let mb = broadcast::element_map(&sb, &so, start, MAX_VALUE_ELEMENTS)?;
+    ma.iter()
+        .zip(&mb)
+        .map(|(&i, &j)| interval(kind, *ba.get(i)?, *bb.get(j)?))
+        .collect()
+}
+
+/// Input `index`'s element bounds: from its exact values, a float
+/// constant, or its own value bounds.
+fn input_bounds(ctx: &InferContext, call: &OpCall<'_>, index: usize) -> Option<Vec<(f64, f64)>> {
+    let input = call.inputs.get(index)?;
+    if let Some(values) = &input.value {
+        return values
+            .iter()
+            .map(|v| {
+                let b = ctx.symbols.bounds(v).ok()?;
+                Some((
+                    b.lo.map_or(f64::NEG_INFINITY, |l| l as f64),
+                    b.hi.map_or(f64::INFINITY, |h| h as f64),
+                ))
+            })
+            .collect();
+    }
+    if let Some(reals) = &input.real_value {
+        return Some(reals.iter().map(|&r| (r, r)).collect());
+    }
+    input.value_bounds.clone()
+}
+
+/// `a op b` on intervals, for the four arithmetic ops; `None` where the
+/// result is not an interval worth keeping (NaN, a sign change of a divisor).
+fn interval(kind: Kind, (al, ah): (f64, f64), (bl, bh): (f64, f64)) -> Option<(f64, f64)> {
+    let corners = |f: fn(f64, f64) -> f64| {
+        let c = [f(al, bl), f(al, bh), f(ah, bl), f(ah, bh)];
+        (!c.iter().any(|x| x.is_nan())).then(|| {
+            (
+                c.iter().copied().fold(f64::INFINITY, f64::min),
+                c.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            )
+        })
+    };
+    match kind {
+        Kind::Add => Some((al + bl, ah + bh)).filter(|(l, h)| !l.is_nan() && !h.is_nan()),
+        Kind::Subtract => Some((al - bh, ah - bl)).filter(|(l, h)| !l.is_nan() && !h.is_nan()),
+        Kind::Multiply => corners(|x, y| x * y),
+        // A divisor that may be 0 only from above (a dim): the quotient of a
+        // non-negative numerator grows without bound there.
+        Kind::Divide if bl == 0.0 && bh > 0.0 && al >= 0.0 => Some((al / bh, f64::INFINITY)),
+        Kind::Divide if bl > 0.0 || bh < 0.0 => corners(|x, y| x / y),
+        _ => None,
+    }
+}
+
+/// Input `index`'s values as dim expressions: its integer values, or a
+/// float constant's elements when all are integers.
+fn integer_values<'a>(call: &'a OpCall<'_>, index: usize) -> Option<Cow<'a, [Dim]>> {
+    if let Some(v) = support::input_values(call, index) {
+        return Some(Cow::Borrowed(v));
+    }
+    let reals = call.inputs.get(index)?.real_value.as_ref()?;
+    reals
+        .iter()
+        .map(|&r| {
+            (r.fract() == 0.0 && r.abs() <= (1u64 << 53) as f64).then(|| Expr::constant(r as i64))
+        })
+        .collect::<Option<Vec<_>>>()
+        .map(Cow::Owned)
+}
+
+/// An element of a float op on integer-valued floats: the integer rules,
+/// except that division is exact or unknown (a float quotient is not
+/// rounded), and a result must stay provably within `±limit`, where the
+/// float type holds every integer exactly.
+fn float_element(ctx: &mut InferContext, kind: Kind, a: &Dim, b: &Dim, limit: i64) -> Option<Dim> {
+    let r = match kind {
+        Kind::Divide => {
+            let q = a.exact_div(b)?;
+            if b.as_constant().is_none() {
+                ctx.assume(Predicate::Ne(b.clone(), Expr::zero())).ok()?;
+            }
+            q
+        }
+        _ => element(ctx, kind, a, b, true)?,
+    };
+    let within = |p: Predicate| ctx.symbols.decide(&p) == Some(true);
+    (within(Predicate::Le(r.clone(), Expr::constant(limit)))
+        && within(Predicate::Ge(r.clone(), Expr::constant(-limit))))
+    .then_some(r)
 }
 
 fn boolean(b: bool) -> Dim {

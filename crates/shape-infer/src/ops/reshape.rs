@@ -242,6 +242,12 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
                 &in_product,
                 &format!("dim {idx} (-1) of a Reshape"),
             )?;
+            if let (Some(s), Some(range)) = (
+                q.as_symbol(),
+                quotient_range(ctx, &in_product, &out_product),
+            ) {
+                ctx.symbols.restrict(s, range).map_err(ShapeError::from)?;
+            }
             ctx.assume(Predicate::Eq(q.mul(&out_product)?, in_product.clone()))?;
             q
         };
@@ -306,6 +312,21 @@ fn settle_symbolic_target(
         Some(p) => Predicate::Or(vec![positive, p]),
         None => positive,
     })
+}
+
+/// The interval of an exact quotient `q = num / den` of dims from the
+/// intervals of both (as OpenVINO's interval propagation: `[ceil(lo(num) /
+/// hi(den)), floor(hi(num) / lo(den))]`); `None` when it says nothing new.
+fn quotient_range(ctx: &InferContext, num: &Expr, den: &Expr) -> Option<Interval> {
+    let num = ctx.symbols.bounds(num).ok()?;
+    let den = ctx.symbols.bounds(den).ok()?;
+    let den_lo = den.lo.filter(|&d| d > 0)?;
+    let hi = num.hi.map(|n| n.max(0) / den_lo);
+    let lo = match (num.lo, den.hi) {
+        (Some(n), Some(d)) if n > 0 && d > 0 => Some((n + d - 1) / d),
+        _ => Some(0),
+    };
+    Some(Interval::new(lo, hi))
 }
 
 /// A fresh symbol in `[0, upper]` (keeping `upper` as its symbolic bound),
