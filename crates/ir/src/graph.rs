@@ -336,3 +336,16 @@ impl Graph {
         self.nodes().filter(|(_, n)| matches!(n.op, Op::Result))
     }
 }
+
+/// The IR name of an op type that OpenVINO's IR reader also accepts under
+/// its class name (its `translate_type_name`): `Relu` is `ReLU`, `PRelu`
+/// `PReLU`, `Softmax` `SoftMax`. A file that spells them so runs in
+/// OpenVINO, so it is checked and run here too. Other names are unchanged.
+pub fn ir_type_name(type_name: &str) -> &str {
+    match type_name {
+        "PRelu" => "PReLU",
+        "Relu" => "ReLU",
+        "Softmax" => "SoftMax",
+        other => other,
+    }
+}

@@ -25,7 +25,9 @@ pub use attributes::{AttributeError, Attributes};
 pub use body::{BackEdge, Body, BodyRole, InputMap, OutputMap, SliceSpec, SubGraph};
 pub use diagnostic::{Diagnostic, LayerRef, ScopeRef, Severity, SourceLocation};
 pub use element::ElementType;
-pub use graph::{Edge, Graph, InputRef, Node, NodeId, Op, OpType, OutputRef, PortDecl};
+pub use graph::{
+    ir_type_name, Edge, Graph, InputRef, Node, NodeId, Op, OpType, OutputRef, PortDecl,
+};
 pub use shape::{DeclaredDim, Dim, Shape};
 pub use symdim::{self as dim, Interval, Provenance, SymbolId, SymbolTable};
 pub use tensor::TensorBytes;

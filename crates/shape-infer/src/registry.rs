@@ -183,7 +183,7 @@ impl Registry {
 
     /// Resolves a layer's `type` and `version` attributes.
     pub fn resolve(&self, type_name: &str, version: &str) -> Resolution<'_> {
-        let Some(def) = self.ops.get(type_name) else {
+        let Some(def) = self.ops.get(ir::ir_type_name(type_name)) else {
             return Resolution::UnknownType;
         };
         let Some((family, opset)) = OpsetFamily::parse(version) else {
@@ -226,6 +226,21 @@ mod tests {
         assert_eq!(
             registry.resolve("Parameter", "ovir1"),
             Resolution::UnknownVersion
+        );
+    }
+
+    #[test]
+    fn class_names_openvino_reads_resolve_to_the_ir_names() {
+        let registry = Registry::standard();
+        for (class, ir_name) in [("Softmax", "SoftMax"), ("Relu", "ReLU"), ("PRelu", "PReLU")] {
+            assert!(
+                matches!(registry.resolve(class, "opset8"), Resolution::Known(def, _) if def.type_name == ir_name),
+                "{class}"
+            );
+        }
+        assert_eq!(
+            registry.resolve("softmax", "opset8"),
+            Resolution::UnknownType
         );
     }
 

@@ -148,7 +148,7 @@ pub(crate) type KernelFn = fn(&Call<'_>) -> KResult<Vec<Tensor>>;
 pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
     use elementwise_binary as b;
     use elementwise_unary as u;
-    Some(match type_name {
+    Some(match ir::ir_type_name(type_name) {
         "Const" => constant::run,
         "Result" => result::run,
         "Select" => select::run,
