@@ -24,7 +24,7 @@ pub static CONVERT: OpDef = OpDef {
         summary: "Converts the elements to `destination_type`; the shape is unchanged.",
         attributes: "`destination_type` (an element type name: `i64`, `f32`, ...)",
         symbolic:
-            "shape kept; integer values propagate when they provably fit the destination type, or (32 bits or more) under a recorded constraint that they fit",
+            "shape kept; integer values propagate when they provably fit the destination type, or (32 bits or more) under a recorded constraint that they fit; into f32/f64 while provably exact integers (below 2^24 and 2^53), and back",
         errors: "`attribute-invalid` for an unknown `destination_type`",
     },
 };
@@ -37,7 +37,7 @@ pub static CONVERT_LIKE: OpDef = OpDef {
         summary: "Converts input 0 to the element type of input 1; the shape is unchanged.",
         attributes: "-",
         symbolic:
-            "shape kept; integer values propagate when they provably fit the destination type, or (32 bits or more) under a recorded constraint that they fit",
+            "shape kept; integer values propagate when they provably fit the destination type, or (32 bits or more) under a recorded constraint that they fit; into f32/f64 while provably exact integers (below 2^24 and 2^53), and back",
         errors: "`input-count`",
     },
 };

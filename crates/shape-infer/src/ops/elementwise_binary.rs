@@ -79,7 +79,7 @@ impl Kind {
 }
 
 const ATTRS: &str = "`auto_broadcast` (`numpy` default, `none`, `pdpd` with `auto_broadcast.auto_broadcast_axis`, 0 when absent)";
-const SYMBOLIC: &str = "shapes broadcast symbolically (`bcast(N, M)`, assumptions `N == 1 or N == 5`); values of small integer tensors propagate";
+const SYMBOLIC: &str = "shapes broadcast symbolically (`bcast(N, M)`, assumptions `N == 1 or N == 5`); values of small integer tensors propagate, and of float tensors while they are exact integers (a float quotient that is not becomes element bounds, by interval arithmetic)";
 const ERRORS: &str = "`broadcast-incompatible` naming both dims, axes and shapes; `element-type` for mismatched input types";
 
 macro_rules! binary_op {
