@@ -523,3 +523,77 @@ fn convert_from_f64_saturates_to_f32_as_openvino() {
     assert_eq!(got[0], half::f16::INFINITY);
     assert_eq!(got[1], half::f16::NEG_INFINITY);
 }
+
+/// EmbeddingSegmentsSum over a 4x2 table `0..8` with these indices and ids.
+fn segments(ids: &[i64], indices: &[i64]) -> Result<Vec<f32>, ExecError> {
+    let mut net = Net::new();
+    let table = net.param("table", "f32", "4,2");
+    let idx = net.i64s("idx", &[indices.len() as u64], indices);
+    let seg = net.i64s("seg", &[ids.len() as u64], ids);
+    let n = net.i64s("n", &[], &[3]);
+    let default = net.i64s("default", &[], &[3]);
+    let out = net.op(
+        "segments",
+        "EmbeddingSegmentsSum",
+        "opset3",
+        "",
+        &[table, idx, seg, n, default],
+        Some(vec![3, 2]),
+    );
+    net.result("out", out);
+    let out = net.exec(vec![("table", arange(&[4, 2]))])?;
+    Ok(f32_out(&out, "out").1)
+}
+
+#[test]
+fn embedding_segments_need_sorted_ids_and_rows_of_the_table() {
+    // Segment 0 = rows 0 + 1, segment 1 unnamed (the default row 3),
+    // segment 2 = row 2.
+    assert_eq!(
+        segments(&[0, 0, 2], &[0, 1, 2]).unwrap(),
+        vec![2.0, 4.0, 6.0, 7.0, 4.0, 5.0]
+    );
+    for (ids, indices, needle) in [
+        (&[0, 2, 1][..], &[0, 1, 2][..], "must be sorted"),
+        (&[0, 0, 3], &[0, 1, 2], "outside [0, 3)"),
+        (&[0, 0, 1], &[0, 4, 2], "not a row of the embedding table"),
+    ] {
+        let e = segments(ids, indices).unwrap_err();
+        assert!(
+            matches!(&e, ExecError::Kernel { .. }) && e.to_string().contains(needle),
+            "{e}"
+        );
+    }
+}
+
+/// EmbeddingBagOffsetsSum over a 4x2 table `0..8` with these offsets.
+fn bags(offsets: &[i64]) -> Result<Vec<f32>, ExecError> {
+    let mut net = Net::new();
+    let table = net.param("table", "f32", "4,2");
+    let idx = net.i64s("idx", &[3], &[3, 0, 1]);
+    let off = net.i64s("off", &[offsets.len() as u64], offsets);
+    let out = net.op(
+        "bags",
+        "EmbeddingBagOffsetsSum",
+        "opset3",
+        "",
+        &[table, idx, off],
+        Some(vec![offsets.len() as i64, 2]),
+    );
+    net.result("out", out);
+    let out = net.exec(vec![("table", arange(&[4, 2]))])?;
+    Ok(f32_out(&out, "out").1)
+}
+
+#[test]
+fn embedding_bag_offsets_stay_inside_the_indices() {
+    // Bags [3], [] (zeros, no default), [0, 1].
+    assert_eq!(
+        bags(&[0, 1, 1]).unwrap(),
+        vec![6.0, 7.0, 0.0, 0.0, 2.0, 4.0]
+    );
+    for offsets in [&[0, 3][..], &[0, 2, 1], &[-1, 1]] {
+        let e = bags(offsets).unwrap_err();
+        assert!(matches!(&e, ExecError::Kernel { .. }), "{offsets:?}: {e}");
+    }
+}

@@ -31,6 +31,9 @@ mod depth_to_space;
 mod einsum;
 mod elementwise_binary;
 mod elementwise_unary;
+mod embedding_bag_offsets;
+mod embedding_bag_packed;
+mod embedding_segments_sum;
 mod extract;
 mod eye;
 mod fake_quantize;
@@ -241,6 +244,9 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Unsqueeze" => squeeze::run,
         "MatMul" => matmul::run,
         "Einsum" => einsum::run,
+        "EmbeddingBagOffsetsSum" | "EmbeddingBagOffsets" => embedding_bag_offsets::run,
+        "EmbeddingBagPackedSum" | "EmbeddingBagPacked" => embedding_bag_packed::run,
+        "EmbeddingSegmentsSum" => embedding_segments_sum::run,
         "ScaledDotProductAttention" => scaled_dot_product_attention::run,
         "SoftMax" => softmax::run,
         "LogSoftmax" => log_softmax::run,
@@ -349,6 +355,11 @@ pub const OPS: &[&str] = &[
     "Unsqueeze",
     "MatMul",
     "Einsum",
+    "EmbeddingBagOffsetsSum",
+    "EmbeddingBagOffsets",
+    "EmbeddingBagPackedSum",
+    "EmbeddingBagPacked",
+    "EmbeddingSegmentsSum",
     "ScaledDotProductAttention",
     "SoftMax",
     "LogSoftmax",

@@ -23,6 +23,9 @@ mod depth_to_space;
 pub mod einsum;
 mod elementwise_binary;
 mod elementwise_unary;
+mod embedding_bag_offsets;
+mod embedding_bag_packed;
+mod embedding_segments_sum;
 mod extract;
 mod eye;
 pub mod fake_quantize;
@@ -110,6 +113,11 @@ pub static ALL: &[&OpDef] = &[
     &cum_sum::DEF,
     &depth_to_space::DEF,
     &einsum::DEF,
+    &embedding_bag_offsets::SUM,
+    &embedding_bag_offsets::DEF,
+    &embedding_bag_packed::SUM,
+    &embedding_bag_packed::DEF,
+    &embedding_segments_sum::DEF,
     &elementwise_binary::ADD,
     &elementwise_binary::BITWISE_AND,
     &elementwise_binary::BITWISE_LEFT_SHIFT,
