@@ -54,6 +54,10 @@ pub struct Args {
     /// everything after the arguments are parsed, writing the report included).
     #[arg(long)]
     pub timings: bool,
+    /// Print only the diagnostics and the verdict line, not the table of
+    /// layers (text format; `--format json` always has everything).
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -218,10 +222,23 @@ fn render(file_name: &str, check: &Check<'_>, args: &Args) -> (String, String) {
     let report = report::Report::build(check.model().graph(), check.inference(), diagnostics);
     match args.format {
         Format::Json => (report.to_json(), String::new()),
-        Format::Text => (
-            report.to_text(),
-            diagnostics::render_all(file_name, check.model().source(), diagnostics),
-        ),
+        Format::Text => {
+            let stdout = if args.quiet {
+                String::new()
+            } else {
+                report.to_text()
+            };
+            let summary = format!(
+                "{} layers, {} symbols, {} constraints",
+                report.nodes.len(),
+                report.symbols.len(),
+                report.constraints.len()
+            );
+            let mut stderr =
+                diagnostics::render_all(file_name, check.model().source(), diagnostics);
+            stderr.push_str(&diagnostics::verdict(&summary, diagnostics));
+            (stdout, stderr)
+        }
     }
 }
 

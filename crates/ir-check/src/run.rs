@@ -85,6 +85,8 @@ pub fn execute(file_name: &str, check: &Check<'_>, args: &Args, checked: Outcome
         outcome.stderr.push_str(&line);
     }
     match args.format {
+        // Quiet: the diagnostics and the verdict only (the files are written).
+        Format::Text if args.quiet => {}
         Format::Text => {
             let _ = writeln!(outcome.stdout, "\nrun: wrote {} output(s)", written.len());
             for (name, path, tensor) in &written {
@@ -131,7 +133,11 @@ fn failure(file_name: &str, source: &str, error: ovir::Error, checked: Outcome) 
     match error {
         ExecError::Inference(found) | ExecError::InvalidGraph(found) => Outcome {
             stdout: checked.stdout,
-            stderr: diagnostics::render_all(file_name, source, &found),
+            stderr: format!(
+                "{}INVALID when run with these inputs: {}\n",
+                diagnostics::render_all(file_name, source, &found),
+                diagnostics::counts(&found)
+            ),
             status: EXIT_INVALID,
             timings: checked.timings,
         },
