@@ -150,6 +150,33 @@ case("dim_overflow", "flattening a 2^62 x 3 x 8 x 5 input overflows 64-bit dim a
      (0).to_bytes(8, "little", signed=True) + (-1).to_bytes(8, "little", signed=True))
 
 
+def unknown_op_repeated(count=24):
+    """A chain of `count` layers of one op type this toolkit does not know (as a
+    converted model with a custom op has), then an Add whose inputs cannot
+    broadcast: the grouping of repeated diagnostics and the per-rule verdict."""
+    dims, other = (1, 3, 4, 4), (1, 5, 4, 4)
+    layers = [param(0, shape="1,3,4,4", dims=dims, name="x"),
+              param(1, shape="1,5,4,4", dims=other, name="y")]
+    edges, previous = [], (0, 0)
+    for i in range(count):
+        id_ = 2 + i
+        layers.append(layer(id_, f"/encoder/block.{i}/norm", "CustomNorm", version="custom_opset",
+                            inputs=[(0, "FP32", dims)], outputs=[(1, "FP32", dims)]))
+        edges.append((*previous, id_, 0))
+        previous = (id_, 1)
+    add = 2 + count
+    layers.append(layer(add, "/head/Add", "Add", inputs=[(0, "FP32", dims), (1, "FP32", other)],
+                        outputs=[(2, "FP32", dims)], data={"auto_broadcast": "numpy"}))
+    edges += [(*previous, add, 0), (1, 0, add, 1), (add, 2, add + 1, 0)]
+    layers.append(result(add + 1, dims=dims))
+    comment = (f"{count} layers of an unknown op (CustomNorm), then an Add of "
+               "[1,3,4,4] and [1,5,4,4]")
+    return comment, net(comment, layers, edges)
+
+
+case("unknown_op_repeated", *unknown_op_repeated())
+
+
 def main():
     rows = []
     for name, (comment, text, bin_bytes) in CASES.items():

@@ -13,8 +13,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, ValueEnum};
-use ir::Diagnostic;
-use shape_infer::{infer_validated, validate::validate, Options, Registry};
+use ovir::{Check, CheckOptions, Model};
 
 /// Exit status of a valid model.
 pub const EXIT_VALID: u8 = 0;
@@ -55,6 +54,10 @@ pub struct Args {
     /// everything after the arguments are parsed, writing the report included).
     #[arg(long)]
     pub timings: bool,
+    /// Print only the diagnostics and the verdict line, not the table of
+    /// layers (text format; `--format json` always has everything).
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -142,63 +145,100 @@ pub fn run(args: &Args) -> Outcome {
             Ok(read) => read,
             Err(e) => return usage_error(format!("cannot read `{file_name}`: {e}")),
         };
-    let read_time = started.elapsed();
-    // The executor needs the graph as read (constants are shared views: cheap).
-    let graph = args.run.then(|| read.graph.clone());
-    let mut outcome = analyze(&file_name, &source, read, args);
-    outcome.timings.read = read_time;
-    match graph {
-        Some(graph) if outcome.status == EXIT_VALID => {
-            run::execute(&file_name, &source, graph, args, outcome)
-        }
-        _ => outcome,
-    }
+    let model = Model::from_read(source, read);
+    let timings = Timings {
+        read: started.elapsed(),
+        ..Timings::default()
+    };
+    check_model(&file_name, model, args, timings, args.run)
 }
 
 /// Checks a model already read (from `source`, shown as `file_name`): applies
-/// the `--shape` overrides, validates, infers and renders the report. The
-/// fuzzers drive the whole pipeline through this with in-memory bytes.
+/// the `--shape` overrides, validates, infers and renders the report (it
+/// does not `--run`). The fuzzers drive the whole pipeline through this with
+/// in-memory bytes.
 pub fn analyze(file_name: &str, source: &str, read: ir_xml::ReadOutcome, args: &Args) -> Outcome {
-    let mut timings = Timings::default();
+    let model = Model::from_read(source.to_owned(), read);
+    check_model(file_name, model, args, Timings::default(), false)
+}
+
+/// Applies the `--shape` overrides to `model`, checks it, renders the report
+/// and, when `run` is set and the model is valid, runs it. `timings` has the
+/// reading's time.
+fn check_model(
+    file_name: &str,
+    mut model: Model,
+    args: &Args,
+    mut timings: Timings,
+    run: bool,
+) -> Outcome {
     let started = Instant::now();
-    let mut graph = read.graph;
-    let mut diagnostics: Vec<Diagnostic> = read.diagnostics;
     for spec in &args.shapes {
-        match shape_infer::overrides::apply_override(&mut graph, spec) {
-            Ok(warnings) => diagnostics.extend(warnings),
-            Err(e) => return usage_error(format!("--shape {spec}: {e}")),
+        match model.set_input_shape_spec(spec) {
+            Ok(_) => {}
+            Err(ovir::Error::InputShape { source, .. }) => {
+                return usage_error(format!("--shape {spec}: {source}"))
+            }
+            Err(other) => return usage_error(format!("--shape {spec}: {other}")),
         }
     }
-    let structural = validate(&graph);
+    let structural = model.validate_structure();
     timings.validate = started.elapsed();
 
     let started = Instant::now();
-    let options = Options {
+    let options = CheckOptions {
         allow_unknown_ops: args.allow_unknown_ops,
-        check_declared_shapes: args.shapes.is_empty(),
         strict_spec: args.strict_spec,
     };
-    let inference = infer_validated(&graph, &Registry::standard(), &options, structural);
-    diagnostics.extend(inference.diagnostics.iter().cloned());
-    diagnostics.sort_by_key(|d| (d.location.map(|l| (l.line, l.column)), d.severity));
+    let check = model.check_validated(&options, structural);
     timings.infer = started.elapsed();
 
     let started = Instant::now();
-    let valid = !diagnostics.iter().any(Diagnostic::is_error);
-    let report = report::Report::build(&graph, &inference, &diagnostics);
-    let (stdout, stderr) = match args.format {
-        Format::Json => (report.to_json(), String::new()),
-        Format::Text => (
-            report.to_text(),
-            diagnostics::render_all(file_name, source, &diagnostics),
-        ),
-    };
+    let (stdout, stderr) = render(file_name, &check, args);
     timings.report = started.elapsed();
-    Outcome {
+    let outcome = Outcome {
         stdout,
         stderr,
-        status: if valid { EXIT_VALID } else { EXIT_INVALID },
+        status: if check.is_valid() {
+            EXIT_VALID
+        } else {
+            EXIT_INVALID
+        },
         timings,
+    };
+    if run && check.is_valid() {
+        run::execute(file_name, &check, args, outcome)
+    } else {
+        outcome
+    }
+}
+
+/// The report of `check` in the format `args` asks for: (stdout, stderr).
+/// A renderer finds the graph in `check.model().graph()`, the inference in
+/// `check.inference()` and the diagnostics, sorted by XML line, in
+/// `check.diagnostics()`.
+fn render(file_name: &str, check: &Check<'_>, args: &Args) -> (String, String) {
+    let diagnostics = check.diagnostics();
+    let report = report::Report::build(check.model().graph(), check.inference(), diagnostics);
+    match args.format {
+        Format::Json => (report.to_json(), String::new()),
+        Format::Text => {
+            let stdout = if args.quiet {
+                String::new()
+            } else {
+                report.to_text()
+            };
+            let summary = format!(
+                "{} layers, {} symbols, {} constraints",
+                report.nodes.len(),
+                report.symbols.len(),
+                report.constraints.len()
+            );
+            let mut stderr =
+                diagnostics::render_all(file_name, check.model().source(), diagnostics);
+            stderr.push_str(&diagnostics::verdict(&summary, diagnostics));
+            (stdout, stderr)
+        }
     }
 }
 

@@ -151,7 +151,7 @@ impl Report {
         text
     }
 
-    /// The table for people.
+    /// The table for people (the verdict line is not part of it).
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(
@@ -206,26 +206,9 @@ impl Report {
                 .collect();
             write_table(&mut out, &rows);
         }
-        let errors = self
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == ir::Severity::Error)
-            .count();
-        let warnings = self
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == ir::Severity::Warning)
-            .count();
-        let _ = writeln!(
-            out,
-            "\n{}: {} layers, {} symbols, {} constraints, {} errors, {} warnings",
-            if self.valid { "valid" } else { "INVALID" },
-            self.nodes.len(),
-            self.symbols.len(),
-            self.constraints.len(),
-            errors,
-            warnings
-        );
+        // The verdict follows the diagnostics, last (diagnostics::verdict);
+        // this blank line keeps the table apart from them.
+        out.push('\n');
         out
     }
 }

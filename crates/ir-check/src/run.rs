@@ -9,31 +9,20 @@ use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::Path;
 
-use executor::{ExecError, Executor, Tensor};
-use ir::Graph;
+use ovir::{Check, ExecError, Tensor};
 
 use crate::{diagnostics, usage_error, Args, Format, Outcome, EXIT_INVALID};
 
-/// Runs `graph` (already checked valid; `checked` is that check's outcome)
+/// Runs the model `check` found valid (`checked` is that check's outcome)
 /// and appends what was written to the report.
-pub fn execute(
-    file_name: &str,
-    source: &str,
-    mut graph: Graph,
-    args: &Args,
-    checked: Outcome,
-) -> Outcome {
-    for spec in &args.shapes {
-        if let Err(e) = shape_infer::overrides::apply_override(&mut graph, spec) {
-            return usage_error(format!("--shape {spec}: {e}"));
-        }
-    }
+pub fn execute(file_name: &str, check: &Check<'_>, args: &Args, checked: Outcome) -> Outcome {
+    let source = check.model().source();
     let mut inputs = HashMap::new();
     for spec in &args.inputs {
         let Some((name, path)) = spec.split_once('=') else {
             return usage_error(format!("--input `{spec}` is not of the form NAME=FILE.npy"));
         };
-        match executor::read_npy(Path::new(path)) {
+        match ovir::read_npy(Path::new(path)) {
             Ok(tensor) => {
                 inputs.insert(name.to_owned(), tensor);
             }
@@ -49,13 +38,13 @@ pub fn execute(
         Ok(pool) => pool,
         Err(e) => return usage_error(format!("--threads {threads}: {e}")),
     };
-    let executor = match Executor::new(&graph) {
-        Ok(executor) => executor,
+    let runner = match check.runner() {
+        Ok(runner) => runner,
         Err(error) => return failure(file_name, source, error, checked),
     };
     // The repeats get the same inputs: keep a copy only when there are any.
     let repeat_inputs = (args.repeat > 0).then(|| inputs.clone());
-    let outputs = match pool.install(|| executor.run(inputs)) {
+    let outputs = match pool.install(|| runner.run(inputs)) {
         Ok(outputs) => outputs,
         Err(error) => return failure(file_name, source, error, checked),
     };
@@ -64,7 +53,7 @@ pub fn execute(
         let mut times = Vec::with_capacity(args.repeat);
         for _ in 0..args.repeat {
             let start = std::time::Instant::now();
-            if let Err(error) = pool.install(|| executor.run(inputs.clone())) {
+            if let Err(error) = pool.install(|| runner.run(inputs.clone())) {
                 return failure(file_name, source, error, checked);
             }
             times.push(start.elapsed().as_secs_f64() * 1e3);
@@ -79,14 +68,14 @@ pub fn execute(
     }
     // Results in file order, so the listing is stable.
     let mut written = Vec::new();
-    for (_, node) in graph.results() {
+    for (_, node) in check.model().graph().results() {
         let Some(tensor) = outputs.get(&node.name) else {
             continue;
         };
         let path = args
             .output_dir
             .join(format!("{}.npy", file_stem(&node.name)));
-        if let Err(e) = executor::write_npy(&path, tensor) {
+        if let Err(e) = ovir::write_npy(&path, tensor) {
             return usage_error(format!("cannot write `{}`: {e}", path.display()));
         }
         written.push((node.name.clone(), path.display().to_string(), tensor));
@@ -96,6 +85,8 @@ pub fn execute(
         outcome.stderr.push_str(&line);
     }
     match args.format {
+        // Quiet: the diagnostics and the verdict only (the files are written).
+        Format::Text if args.quiet => {}
         Format::Text => {
             let _ = writeln!(outcome.stdout, "\nrun: wrote {} output(s)", written.len());
             for (name, path, tensor) in &written {
@@ -127,11 +118,26 @@ fn latency_line(times: &mut [f64], threads: usize) -> String {
 
 /// A run that failed: diagnostics of re-inference are rendered like the
 /// checker's; input problems are usage errors; the rest invalid.
-fn failure(file_name: &str, source: &str, error: ExecError, checked: Outcome) -> Outcome {
+fn failure(file_name: &str, source: &str, error: ovir::Error, checked: Outcome) -> Outcome {
+    let error = match error {
+        ovir::Error::Run(error) => error,
+        other => {
+            return Outcome {
+                stdout: checked.stdout,
+                stderr: format!("ir-check: error: --run: {other}\n"),
+                status: EXIT_INVALID,
+                timings: checked.timings,
+            }
+        }
+    };
     match error {
         ExecError::Inference(found) | ExecError::InvalidGraph(found) => Outcome {
             stdout: checked.stdout,
-            stderr: diagnostics::render_all(file_name, source, &found),
+            stderr: format!(
+                "{}INVALID when run with these inputs: {}\n",
+                diagnostics::render_all(file_name, source, &found),
+                diagnostics::counts(&found)
+            ),
             status: EXIT_INVALID,
             timings: checked.timings,
         },

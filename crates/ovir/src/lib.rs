@@ -198,9 +198,19 @@ impl Model {
     /// The shapes the file declares on ports are no longer compared with the
     /// inferred ones afterwards: they describe the old input shapes.
     pub fn set_input_shape(&mut self, input: &str, dims: &str) -> Result<&mut Model, Error> {
-        let spec = format!("{input}={dims}");
-        let warnings = shape_infer::overrides::apply_override(&mut self.graph, &spec)
-            .map_err(|source| Error::InputShape { spec, source })?;
+        self.set_input_shape_spec(&format!("{input}={dims}"))
+    }
+
+    /// [`Model::set_input_shape`] with the input and its dims written as one
+    /// `NAME=DIMS` string, as a command line takes them (`x=N,3,H,W`).
+    pub fn set_input_shape_spec(&mut self, spec: &str) -> Result<&mut Model, Error> {
+        let warnings =
+            shape_infer::overrides::apply_override(&mut self.graph, spec).map_err(|source| {
+                Error::InputShape {
+                    spec: spec.to_owned(),
+                    source,
+                }
+            })?;
         self.diagnostics.extend(warnings);
         self.overridden = true;
         Ok(self)
@@ -218,8 +228,14 @@ impl Model {
 
     /// Validates the graph and infers every tensor's shape.
     pub fn check(&self, options: &CheckOptions) -> Check<'_> {
-        let structural = shape_infer::validate::validate(&self.graph);
-        self.check_validated(options, structural)
+        self.check_validated(options, self.validate_structure())
+    }
+
+    /// The diagnostics of the graph's structure alone (ids, edges, ports, a
+    /// cycle), the first half of [`Model::check`], for [`Model::check_validated`].
+    #[doc(hidden)]
+    pub fn validate_structure(&self) -> Vec<Diagnostic> {
+        shape_infer::validate::validate(&self.graph)
     }
 
     /// [`Model::check`] after the structural validation, already run (so a
@@ -392,17 +408,42 @@ impl<'m> Check<'m> {
     /// Input dims must fit the (overridden) input shapes; a model with
     /// errors does not run.
     pub fn run(&self, inputs: HashMap<String, Tensor>) -> Result<HashMap<String, Tensor>, Error> {
+        self.runner()?.run(inputs)
+    }
+
+    /// Prepares the model to run (plans the tensors' lifetimes, checks every
+    /// op has a kernel) once, for running it many times, as a benchmark does.
+    /// A model with errors does not run.
+    pub fn runner(&self) -> Result<Runner, Error> {
         let errors = self.errors().count();
         if errors > 0 {
             return Err(Error::Invalid { errors });
         }
-        Ok(executor::Executor::new(&self.model.graph)?.run(inputs)?)
+        Ok(Runner {
+            executor: executor::Executor::new(&self.model.graph)?,
+        })
     }
 
     /// The engine's inference, for the toolkit's own tools.
     #[doc(hidden)]
     pub fn inference(&self) -> &Inference {
         &self.inference
+    }
+}
+
+/// A checked model ready to run on the CPU, from [`Check::runner`].
+///
+/// Runs use rayon's current thread pool: run inside
+/// `rayon::ThreadPool::install` to choose the number of threads.
+#[derive(Debug)]
+pub struct Runner {
+    executor: executor::Executor,
+}
+
+impl Runner {
+    /// Runs the model once, as [`Check::run`] does.
+    pub fn run(&self, inputs: HashMap<String, Tensor>) -> Result<HashMap<String, Tensor>, Error> {
+        Ok(self.executor.run(inputs)?)
     }
 }
 

@@ -105,3 +105,46 @@ fn unknown_ops_go_on_only_when_allowed() {
     assert!(layer.outputs()[0].is_declared());
     assert_eq!(layer.location().line, 54);
 }
+
+#[test]
+fn one_spec_string_is_the_same_override() {
+    let mut by_parts = Model::open(sample("transformer_block.xml")).unwrap();
+    by_parts.set_input_shape("x", "B,S,32").unwrap();
+    let mut by_spec = Model::open(sample("transformer_block.xml")).unwrap();
+    by_spec.set_input_shape_spec("x=B,S,32").unwrap();
+    let options = CheckOptions::default();
+    assert_eq!(
+        by_parts.check(&options).shape_report(),
+        by_spec.check(&options).shape_report()
+    );
+    let error = by_spec.set_input_shape_spec("no equals sign").unwrap_err();
+    assert!(
+        matches!(&error, Error::InputShape { spec, .. } if spec == "no equals sign"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_runner_runs_again_with_new_inputs() {
+    let model = Model::open(sample("add_relu_static.xml")).unwrap();
+    let check = model.check(&CheckOptions::default());
+    let runner = check.runner().unwrap();
+    for value in [-2.0f32, 3.0] {
+        let x = Tensor::from_vec(vec![1, 3, 4, 4], vec![value; 48]).unwrap();
+        let outputs = runner
+            .run(HashMap::from([("input".to_string(), x)]))
+            .unwrap();
+        let y = outputs["output/sink_port_0"].to_vec::<f32>().unwrap();
+        let once = check
+            .run(HashMap::from([(
+                "input".to_string(),
+                Tensor::from_vec(vec![1, 3, 4, 4], vec![value; 48]).unwrap(),
+            )]))
+            .unwrap();
+        assert_eq!(y, once["output/sink_port_0"].to_vec::<f32>().unwrap());
+        assert!(y.iter().all(|&v| v >= 0.0));
+    }
+    let broken = Model::open(sample("broken/declared_shape_mismatch.xml")).unwrap();
+    let error = broken.check(&CheckOptions::default()).runner().unwrap_err();
+    assert!(matches!(error, Error::Invalid { .. }), "{error}");
+}
