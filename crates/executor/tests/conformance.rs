@@ -32,7 +32,7 @@ use executor::{first_difference, read_npy, ExecError, Executor};
 
 /// The number of cases compared when this floor was set; raise it when
 /// kernels are added (the test prints the current count).
-const MIN_COMPARED: usize = 196;
+const MIN_COMPARED: usize = 198;
 
 /// The cases whose models are quantized (FakeQuantize on activations and
 /// weights, as NNCF writes them).
@@ -55,6 +55,31 @@ const QUANTIZED_TOLERANCE: f64 = 1e-2;
 /// disagrees with its reference. Fixing one makes the test fail until its
 /// entry is removed.
 const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
+    (
+        "detection_nms",
+        "v1_indices",
+        "not an executor bug: NonMaxSuppression-1 selects 12 boxes (2 per class, \
+         2 batches, 3 classes). OpenVINO's shape inference, after the v1 spec, \
+         gives the output min(N, max * C) = 6 rows, as ours (the first 6 of the \
+         sorted selection); OpenVINO 2026.4's CPU plugin runs it as an unpadded \
+         NonMaxSuppression-9 and returns all 12 rows",
+    ),
+    (
+        "detection_nms",
+        "v3_center_indices",
+        "not an executor bug: NonMaxSuppression-3, as v1_indices: OpenVINO's \
+         shape inference gives min(N, max * C) = 6 rows, as ours; the CPU plugin \
+         returns all 18 selected",
+    ),
+    (
+        "detection_nms",
+        "v5_no_max_valid",
+        "not an executor bug: NonMaxSuppression-5 without a \
+         max_output_boxes_per_class input selects nothing (the spec's default 0), \
+         valid_outputs 0 as ours; OpenVINO 2026.4's CPU plugin returns early \
+         without writing valid_outputs, so the golden holds whatever its buffer \
+         held",
+    ),
     (
         "rnn_lstm1_attributes",
         "lstm1_input_forget_c",

@@ -864,6 +864,27 @@ fn cases() -> Vec<Case> {
             vec![None, None],
         )
     }));
+    for (version, boxes, scores) in [
+        // No boxes, then no batch.
+        ("opset9", "1,0,4", "1,2,0"),
+        ("opset4", "0,5,4", "0,2,5"),
+        ("opset1", "2,0,4", "2,3,0"),
+    ] {
+        cases.push(case("NonMaxSuppression", move |net| {
+            let b = net.param("boxes", "f32", boxes);
+            let s = net.param("scores", "f32", scores);
+            let max = net.i64s("max", &[], &[2]);
+            let outputs = if version == "opset9" { 3 } else { 1 };
+            net.op_multi(
+                "op",
+                "NonMaxSuppression",
+                version,
+                r#"box_encoding="corner" sort_result_descending="true""#,
+                &[b, s, max],
+                vec![None; outputs],
+            )
+        }));
+    }
     cases.push(case("MVN", |net| {
         let x = net.param("x", "f32", "0,3,4");
         let axes = net.i64s("axes", &[1], &[-1]);

@@ -48,6 +48,7 @@ mod lrn;
 mod matmul;
 mod max_pool;
 mod mvn;
+mod non_max_suppression;
 mod non_zero;
 mod normalize_l2;
 mod one_hot;
@@ -274,6 +275,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Bucketize" => bucketize::run,
         "SearchSorted" => search_sorted::run,
         "Broadcast" => broadcast_op::run,
+        "NonMaxSuppression" => non_max_suppression::run,
         "NonZero" => non_zero::run,
         "MaxPool" => max_pool::run,
         "AvgPool" => avg_pool::run,
@@ -387,6 +389,7 @@ pub const OPS: &[&str] = &[
     "Bucketize",
     "SearchSorted",
     "Broadcast",
+    "NonMaxSuppression",
     "NonZero",
     "FloorMod",
     "Mod",

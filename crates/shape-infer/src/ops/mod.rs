@@ -49,6 +49,7 @@ mod lstm_sequence;
 mod matmul;
 mod max_pool;
 pub mod mvn;
+pub mod non_max_suppression;
 mod non_zero;
 mod normalize_l2;
 pub mod one_hot;
@@ -204,6 +205,7 @@ pub static ALL: &[&OpDef] = &[
     &matmul::DEF,
     &max_pool::DEF,
     &mvn::DEF,
+    &non_max_suppression::DEF,
     &non_zero::DEF,
     &normalize_l2::DEF,
     &one_hot::DEF,
