@@ -26,6 +26,8 @@ pub(crate) mod convert;
 mod convert_promote_types;
 pub(crate) mod convolution;
 mod convolution_backprop_data;
+mod ctc_greedy_decoder;
+mod ctc_greedy_decoder_seq_len;
 mod cum_sum;
 mod depth_to_space;
 mod einsum;
@@ -40,6 +42,7 @@ mod fake_quantize;
 mod gather;
 mod gather_elements;
 mod gather_nd;
+mod gather_tree;
 mod grn;
 mod group_normalization;
 mod interpolate;
@@ -233,6 +236,9 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "TopK" => topk::run,
         "Identity" => result::run,
         "CumSum" => cum_sum::run,
+        "CTCGreedyDecoder" => ctc_greedy_decoder::run,
+        "CTCGreedyDecoderSeqLen" => ctc_greedy_decoder_seq_len::run,
+        "GatherTree" => gather_tree::run,
         "Roll" => roll::run,
         "Gather" => gather::run,
         "GatherElements" => gather_elements::run,
@@ -357,6 +363,9 @@ pub const OPS: &[&str] = &[
     "Unsqueeze",
     "MatMul",
     "Einsum",
+    "CTCGreedyDecoder",
+    "CTCGreedyDecoderSeqLen",
+    "GatherTree",
     "EmbeddingBagOffsetsSum",
     "EmbeddingBagOffsets",
     "EmbeddingBagPackedSum",

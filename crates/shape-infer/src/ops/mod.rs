@@ -18,6 +18,8 @@ mod convert;
 mod convert_promote_types;
 mod convolution;
 mod convolution_backprop_data;
+mod ctc_greedy_decoder;
+mod ctc_greedy_decoder_seq_len;
 mod cum_sum;
 mod depth_to_space;
 pub mod einsum;
@@ -32,6 +34,7 @@ pub mod fake_quantize;
 mod gather;
 mod gather_elements;
 mod gather_nd;
+mod gather_tree;
 mod grn;
 mod group_convolution;
 mod group_convolution_backprop_data;
@@ -111,6 +114,8 @@ pub static ALL: &[&OpDef] = &[
     &convert_promote_types::DEF,
     &convolution::DEF,
     &convolution_backprop_data::DEF,
+    &ctc_greedy_decoder::DEF,
+    &ctc_greedy_decoder_seq_len::DEF,
     &cum_sum::DEF,
     &depth_to_space::DEF,
     &einsum::DEF,
@@ -189,6 +194,7 @@ pub static ALL: &[&OpDef] = &[
     &fake_quantize::DEF,
     &gather::DEF,
     &gather_elements::DEF,
+    &gather_tree::DEF,
     &gather_nd::DEF,
     &grn::DEF,
     &group_convolution::DEF,
