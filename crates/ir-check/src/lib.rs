@@ -25,7 +25,8 @@ pub const EXIT_USAGE: u8 = 2;
 /// Report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// A table for people, with compiler-style diagnostics on stderr.
+    /// A table for people on stdout; on stderr compiler-style diagnostics
+    /// (grouped past three of one rule), then the verdict line, last.
     Text,
     /// One JSON object on stdout.
     Json,
