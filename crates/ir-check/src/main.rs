@@ -1,4 +1,5 @@
-//! `ir-check MODEL.xml [--weights MODEL.bin] [--shape NAME=DIMS]... [--format text|json] [--timings]`
+//! `ir-check MODEL.xml [--weights MODEL.bin] [--shape NAME=DIMS]... [--format text|json] [-q] [--timings]`,
+//! or `ir-check --completions bash|zsh|fish`
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -83,18 +83,27 @@
 //! [`Check::shape_report`] is a stable text listing (every layer's outputs in
 //! topological order, then the constraints, then the diagnostics; no paths,
 //! no timings), made for snapshot tests. With `insta` in your crate's
-//! dev-dependencies, three lines pin a model's shapes:
+//! dev-dependencies, three lines in a test pin a model's shapes. The first
+//! run fails and writes the report beside your test as
+//! `snapshots/<module>__dynamic_batch_reshape.snap.new`, for you to review
+//! and accept (`cargo insta review`) and commit; from then on, any change in
+//! a shape, a constraint or a diagnostic fails the test:
 //!
 //! ```
 //! # fn main() -> Result<(), ovir::Error> {
 //! # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../ir-samples/dynamic_batch_reshape.xml");
 //! let model = ovir::Model::open(path)?;
 //! let report = model.check(&ovir::CheckOptions::default()).shape_report();
-//! // insta::assert_snapshot!(report);
-//! # assert!(report.contains("Reshape"));
+//! insta::assert_snapshot!("dynamic_batch_reshape", report);
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! (This example is itself a snapshot test, against
+//! `crates/ovir/src/snapshots/rust_out__dynamic_batch_reshape.snap`: a doctest
+//! is compiled as a crate named `rust_out`.)
+//! The command-line equivalent is `ir-check MODEL.xml`, whose text output is
+//! as stable.
 
 #![deny(missing_docs)]
 
