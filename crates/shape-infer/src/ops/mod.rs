@@ -29,6 +29,7 @@ pub mod fake_quantize;
 mod gather;
 mod gather_elements;
 mod gather_nd;
+pub mod grid_sample;
 mod grn;
 mod group_convolution;
 mod group_convolution_backprop_data;
@@ -182,6 +183,7 @@ pub static ALL: &[&OpDef] = &[
     &gather::DEF,
     &gather_elements::DEF,
     &gather_nd::DEF,
+    &grid_sample::DEF,
     &grn::DEF,
     &group_convolution::DEF,
     &group_convolution_backprop_data::DEF,
