@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""ONNX's own backend node tests for Compress, Slice, Reshape and Where,
-converted to OpenVINO IR, for the executor's ``tests/onnx_node.rs``.
+"""ONNX's own backend node tests for Compress, Slice, Reshape, Where,
+NonMaxSuppression and GridSample, converted to OpenVINO IR, for the
+executor's ``tests/onnx_node.rs``.
 
 Run from the repository root: ``python3 scripts/gen_onnx_node_cases.py``
 (``pip install -r scripts/requirements.txt`` first: it needs the ``onnx``
@@ -12,9 +13,9 @@ module under ``onnx/backend/test/case/node/`` and runs each ``export*``
 method (with ``np.random.seed(0)`` before each, so the random inputs are the
 same on every run), collecting what ``expect()`` records: the one-node ONNX
 model, its inputs and the expected outputs. Every case whose node's op type
-is Compress, Slice, Reshape or Where is kept -- every variant the package
-has (function-expanded ``*_expanded`` cases, whose graph is the op's
-decomposition into other ops, do not exist for these four ops; a case is
+is one of ``OPS`` is kept -- every variant the package has
+(function-expanded ``*_expanded`` cases, whose graph is the op's
+decomposition into other ops, do not exist for these ops; a case is
 selected by the op type of the node under test, so a decomposition of some
 other op that merely contains a Reshape is not one). None of these cases
 expects a failure; the script would stop on one (``expect`` has no way to
@@ -61,7 +62,7 @@ import openvino as ov
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "crates/executor/tests/onnx_node"
-OPS = ("Compress", "Slice", "Reshape", "Where")
+OPS = ("Compress", "Slice", "Reshape", "Where", "NonMaxSuppression", "GridSample")
 
 
 def collect() -> list:

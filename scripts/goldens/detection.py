@@ -85,5 +85,37 @@ def nms():
     )
 
 
+def grid_sample():
+    data = g.P("data", [-1, 2, D(1, 8), -1])
+    grid = g.P("grid", [-1, -1, -1, 2])
+    # Random grid values in [-3, 3] fall mostly outside the data; scaled by
+    # 0.4 they fall mostly inside.
+    inside = g.N(ops1.multiply(grid, g.C(0.4, "scale", F32)), "grid_inside")
+    outs = []
+    for mode in ("bilinear", "bicubic", "nearest"):
+        for padding in ("zeros", "border", "reflection"):
+            for align in (False, True):
+                name = f"{mode}_{padding}_{'align' if align else 'noalign'}"
+                attrs = {"align_corners": align, "mode": mode, "padding_mode": padding}
+                outs.append(g.N(ops9.grid_sample(data, grid, attrs), name))
+        attrs = {"align_corners": False, "mode": mode, "padding_mode": "zeros"}
+        outs.append(g.N(ops9.grid_sample(data, inside, attrs), f"{mode}_inside"))
+    g.case(
+        "detection_grid_sample",
+        "GridSample-9: every mode (bilinear, bicubic, nearest), padding (zeros, border, reflection) and align_corners, on grid points mostly outside the data and mostly inside; dynamic and interval dims",
+        [data, grid],
+        outs,
+        [{"data": [2, 2, 5, 6], "grid": [2, 4, 3, 2]}, {"data": [1, 2, 1, 1], "grid": [1, 1, 5, 2]}, {"data": [3, 2, 8, 2], "grid": [3, 2, 2, 2]}],
+    )
+    g.EXPECTED_RULES["invalid_grid_sample_last_dim"] = "grid-sample-input"
+    d = g.P("d", [1, 2, 3, 3])
+    gr = g.P("gr", [1, 4, 4, 2])
+    gs = g.N(ops9.grid_sample(d, gr, {"align_corners": False, "mode": "bilinear", "padding_mode": "zeros"}), "grid_sample")
+    g.INVALID.append(
+        ("invalid_grid_sample_last_dim", "grid_sample", "gr: [1,4,4,2] -> [1,4,4,3] (grid points of 3 coordinates)", g.ov.Model([ops1.result(gs)], [d, gr]), g._param_edit("gr", [1, 4, 4, 3]))
+    )
+
+
 def build():
     nms()
+    grid_sample()

@@ -1,8 +1,8 @@
-//! NonMaxSuppression values computed by hand: the padding of the versions
-//! with a fixed output size, soft suppression with and without the
-//! version-5 IoU cut, center-encoded boxes, and the suppression of disjoint
-//! boxes at an IoU threshold of 0 (at or above the threshold, as OpenVINO's
-//! CPU plugin).
+//! NonMaxSuppression and GridSample values computed by hand: the padding
+//! of the NMS versions with a fixed output size, soft suppression with and
+//! without the version-5 IoU cut, center-encoded boxes, the suppression of
+//! disjoint boxes at an IoU threshold of 0 (at or above the threshold, as
+//! OpenVINO's CPU plugin); GridSample's modes, paddings and alignments.
 
 mod common;
 
@@ -124,4 +124,47 @@ fn center_boxes_and_the_iou_threshold_bound() {
     // Scores at or below the score threshold are never candidates.
     let none = nms("opset9", attrs, &disjoint, &[0.5, 0.5], (5, 0.5, 0.5, None));
     assert_eq!(none["out0"].shape, vec![0, 3]);
+}
+
+/// GridSample-9 of data `[[1, 2], [3, 4]]` (`[1, 1, 2, 2]`) at grid points
+/// `(x, y)`.
+fn grid_sample(attrs: &str, points: &[f32]) -> Vec<f32> {
+    let mut net = Net::new();
+    let data = net.f32s("data", &[1, 1, 2, 2], &[1.0, 2.0, 3.0, 4.0]);
+    let grid = net.param("grid", "f32", "1,1,?,2");
+    let o = net.op("gs", "GridSample", "opset9", attrs, &[data, grid], None);
+    net.result("out", o);
+    let grid = Tensor::from_vec(vec![1, 1, points.len() / 2, 2], points.to_vec()).unwrap();
+    let out = net.exec(vec![("grid", grid)]).unwrap();
+    out["out"].to_vec::<f32>().unwrap()
+}
+
+#[test]
+fn grid_sample_modes_and_paddings() {
+    let bilinear = r#"align_corners="false" mode="bilinear" padding_mode="zeros""#;
+    // The center is the mean; a corner pixel's center is half of it (its
+    // zero neighbours weigh half) without align_corners.
+    assert_eq!(grid_sample(bilinear, &[0.0, 0.0, -0.5, -0.5]), [2.5, 1.0]);
+    assert_eq!(grid_sample(bilinear, &[-1.0, -1.0]), [0.25]);
+    let aligned = r#"align_corners="true" mode="bilinear" padding_mode="zeros""#;
+    assert_eq!(grid_sample(aligned, &[-1.0, -1.0, 1.0, 1.0]), [1.0, 4.0]);
+    // (1.5, -1.5) maps to column 2 and row -1, mirrored about the outer
+    // edges to column 1 and row 0: the sample 2; border clamps to the same.
+    let reflection = r#"align_corners="false" mode="nearest" padding_mode="reflection""#;
+    assert_eq!(grid_sample(reflection, &[1.5, -1.5]), [2.0]);
+    let border = r#"align_corners="false" mode="nearest" padding_mode="border""#;
+    assert_eq!(grid_sample(border, &[1.5, -1.5]), [2.0]);
+    // Nearest rounds the half of (0, 0) (at 0.5, 0.5) to even: row 0, column 0.
+    let nearest = r#"align_corners="false" mode="nearest" padding_mode="zeros""#;
+    assert_eq!(grid_sample(nearest, &[0.0, 0.0]), [1.0]);
+    // Bicubic reproduces a constant: border padding of a 1-valued plane
+    // reads 1 everywhere, so the weights must sum to 1.
+    let bicubic = r#"align_corners="false" mode="bicubic" padding_mode="border""#;
+    let mut net = Net::new();
+    let data = net.f32s("data", &[1, 1, 2, 2], &[1.0; 4]);
+    let grid = net.f32s("grid", &[1, 1, 1, 2], &[0.3, -0.7]);
+    let o = net.op("gs", "GridSample", "opset9", bicubic, &[data, grid], None);
+    net.result("out", o);
+    let v = net.exec(vec![]).unwrap()["out"].to_vec::<f32>().unwrap();
+    assert!((v[0] - 1.0).abs() < 1e-6, "{v:?}");
 }

@@ -1,4 +1,5 @@
-//! ONNX's own backend node tests for Compress, Slice, Reshape and Where: every
+//! ONNX's own backend node tests for Compress, Slice, Reshape, Where,
+//! NonMaxSuppression and GridSample: every
 //! case folder of `tests/onnx_node/` (written by
 //! `scripts/gen_onnx_node_cases.py`) holds the case's ONNX model converted to
 //! OpenVINO IR by `openvino.convert_model`, the case's inputs and the outputs
@@ -20,18 +21,36 @@ use std::path::{Path, PathBuf};
 use executor::{convert, first_difference, read_npy, ExecError, Executor, Tensor};
 use ir::ElementType;
 
-/// The number of cases there are (every one is compared): the generator
-/// collects 25 cases from onnx 1.23.2. Raise it if a newer onnx adds cases.
-const MIN_COMPARED: usize = 25;
+/// The number of cases compared: the generator collects 53 cases from onnx
+/// 1.23.2, of which OpenVINO cannot convert the 4 volumetric (5-D)
+/// GridSample ones. Raise it if a newer onnx adds cases.
+const MIN_COMPARED: usize = 49;
 
 /// `(case, Result name or "(all)" when the run fails, text the mismatch
 /// must contain, reason)` of every output where our executor does not
 /// produce what ONNX expects. Fixing one makes the test fail until its entry
 /// is removed; failing differently makes it fail too.
 const KNOWN_DIFFERENCES: &[(&str, &str, &str, &str)] = &[
-    // Empty: every case matches. (The 8 Slice cases, whose starts and ends
-    // convert_model makes Parameters, once failed: the executor now reruns
-    // Slice's shape rule on the run's values.)
+    // (The 8 Slice cases, whose starts and ends convert_model makes
+    // Parameters, once failed: the executor now reruns Slice's shape rule on
+    // the run's values.)
+    (
+        "test_gridsample_bicubic",
+        "Y/sink_port_0",
+        "index 0: -0.140625 vs expected -0.14059999585151672",
+        "not an executor bug: ONNX writes this case's expected output by hand \
+         to 4 decimals (-0.1406, 0.3828, ...); the exact bicubic values are \
+         -0.140625, 0.3828125, ..., which ours and OpenVINO's CPU plugin give",
+    ),
+    (
+        "test_nonmaxsuppression_iou_threshold_boundary",
+        "selected_indices/sink_port_0",
+        "shape: [1, 3] vs expected [2, 3]",
+        "not an executor bug: two boxes whose IoU equals the threshold. ONNX \
+         suppresses above the threshold and keeps both; OpenVINO's CPU plugin \
+         suppresses at or above it and keeps one, as ours (the conformance \
+         goldens' reference)",
+    ),
 ];
 
 // ---------------------------------------------------------------------------

@@ -885,6 +885,19 @@ fn cases() -> Vec<Case> {
             )
         }));
     }
+    for (mode, padding, data, grid) in [
+        // No grid points, an empty batch, and points over empty data.
+        ("bilinear", "zeros", "1,2,3,3", "1,0,4,2"),
+        ("bicubic", "reflection", "0,2,3,3", "0,2,2,2"),
+        ("nearest", "border", "1,2,0,3", "1,2,2,2"),
+    ] {
+        cases.push(case("GridSample", move |net| {
+            let d = net.param("data", "f32", data);
+            let g = net.param("grid", "f32", grid);
+            let attrs = format!(r#"align_corners="false" mode="{mode}" padding_mode="{padding}""#);
+            vec![net.op("op", "GridSample", "opset9", &attrs, &[d, g], None)]
+        }));
+    }
     cases.push(case("MVN", |net| {
         let x = net.param("x", "f32", "0,3,4");
         let axes = net.i64s("axes", &[1], &[-1]);

@@ -43,6 +43,7 @@ mod gather;
 mod gather_elements;
 mod gather_nd;
 mod gather_tree;
+mod grid_sample;
 mod grn;
 mod group_normalization;
 mod interpolate;
@@ -292,6 +293,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "NormalizeL2" => normalize_l2::run,
         "LRN" => lrn::run,
         "GRN" => grn::run,
+        "GridSample" => grid_sample::run,
         "FakeQuantize" => fake_quantize::run,
         "BatchNormInference" => batch_norm_inference::run,
         "GroupNormalization" => group_normalization::run,
@@ -453,6 +455,7 @@ pub const OPS: &[&str] = &[
     "NormalizeL2",
     "LRN",
     "GRN",
+    "GridSample",
     "FakeQuantize",
     "BatchNormInference",
     "GroupNormalization",

@@ -35,6 +35,7 @@ mod gather;
 mod gather_elements;
 mod gather_nd;
 mod gather_tree;
+pub mod grid_sample;
 mod grn;
 mod group_convolution;
 mod group_convolution_backprop_data;
@@ -196,6 +197,7 @@ pub static ALL: &[&OpDef] = &[
     &gather_elements::DEF,
     &gather_tree::DEF,
     &gather_nd::DEF,
+    &grid_sample::DEF,
     &grn::DEF,
     &group_convolution::DEF,
     &group_convolution_backprop_data::DEF,
