@@ -597,3 +597,36 @@ fn embedding_bag_offsets_stay_inside_the_indices() {
         assert!(matches!(&e, ExecError::Kernel { .. }), "{offsets:?}: {e}");
     }
 }
+
+#[test]
+fn gather_tree_traces_parents_and_fills_short_beams_with_the_end_token() {
+    // T = 3, B = 2, W = 2; batch 0 runs 3 steps, batch 1 none.
+    let mut net = Net::new();
+    let ids = net.param("ids", "f32", "3,2,2");
+    let parents = net.f32s(
+        "parents",
+        &[3, 2, 2],
+        &[0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0., 0.],
+    );
+    let lens = net.f32s("lens", &[2], &[3., 0.]);
+    let end = net.f32s("end", &[], &[9.]);
+    let out = net.op(
+        "tree",
+        "GatherTree",
+        "opset1",
+        "",
+        &[ids, parents, lens, end],
+        Some(vec![3, 2, 2]),
+    );
+    net.result("out", out);
+    let ids = Tensor::from_vec(
+        vec![3, 2, 2],
+        vec![1f32, 2., 5., 5., 3., 4., 5., 5., 6., 7., 5., 5.],
+    )
+    .unwrap();
+    let (_, v) = f32_out(&net.exec(vec![("ids", ids)]).unwrap(), "out");
+    // Beam 0 of batch 0: step 2 = 6, its parent 0 -> step 1 beam 0 = 3,
+    // whose parent 1 -> step 0 beam 1 = 2. Beam 1: 7, parent 1 -> 4,
+    // parent 0 -> 1. Batch 1 has length 0: the end token everywhere.
+    assert_eq!(v, vec![2., 1., 9., 9., 3., 4., 9., 9., 6., 7., 9., 9.]);
+}
