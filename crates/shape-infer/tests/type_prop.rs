@@ -359,3 +359,8 @@ fn select() {
 fn reshape() {
     check_table("reshape.txt");
 }
+
+#[test]
+fn non_zero() {
+    check_table("non_zero.txt");
+}
