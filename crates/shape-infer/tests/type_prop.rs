@@ -361,6 +361,11 @@ fn reshape() {
 }
 
 #[test]
+fn slice() {
+    check_table("slice.txt");
+}
+
+#[test]
 fn non_zero() {
     check_table("non_zero.txt");
 }
