@@ -366,6 +366,11 @@ fn slice() {
 }
 
 #[test]
+fn broadcast() {
+    check_table("broadcast.txt");
+}
+
+#[test]
 fn non_zero() {
     check_table("non_zero.txt");
 }
