@@ -374,3 +374,8 @@ fn broadcast() {
 fn non_zero() {
     check_table("non_zero.txt");
 }
+
+#[test]
+fn strided_slice() {
+    check_table("strided_slice.txt");
+}
