@@ -33,9 +33,9 @@ pub static DEF: OpDef = OpDef {
     infer,
     doc: OpDoc {
         summary: "Broadcasts the data to the shape given by the values of `target_shape`.",
-        attributes: "`mode`: `numpy` (default), `explicit` (also `none`), `bidirectional` (v3), `pdpd`",
-        symbolic: "the target's values are symbolic dims (from shape subgraphs); unknown values of a known length give fresh dims",
-        errors: "`broadcast-incompatible` naming the dims; `broadcast-target` for a negative or ill-shaped target; `broadcast-axes-mapping` for a bad explicit mapping",
+        attributes: "`mode`: `numpy` (default), `explicit` (also `none`), `bidirectional` (v3), `pdpd` (from axis 0, as OpenVINO reads IR)",
+        symbolic: "the target's values are symbolic dims (from shape subgraphs); values known by their bounds (a Concat with unknown pieces) give bounded dims; unknown values of a known length give fresh dims, except where a data dim that cannot be 1 fixes them",
+        errors: "`broadcast-incompatible` naming the dims; `broadcast-target` for a negative or ill-shaped target; `broadcast-axes-mapping` for a bad explicit mapping (not 1-D, wrong length, unsorted, out of range) or (v3) an axes_mapping outside explicit mode",
     },
 };
 

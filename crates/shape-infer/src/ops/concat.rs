@@ -21,7 +21,7 @@ pub static DEF: OpDef = OpDef {
     doc: OpDoc {
         summary: "Concatenates the inputs along `axis`.",
         attributes: "`axis` (required; negative counts from the rank)",
-        symbolic: "the axis dim is the symbolic sum; other dims must be equal: an undecidable equality (`N` against `3`) is recorded as a constraint and the static dim is used; values (shape pieces) concatenate",
+        symbolic: "the axis dim is the symbolic sum; other dims must be equal: an undecidable equality (`N` against `3`) is recorded as a constraint and the static dim is used; values (shape pieces) concatenate, and their bounds where some pieces are unknown",
         errors: "no input, element types that differ, ranks that differ, axis out of range, a non-axis dim provably different between inputs (`concat-dim-mismatch`)",
     },
 };

@@ -26,8 +26,12 @@ pub static DEF: OpDef = OpDef {
             "exact lengths for constant start/stop/step: `max(0, ceil((end - start)/step))` after \
                    clamping, simplified by the dim's range (`S` from 1 to -1 is `S - 2` when \
                    `S >= 2`, else `max(S - 2, 0)`; step 2 to INT_MAX is `ceil(S/2)`); an i32 \
-                   INT_MAX/INT_MIN bound on an unbounded dim records `S <= 2147483647`; unknown \
-                   start/stop/step give fresh dims bounded by the input dim; 1-D values are sliced",
+                   INT_MAX/INT_MIN bound on an unbounded dim records `S <= 2147483647`; where \
+                   interval arithmetic on that expression is looser than the range the length \
+                   takes over the dim's range, it is clamped to that range; unknown \
+                   start/stop/step give fresh dims bounded by the input dim and, for start/stop \
+                   known by their ranges (computed from bounded shapes), by interval arithmetic \
+                   over the clamped positions; 1-D values are sliced",
         errors: "`slice-step-zero`, `slice-repeated-axis`, `slice-length-mismatch` (start, stop, \
                  step and axes lengths differ), `axis-out-of-range`, `slice-scalar-data` (a scalar \
                  data input, as OpenVINO)",
@@ -585,4 +589,69 @@ fn extreme(ctx: &mut InferContext, dim: &Dim, raw: i64) -> Result<Bound, ShapeEr
         ctx.assume(Predicate::Le(dim.clone(), Expr::constant(limit)))?;
     }
     Ok(bound)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Intervals over `ends` (`None`: unbounded), every `lo <= hi` pair.
+    fn intervals(ends: &[Option<i64>]) -> Vec<Interval> {
+        let mut out = Vec::new();
+        for &lo in ends {
+            for &hi in ends {
+                match (lo, hi) {
+                    (Some(l), Some(h)) if l > h => {}
+                    (None, _) | (_, None) | (Some(_), Some(_)) => out.push(Interval::new(lo, hi)),
+                }
+            }
+        }
+        out
+    }
+
+    /// The concrete values of `range` inside `window` (where a concrete
+    /// check can reach).
+    fn members(range: Interval, window: (i64, i64)) -> impl Iterator<Item = i64> {
+        let lo = range.lo.unwrap_or(window.0).max(window.0);
+        let hi = range.hi.unwrap_or(window.1).min(window.1);
+        lo..=hi
+    }
+
+    /// `len_range` contains the sliced length at every dim, start and stop
+    /// of its ranges: exhaustively over small ranges, unbounded ends
+    /// checked across a window beyond every finite end.
+    #[test]
+    fn len_range_contains_every_concrete_length() {
+        let values = intervals(&[
+            None,
+            Some(-6),
+            Some(-3),
+            Some(-1),
+            Some(0),
+            Some(2),
+            Some(5),
+        ]);
+        let dims = intervals(&[Some(0), Some(1), Some(3), Some(7), None]);
+        for step in [1, 2, 3, -1, -2, -3] {
+            for &dim in &dims {
+                for &start in &values {
+                    for &stop in &values {
+                        let range = len_range(dim, start, stop, step);
+                        for d in members(dim, (0, 12)) {
+                            for s in members(start, (-14, 14)) {
+                                for e in members(stop, (-14, 14)) {
+                                    let n = static_len(d, s, e, step).expect("step is not 0");
+                                    assert!(
+                                        range.contains(n),
+                                        "{d}[{s}:{e}:{step}] has {n} elements, outside \
+                                         {range:?} (dim {dim:?}, start {start:?}, stop {stop:?})"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

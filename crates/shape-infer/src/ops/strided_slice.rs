@@ -26,8 +26,8 @@ pub static DEF: OpDef = OpDef {
                      a dim of 1), `shrink_axis_mask` (take index `begin` and drop the dim), \
                      `ellipsis_mask` (the remaining input dims), comma-separated 0/1 lists",
         symbolic: "as Slice: exact lengths for constant begin/end/stride; unknown values give \
-                   fresh dims bounded by the input dim; values of a 1-D input are selected \
-                   (`ShapeOf -> StridedSlice`)",
+                   fresh dims bounded by the input dim (and by the ranges of begin/end where \
+                   known); values of a 1-D input are selected (`ShapeOf -> StridedSlice`)",
         errors: "`strided-slice-stride-zero`, `strided-slice-length-mismatch` (begin/end/stride \
                  lengths or the non-empty masks' lengths differ), `strided-slice-ellipsis` (more \
                  than one), `strided-slice-too-many-axes` (more sliced axes than the input has)",
