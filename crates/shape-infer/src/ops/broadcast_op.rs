@@ -7,8 +7,8 @@
 //! * `bidirectional` (v3): numpy broadcast of data and target;
 //! * `explicit`: data dim `i` goes to target axis `axes_mapping[i]` (input
 //!   2) and must equal that target dim or be 1;
-//! * `pdpd`: the data is one-way broadcast into the target from axis 0 (an
-//!   IR file has no axis; OpenVINO reads 0); the result is the target.
+//! * `pdpd`: from axis 0 (an IR file has no axis; OpenVINO reads 0): data
+//!   and target of equal rank, each pair of dims broadcast both ways.
 //!
 //! When the target's values are unknown but its length is, the rank is known
 //! and the dims are fresh symbols (data dims that cannot be 1 fix theirs).
@@ -33,9 +33,9 @@ pub static DEF: OpDef = OpDef {
     infer,
     doc: OpDoc {
         summary: "Broadcasts the data to the shape given by the values of `target_shape`.",
-        attributes: "`mode`: `numpy` (default), `explicit` (also `none`), `bidirectional` (v3), `pdpd` (from axis 0, as OpenVINO reads IR)",
+        attributes: "`mode`: `numpy` (default), `explicit` (also `none`), `bidirectional` (v3), `pdpd` (from axis 0, as OpenVINO reads IR: data of the target's rank, dims broadcast both ways)",
         symbolic: "the target's values are symbolic dims (from shape subgraphs); values known by their bounds (a Concat with unknown pieces) give bounded dims; unknown values of a known length give fresh dims, except where a data dim that cannot be 1 fixes them",
-        errors: "`broadcast-incompatible` naming the dims; `broadcast-target` for a negative or ill-shaped target; `broadcast-axes-mapping` for a bad explicit mapping (not 1-D, wrong length, unsorted, out of range) or (v3) an axes_mapping outside explicit mode",
+        errors: "`broadcast-incompatible` naming the dims; `broadcast-target` for a negative or ill-shaped target; `broadcast-axes-mapping` for a bad explicit mapping (not 1-D, wrong length, unsorted, out of range), (v3) an axes_mapping outside explicit mode, or (v1) pdpd without input 2",
     },
 };
 
@@ -79,6 +79,14 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
                 format!("axes_mapping (input 2) must be 1-D, got rank {r}"),
             ));
         }
+    } else if mode == Mode::Pdpd && call.version < 3 && call.inputs.len() < 3 {
+        // OpenVINO's Broadcast-1 reads input 2 in pdpd mode ("index '2' out
+        // of range" for every such layer it reads from IR).
+        return Err(ShapeError::rule(
+            "broadcast-axes-mapping",
+            "Broadcast-1 in pdpd mode has no input 2, which OpenVINO's Broadcast-1 reads \
+             (use Broadcast-3)",
+        ));
     } else if call.inputs.len() == 3 && call.version >= 3 {
         // As OpenVINO's Broadcast-3 (its Broadcast-1 ignores the input).
         return Err(ShapeError::rule(
@@ -100,9 +108,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             match mode {
                 Mode::Numpy => broadcast::one_way(ctx, d, t)?,
                 Mode::Bidirectional => broadcast::numpy(ctx, d, t)?,
-                // An IR file has no pdpd axis for Broadcast: OpenVINO reads
-                // `mode="pdpd"` as axis 0.
-                Mode::Pdpd => broadcast::pdpd(ctx, t, d, 0)?,
+                Mode::Pdpd => pdpd(ctx, &data.shape, &target)?,
                 Mode::Explicit => explicit(ctx, call, &target)?,
             }
         }
@@ -248,6 +254,39 @@ fn explicit(
     Ok(Shape::ranked(out))
 }
 
+/// pdpd as OpenVINO reads it from IR (no axis there: axis 0): the data must
+/// have the target's rank, and each pair of dims broadcasts both ways (a
+/// target dim of 1 takes the data's). With a higher data rank OpenVINO
+/// reads the graph but its CPU plugin cannot run it; with a lower one it
+/// refuses it.
+fn pdpd(ctx: &mut InferContext, data: &Shape, target: &Shape) -> Result<Shape, ShapeError> {
+    let (Some(dd), Some(dt)) = (data.dims(), target.dims()) else {
+        let n = target.rank().unwrap_or(0);
+        return Ok(match target.rank() {
+            Some(_) => Shape::ranked((0..n).map(|i| fresh(ctx, i)).collect::<Vec<_>>()),
+            None => Shape::DynamicRank,
+        });
+    };
+    if dd.len() != dt.len() {
+        return Err(ShapeError::rule(
+            broadcast::RULE,
+            format!(
+                "pdpd broadcast from axis 0 (an IR file has no other axis) needs data of the \
+                 target's rank: data {} has rank {}, target_shape {} rank {}",
+                data.display(&ctx.symbols),
+                dd.len(),
+                target.display(&ctx.symbols),
+                dt.len()
+            ),
+        ));
+    }
+    broadcast::numpy(
+        ctx,
+        Operand::new("data", data),
+        Operand::new("target_shape", target),
+    )
+}
+
 fn fresh(ctx: &mut InferContext, i: usize) -> Dim {
     Expr::symbol(ctx.fresh_symbol(
         Interval::nonnegative(),
@@ -286,6 +325,17 @@ fn unknown_values(
                     ),
                 ));
             }
+            if mode == Mode::Pdpd && dd.len() != n {
+                return Err(ShapeError::rule(
+                    broadcast::RULE,
+                    format!(
+                        "pdpd broadcast from axis 0 (an IR file has no other axis) needs data \
+                         of the target's rank: data {} has rank {}, the target shape {n}",
+                        data.display(&ctx.symbols),
+                        dd.len()
+                    ),
+                ));
+            }
             let rank = n.max(dd.len());
             let (pd, pt) = (rank - dd.len(), rank - n);
             let mut out = Vec::with_capacity(rank);
@@ -293,7 +343,7 @@ fn unknown_values(
                 let d = (i >= pd).then(|| &dd[i - pd]);
                 out.push(match (d, i >= pt) {
                     (Some(d), false) => d.clone(),
-                    (Some(d), true) if mode != Mode::Pdpd => match fixed(ctx, d) {
+                    (Some(d), true) => match fixed(ctx, d) {
                         Some(k) => k,
                         None => fresh(ctx, i - pt),
                     },
