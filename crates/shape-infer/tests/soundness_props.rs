@@ -2,7 +2,8 @@
 //! Parameter with static, interval and unbounded dims feeds a random chain
 //! (Slice, a Slice whose start and stop are computed from the shape,
 //! Concat, Unsqueeze, a flattening Reshape, Transpose, Tile, Pad,
-//! MaxPool, Interpolate, Broadcast to a shape computed from ShapeOf,
+//! MaxPool, Interpolate, Broadcast to a shape computed from ShapeOf (and,
+//! numpy, bidirectional or pdpd, to the input's shape with a dim of 1),
 //! ReduceSum, Gather of a ShapeOf into a Range), inferred once with the
 //! symbolic Parameter and once with a random static binding inside its
 //! bounds. Then:
@@ -69,6 +70,12 @@ enum Step {
     },
     BroadcastLeading {
         lead: i64,
+    },
+    /// Broadcast (`mode`: numpy, bidirectional or pdpd) to the input's own
+    /// shape with dim `axis` replaced by 1.
+    BroadcastOneAt {
+        axis: usize,
+        mode: &'static str,
     },
     ReduceSum {
         axis: usize,
@@ -160,6 +167,11 @@ fn step() -> impl Strategy<Value = Step> {
         )
             .prop_map(|(axis, scale)| Step::Interpolate { axis, scale }),
         (1i64..3).prop_map(|lead| Step::BroadcastLeading { lead }),
+        (
+            0usize..5,
+            prop_oneof![Just("numpy"), Just("bidirectional"), Just("pdpd")]
+        )
+            .prop_map(|(axis, mode)| Step::BroadcastOneAt { axis, mode }),
         (0usize..5).prop_map(|axis| Step::ReduceSum { axis }),
         (0usize..5).prop_map(|axis| Step::RangeOfDim { axis }),
         (
@@ -384,6 +396,38 @@ fn build(shape: &str, rank: usize, steps: &[Step]) -> Ir {
                         &[cur, target],
                     ),
                     rank + 1,
+                ))
+            }
+            Step::BroadcastOneAt { axis, mode } if *axis < rank => {
+                let shape = b.op(&name("shape"), "ShapeOf", "opset3", &[], &[cur]);
+                let zero = b.scalar(&name("zero"), 0);
+                let mut parts = Vec::new();
+                if *axis > 0 {
+                    let idx = b.vec(&name("before"), &(0..*axis as i64).collect::<Vec<_>>());
+                    parts.push(b.op(&name("head"), "Gather", "opset8", &[], &[shape, idx, zero]));
+                }
+                parts.push(b.vec(&name("one"), &[1]));
+                if *axis + 1 < rank {
+                    let after: Vec<i64> = (*axis as i64 + 1..rank as i64).collect();
+                    let idx = b.vec(&name("after"), &after);
+                    parts.push(b.op(&name("tail"), "Gather", "opset8", &[], &[shape, idx, zero]));
+                }
+                let target = b.op(
+                    &name("target"),
+                    "Concat",
+                    "opset1",
+                    &[("axis", "0")],
+                    &parts,
+                );
+                Some((
+                    b.op(
+                        &name("broadcast"),
+                        "Broadcast",
+                        "opset3",
+                        &[("mode", mode)],
+                        &[cur, target],
+                    ),
+                    rank,
                 ))
             }
             Step::ReduceSum { axis } if *axis < rank => {
