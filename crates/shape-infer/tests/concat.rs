@@ -97,3 +97,38 @@ fn concat_values_of_2d_pieces() {
     assert_eq!(r.shape("c"), "[2, 3]");
     assert_eq!(r.value("c").as_deref(), Some("[1, 3, 4, 2, 5, 6]"));
 }
+
+/// A shape piece and a Parameter's unknown element: the Concat has no
+/// value, only bounds, and a Reshape to it (through a Convert) assumes
+/// nothing of the unknown element, which may be its -1.
+#[test]
+fn concat_with_an_unknown_piece_constrains_no_reshape() {
+    let mut b = Ir::new();
+    let x = b.param("x", "N,4", "f32");
+    let y = b.param("y", "6,4", "f32");
+    let p = b.param("p", "1", "i64");
+    let s = b.op("s", "ShapeOf", "opset3", &[], &[x]);
+    let zero = b.vec("zero", &[0]);
+    let one = b.vec("one", &[1]);
+    let first = b.op("first", "Slice", "opset8", &[], &[s, zero, one, one]);
+    let c = b.op("c", "Concat", "opset1", &[("axis", "0")], &[first, p]);
+    let cv = b.op(
+        "cv",
+        "Convert",
+        "opset1",
+        &[("destination_type", "i32")],
+        &[c],
+    );
+    let r = b.op(
+        "r",
+        "Reshape",
+        "opset1",
+        &[("special_zero", "false")],
+        &[y, cv],
+    );
+    let run = b.run_to(r);
+    run.clean();
+    assert_eq!(run.value("c"), None);
+    assert_eq!(run.value("cv"), None);
+    assert!(run.constraints().is_empty(), "{:?}", run.constraints());
+}

@@ -359,3 +359,23 @@ fn select() {
 fn reshape() {
     check_table("reshape.txt");
 }
+
+#[test]
+fn slice() {
+    check_table("slice.txt");
+}
+
+#[test]
+fn broadcast() {
+    check_table("broadcast.txt");
+}
+
+#[test]
+fn non_zero() {
+    check_table("non_zero.txt");
+}
+
+#[test]
+fn strided_slice() {
+    check_table("strided_slice.txt");
+}

@@ -7,10 +7,11 @@
 //! * `bidirectional` (v3): numpy broadcast of data and target;
 //! * `explicit`: data dim `i` goes to target axis `axes_mapping[i]` (input
 //!   2) and must equal that target dim or be 1;
-//! * `pdpd`: the result is the target.
+//! * `pdpd`: from axis 0 (an IR file has no axis; OpenVINO reads 0): data
+//!   and target of equal rank, each pair of dims broadcast both ways.
 //!
 //! When the target's values are unknown but its length is, the rank is known
-//! and the dims are fresh symbols (static data dims other than 1 fix theirs).
+//! and the dims are fresh symbols (data dims that cannot be 1 fix theirs).
 
 use ir::{Dim, Shape};
 use symdim::{Expr, Interval};
@@ -32,9 +33,9 @@ pub static DEF: OpDef = OpDef {
     infer,
     doc: OpDoc {
         summary: "Broadcasts the data to the shape given by the values of `target_shape`.",
-        attributes: "`mode`: `numpy` (default), `explicit` (also `none`), `bidirectional` (v3), `pdpd`",
-        symbolic: "the target's values are symbolic dims (from shape subgraphs); unknown values of a known length give fresh dims",
-        errors: "`broadcast-incompatible` naming the dims; `broadcast-target` for a negative or ill-shaped target; `broadcast-axes-mapping` for a bad explicit mapping",
+        attributes: "`mode`: `numpy` (default), `explicit` (also `none`), `bidirectional` (v3), `pdpd` (from axis 0, as OpenVINO reads IR: data of the target's rank, dims broadcast both ways)",
+        symbolic: "the target's values are symbolic dims (from shape subgraphs); values known by their bounds (a Concat with unknown pieces) give bounded dims; unknown values of a known length give fresh dims, except where a data dim that cannot be 1 fixes them",
+        errors: "`broadcast-incompatible` naming the dims; `broadcast-target` for a negative or ill-shaped target; `broadcast-axes-mapping` for a bad explicit mapping (not 1-D, wrong length, unsorted, out of range), (v3) an axes_mapping outside explicit mode, or (v1) pdpd without input 2",
     },
 };
 
@@ -72,6 +73,26 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     if mode == Mode::Explicit {
         call.expect_inputs(3, 3)?;
         support::expect_integer_input(call, 2, "axes_mapping (input 2)")?;
+        if let Some(r) = call.inputs[2].shape.rank().filter(|&r| r != 1) {
+            return Err(ShapeError::rule(
+                "broadcast-axes-mapping",
+                format!("axes_mapping (input 2) must be 1-D, got rank {r}"),
+            ));
+        }
+    } else if mode == Mode::Pdpd && call.version < 3 && call.inputs.len() < 3 {
+        // OpenVINO's Broadcast-1 reads input 2 in pdpd mode ("index '2' out
+        // of range" for every such layer it reads from IR).
+        return Err(ShapeError::rule(
+            "broadcast-axes-mapping",
+            "Broadcast-1 in pdpd mode has no input 2, which OpenVINO's Broadcast-1 reads \
+             (use Broadcast-3)",
+        ));
+    } else if call.inputs.len() == 3 && call.version >= 3 {
+        // As OpenVINO's Broadcast-3 (its Broadcast-1 ignores the input).
+        return Err(ShapeError::rule(
+            "broadcast-axes-mapping",
+            format!("axes_mapping (input 2) is only taken in explicit mode, not in `{text}`"),
+        ));
     }
     support::expect_integer_input(call, 1, "target_shape (input 1)")?;
     let data = &call.inputs[0];
@@ -87,7 +108,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             match mode {
                 Mode::Numpy => broadcast::one_way(ctx, d, t)?,
                 Mode::Bidirectional => broadcast::numpy(ctx, d, t)?,
-                Mode::Pdpd => target.clone(),
+                Mode::Pdpd => pdpd(ctx, &data.shape, &target)?,
                 Mode::Explicit => explicit(ctx, call, &target)?,
             }
         }
@@ -103,7 +124,7 @@ enum Target {
     Unknown,
 }
 
-fn target_dims(ctx: &InferContext, call: &OpCall<'_>) -> Result<Target, ShapeError> {
+fn target_dims(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Target, ShapeError> {
     let input = &call.inputs[1];
     if let Some(r) = input.shape.rank() {
         if r != 1 {
@@ -129,6 +150,31 @@ fn target_dims(ctx: &InferContext, call: &OpCall<'_>) -> Result<Target, ShapeErr
             }
         }
         return Ok(Target::Known(values.clone()));
+    }
+    // Some values known, the others by their bounds: exact dims where the
+    // bounds meet, fresh dims in the bounds elsewhere.
+    if let Some(bounds) = &input.value_bounds {
+        let mut dims = Vec::with_capacity(bounds.len());
+        for (i, &(lo, hi)) in bounds.iter().enumerate() {
+            if hi < 0.0 {
+                return Err(ShapeError::rule(
+                    "broadcast-target",
+                    format!("target_shape value {i} is at most {hi}; dims cannot be negative"),
+                ));
+            }
+            // Below 2^53 an f64 holds every integer exactly.
+            let as_int = |v: f64| (v.is_finite() && v.abs() < 9.0e15).then_some(v as i64);
+            let (lo, hi) = (as_int(lo.ceil()).unwrap_or(0).max(0), as_int(hi.floor()));
+            dims.push(if hi == Some(lo) {
+                Expr::constant(lo)
+            } else {
+                Expr::symbol(ctx.fresh_symbol(
+                    Interval::new(Some(lo), hi),
+                    format!("dim {i} of the Broadcast target_shape (value in bounds)"),
+                ))
+            });
+        }
+        return Ok(Target::Known(dims));
     }
     let n = input
         .shape
@@ -208,6 +254,39 @@ fn explicit(
     Ok(Shape::ranked(out))
 }
 
+/// pdpd as OpenVINO reads it from IR (no axis there: axis 0): the data must
+/// have the target's rank, and each pair of dims broadcasts both ways (a
+/// target dim of 1 takes the data's). With a higher data rank OpenVINO
+/// reads the graph but its CPU plugin cannot run it; with a lower one it
+/// refuses it.
+fn pdpd(ctx: &mut InferContext, data: &Shape, target: &Shape) -> Result<Shape, ShapeError> {
+    let (Some(dd), Some(dt)) = (data.dims(), target.dims()) else {
+        let n = target.rank().unwrap_or(0);
+        return Ok(match target.rank() {
+            Some(_) => Shape::ranked((0..n).map(|i| fresh(ctx, i)).collect::<Vec<_>>()),
+            None => Shape::DynamicRank,
+        });
+    };
+    if dd.len() != dt.len() {
+        return Err(ShapeError::rule(
+            broadcast::RULE,
+            format!(
+                "pdpd broadcast from axis 0 (an IR file has no other axis) needs data of the \
+                 target's rank: data {} has rank {}, target_shape {} rank {}",
+                data.display(&ctx.symbols),
+                dd.len(),
+                target.display(&ctx.symbols),
+                dt.len()
+            ),
+        ));
+    }
+    broadcast::numpy(
+        ctx,
+        Operand::new("data", data),
+        Operand::new("target_shape", target),
+    )
+}
+
 fn fresh(ctx: &mut InferContext, i: usize) -> Dim {
     Expr::symbol(ctx.fresh_symbol(
         Interval::nonnegative(),
@@ -215,9 +294,11 @@ fn fresh(ctx: &mut InferContext, i: usize) -> Dim {
     ))
 }
 
-/// A static data dim other than 1 fixes the target dim it meets.
-fn fixed(d: &Dim) -> Option<Dim> {
-    d.as_constant().filter(|&k| k != 1).map(Expr::constant)
+/// A data dim that cannot be 1 fixes the target dim it meets: the target
+/// dim must equal it (or be 1, where the data dim wins).
+fn fixed(ctx: &InferContext, d: &Dim) -> Option<Dim> {
+    let bounds = ctx.symbols.bounds(d).ok()?;
+    (!bounds.contains(1)).then(|| d.clone())
 }
 
 fn unknown_values(
@@ -244,6 +325,17 @@ fn unknown_values(
                     ),
                 ));
             }
+            if mode == Mode::Pdpd && dd.len() != n {
+                return Err(ShapeError::rule(
+                    broadcast::RULE,
+                    format!(
+                        "pdpd broadcast from axis 0 (an IR file has no other axis) needs data \
+                         of the target's rank: data {} has rank {}, the target shape {n}",
+                        data.display(&ctx.symbols),
+                        dd.len()
+                    ),
+                ));
+            }
             let rank = n.max(dd.len());
             let (pd, pt) = (rank - dd.len(), rank - n);
             let mut out = Vec::with_capacity(rank);
@@ -251,7 +343,7 @@ fn unknown_values(
                 let d = (i >= pd).then(|| &dd[i - pd]);
                 out.push(match (d, i >= pt) {
                     (Some(d), false) => d.clone(),
-                    (Some(d), true) if mode != Mode::Pdpd => match fixed(d) {
+                    (Some(d), true) => match fixed(ctx, d) {
                         Some(k) => k,
                         None => fresh(ctx, i - pt),
                     },
@@ -264,7 +356,7 @@ fn unknown_values(
             let mut out: Vec<Dim> = (0..n).map(|i| fresh(ctx, i)).collect();
             if let Some(axes) = support::input_ints(call, 2) {
                 for (&a, d) in axes.iter().zip(dd) {
-                    if let (Some(a), Some(k)) = (usize::try_from(a).ok(), fixed(d)) {
+                    if let (Some(a), Some(k)) = (usize::try_from(a).ok(), fixed(ctx, d)) {
                         if let Some(slot) = out.get_mut(a) {
                             *slot = k;
                         }

@@ -21,7 +21,7 @@ pub static DEF: OpDef = OpDef {
     doc: OpDoc {
         summary: "Concatenates the inputs along `axis`.",
         attributes: "`axis` (required; negative counts from the rank)",
-        symbolic: "the axis dim is the symbolic sum; other dims must be equal: an undecidable equality (`N` against `3`) is recorded as a constraint and the static dim is used; values (shape pieces) concatenate",
+        symbolic: "the axis dim is the symbolic sum; other dims must be equal: an undecidable equality (`N` against `3`) is recorded as a constraint and the static dim is used; values (shape pieces) concatenate, and their bounds where some pieces are unknown",
         errors: "no input, element types that differ, ranks that differ, axis out of range, a non-axis dim provably different between inputs (`concat-dim-mismatch`)",
     },
 };
@@ -93,19 +93,68 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     } else {
         support::unknown_dim(ctx, "concatenated dim of an input of unknown rank")
     };
-    let value = concat_values(call, axis);
+    let values: Vec<Option<Vec<Dim>>> = call.inputs.iter().map(|t| t.value.clone()).collect();
+    let value = concatenate(call, axis, &values);
+    // Some elements unknown: OpenVINO still concatenates their bounds
+    // (`[?, 16, 50, 50]` from a Parameter and three constants).
+    let bounds = match value {
+        Some(_) => None,
+        None => {
+            let bounds: Vec<Option<Vec<(f64, f64)>>> =
+                call.inputs.iter().map(|t| element_bounds(ctx, t)).collect();
+            let informative = call
+                .inputs
+                .iter()
+                .any(|t| t.value.is_some() || t.value_bounds.is_some());
+            concatenate(call, axis, &bounds).filter(|_| informative)
+        }
+    };
     let tensor = TensorInfo::new(element_type, Shape::ranked(out));
-    Ok(vec![tensor.with_value(value)])
+    Ok(vec![tensor.with_value(value).with_value_bounds(bounds)])
 }
 
-/// The concatenated values when every input has values and a static shape.
-fn concat_values(call: &OpCall<'_>, axis: usize) -> Option<Vec<Dim>> {
+/// Each element's bounds: from exact values, value bounds, a float
+/// constant, or for an integer tensor of known size, unbounded.
+fn element_bounds(ctx: &InferContext, input: &TensorInfo) -> Option<Vec<(f64, f64)>> {
+    if let Some(values) = &input.value {
+        return values
+            .iter()
+            .map(|v| {
+                let b = ctx.symbols.bounds(v).ok()?;
+                Some((
+                    b.lo.map_or(f64::NEG_INFINITY, |l| l as f64),
+                    b.hi.map_or(f64::INFINITY, |h| h as f64),
+                ))
+            })
+            .collect();
+    }
+    if let Some(bounds) = &input.value_bounds {
+        return Some(bounds.clone());
+    }
+    if let Some(reals) = &input.real_value {
+        return Some(reals.iter().map(|&r| (r, r)).collect());
+    }
+    let count = input
+        .shape
+        .to_static()?
+        .iter()
+        .try_fold(1usize, |a, &d| a.checked_mul(usize::try_from(d).ok()?))?;
+    (input.element_type.is_integral() && count <= support::MAX_VALUE_ELEMENTS)
+        .then(|| vec![(f64::NEG_INFINITY, f64::INFINITY); count])
+}
+
+/// The concatenated elements when every input has them and a static shape.
+fn concatenate<T: Clone>(
+    call: &OpCall<'_>,
+    axis: usize,
+    elements: &[Option<Vec<T>>],
+) -> Option<Vec<T>> {
     let mut pieces = Vec::new();
     let mut outer = None;
     let mut total = 0usize;
-    for input in call.inputs {
+    for (input, values) in call.inputs.iter().zip(elements) {
         let shape = input.shape.to_static()?;
-        let values = input.value.as_deref()?;
+        let values = values.as_deref()?;
         let o = shape[..axis]
             .iter()
             .try_fold(1usize, |a, &d| a.checked_mul(usize::try_from(d).ok()?))?;

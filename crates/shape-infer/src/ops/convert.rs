@@ -162,8 +162,12 @@ fn convert(
         return Ok(convert_reals(out, reals, target));
     }
     let Some(values) = &input.value else {
+        // Bounds of float values only: an integer tensor's unknown elements
+        // (a Concat with a Parameter piece) may be a Reshape's -1 or 0.
         return Ok(match (&input.value_bounds, integer_range(target)) {
-            (Some(bounds), Some(range)) if target != ElementType::Boolean => {
+            (Some(bounds), Some(range))
+                if target != ElementType::Boolean && input.element_type.is_real() =>
+            {
                 out.with_value(bounded_symbols(ctx, bounds, range))
             }
             _ => out,

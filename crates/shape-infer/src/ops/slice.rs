@@ -7,7 +7,7 @@
 use std::cmp::Ordering;
 
 use ir::{Dim, Shape};
-use symdim::{Atom, Expr, Predicate};
+use symdim::{Atom, Expr, Interval, Predicate};
 
 use super::support::{self, expect_integer_input, normalize_axis};
 use crate::context::InferContext;
@@ -26,8 +26,12 @@ pub static DEF: OpDef = OpDef {
             "exact lengths for constant start/stop/step: `max(0, ceil((end - start)/step))` after \
                    clamping, simplified by the dim's range (`S` from 1 to -1 is `S - 2` when \
                    `S >= 2`, else `max(S - 2, 0)`; step 2 to INT_MAX is `ceil(S/2)`); an i32 \
-                   INT_MAX/INT_MIN bound on an unbounded dim records `S <= 2147483647`; unknown \
-                   start/stop/step give fresh dims bounded by the input dim; 1-D values are sliced",
+                   INT_MAX/INT_MIN bound on an unbounded dim records `S <= 2147483647`; where \
+                   interval arithmetic on that expression is looser than the range the length \
+                   takes over the dim's range, it is clamped to that range; unknown \
+                   start/stop/step give fresh dims bounded by the input dim and, for start/stop \
+                   known by their ranges (computed from bounded shapes), by interval arithmetic \
+                   over the clamped positions; 1-D values are sliced",
         errors: "`slice-step-zero`, `slice-repeated-axis`, `slice-length-mismatch` (start, stop, \
                  step and axes lengths differ), `axis-out-of-range`, `slice-scalar-data` (a scalar \
                  data input, as OpenVINO)",
@@ -151,7 +155,15 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         );
         let symbolic = match (params, start_values, stop_values) {
             ((Some(start), Some(stop), Some(step)), _, _) => {
-                Some(sliced_len(ctx, &in_dims[axis], start, stop, step)?)
+                let exact = sliced_len(ctx, &in_dims[axis], start, stop, step)?;
+                Some(within_sampled_range(
+                    ctx,
+                    &in_dims[axis],
+                    exact,
+                    start,
+                    stop,
+                    step,
+                )?)
             }
             ((_, _, Some(step)), Some(starts), Some(stops)) => {
                 match (starts.get(i), stops.get(i)) {
@@ -165,12 +177,16 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         };
         out[axis] = match symbolic {
             Some(d) => d,
-            None => super::reshape::fresh_bounded(
-                ctx,
-                call,
-                &in_dims[axis],
-                &format!("dim {axis} of a Slice whose start/stop/step are unknown"),
-            )?,
+            None => {
+                let value = |values: Option<&[Dim]>| values.and_then(|v| v.get(i)).cloned();
+                unknown_len(
+                    ctx,
+                    call,
+                    &in_dims[axis],
+                    (value(start_values), value(stop_values), params.2),
+                    &format!("dim {axis} of a Slice whose start/stop/step are unknown"),
+                )?
+            }
         };
     }
 
@@ -335,6 +351,166 @@ pub(crate) fn sliced_len_of(
     Ok(Some(ctx.symbols.max(&best, &Expr::zero())?))
 }
 
+/// The length of `dim[start:stop:step]` when it has no exact expression: a
+/// fresh dim at most `dim`, within the bounds that the ranges of start and
+/// stop (values computed from bounded shapes, where known) give with a
+/// known step.
+pub(crate) fn unknown_len(
+    ctx: &mut InferContext,
+    call: &OpCall<'_>,
+    dim: &Dim,
+    (start, stop, step): (Option<Dim>, Option<Dim>, Option<i64>),
+    reason: &str,
+) -> Result<Dim, ShapeError> {
+    let fresh = super::reshape::fresh_bounded(ctx, call, dim, reason)?;
+    if let (Some(step), Some(s)) = (step.filter(|&k| k != 0), fresh.as_symbol()) {
+        let range = |v: Option<Dim>| -> Result<Interval, ShapeError> {
+            match v {
+                Some(v) => Ok(ctx.symbols.bounds(&v)?),
+                None => Ok(Interval::unbounded()),
+            }
+        };
+        let (start, stop) = (range(start)?, range(stop)?);
+        let range = len_range(ctx.symbols.bounds(dim)?, start, stop, step);
+        // Both ranges hold at every binding; their intersection is never
+        // empty then, and left alone if it were.
+        let _ = ctx.symbols.restrict(s, range);
+    }
+    Ok(fresh)
+}
+
+/// An unbounded end in [`len_range`]'s `i128` arithmetic: far beyond any
+/// `i64`, with room for the sums below.
+const INF: i128 = 1 << 100;
+
+/// The range of `clamp(v counted from the end when negative, floor, d + top)`
+/// for `v` in `v_range` and `d` in `d_range`. Within each sign of `v` the
+/// position grows with `v` and with `d`, so each part's ends are at the
+/// box's corners.
+fn position_range(
+    v_range: (i128, i128),
+    d_range: (i128, i128),
+    floor: i128,
+    top: i128,
+) -> (i128, i128) {
+    let at = |v: i128, d: i128| {
+        let p = if v < 0 { v + d } else { v };
+        p.max(floor).min(d + top)
+    };
+    let (mut lo, mut hi) = (INF, -INF);
+    if v_range.1 >= 0 {
+        lo = lo.min(at(v_range.0.max(0), d_range.0));
+        hi = hi.max(at(v_range.1, d_range.1));
+    }
+    if v_range.0 < 0 {
+        lo = lo.min(at(v_range.0, d_range.0));
+        hi = hi.max(at(v_range.1.min(-1), d_range.1));
+    }
+    (lo, hi)
+}
+
+/// Sound bounds of the length of `d[start:stop:step]` when the dim, start
+/// and stop are only known by their ranges: interval arithmetic over the
+/// clamped positions (ONNX clamping, as [`static_len`]). `step != 0`.
+pub(crate) fn len_range(dim: Interval, start: Interval, stop: Interval, step: i64) -> Interval {
+    let lo = |v: Option<i64>| v.map_or(-INF, i128::from);
+    let hi = |v: Option<i64>| v.map_or(INF, i128::from);
+    let d = (lo(dim.lo).max(0), hi(dim.hi));
+    let (s, e) = ((lo(start.lo), hi(start.hi)), (lo(stop.lo), hi(stop.hi)));
+    let (least, most) = if step > 0 {
+        let (s, e) = (position_range(s, d, 0, 0), position_range(e, d, 0, 0));
+        (e.0 - s.1, e.1 - s.0)
+    } else {
+        let (s, e) = (position_range(s, d, 0, -1), position_range(e, d, -1, -1));
+        (s.0 - e.1, s.1 - e.0)
+    };
+    let k = i128::from(step).abs();
+    let count = |dist: i128| if dist <= 0 { 0 } else { (dist + k - 1) / k };
+    let finite = |v: i128| (v < INF / 2).then(|| i64::try_from(v).ok()).flatten();
+    Interval::new(finite(count(least)), finite(count(most)))
+}
+
+/// `exact` (the length of `dim[start:stop:step]` as an expression) clamped to
+/// the range the length takes over the dim's range, where interval
+/// arithmetic on `exact` is looser (it cannot see that `min` and `max`
+/// arguments move together: `?[-2:-8:-1]` is at most 6, not 7).
+///
+/// The length is `max(0, ceil(L/k))` with `L` piecewise linear in the dim,
+/// breaking only where a clamp switches (the dim at `±v`, `±v ± 1` for start
+/// or stop `v`), and monotone between the breaks; `L` changes sign at most
+/// once on a piece, at `±start ± stop`. So its extremes over a range are at
+/// the range's ends and next to those points; past the last of them it is
+/// monotone: unbounded if it grows there, down to 0 if it shrinks.
+pub(crate) fn within_sampled_range(
+    ctx: &mut InferContext,
+    dim: &Dim,
+    exact: Dim,
+    start: i64,
+    stop: i64,
+    step: i64,
+) -> Result<Dim, ShapeError> {
+    if exact.is_constant() || step == 0 {
+        return Ok(exact);
+    }
+    let range = ctx.symbols.bounds(dim)?;
+    let d_lo = range.lo.unwrap_or(0).max(0);
+    let len = |d: i64| static_len(d, start, stop, step);
+    let mut points = vec![d_lo];
+    let mut last_break = d_lo;
+    let (a, b) = (i128::from(start), i128::from(stop));
+    for brk in [a, -a, b, -b, a - b, b - a, a + b, -a - b] {
+        for off in -2..=2 {
+            // Points beyond i64 are beyond every dim.
+            if let Ok(p) = i64::try_from(brk + off) {
+                if p >= d_lo && range.hi.is_none_or(|h| p <= h) {
+                    points.push(p);
+                    last_break = last_break.max(p);
+                }
+            }
+        }
+    }
+    // Past the last break the length is `max(0, ceil(L/k))` for one linear
+    // `L` of fixed sign: growing over one step means growing forever,
+    // shrinking means reaching 0.
+    let (unbounded, reaches_zero) = match range.hi {
+        Some(h) => {
+            points.push(h);
+            (false, false)
+        }
+        None => {
+            let b = last_break.checked_add_unsigned(step.unsigned_abs());
+            match (len(last_break), b.and_then(len)) {
+                (Some(x), Some(y)) => (y > x, y < x),
+                _ => return Ok(exact),
+            }
+        }
+    };
+    let mut lo_len = i64::MAX;
+    let mut hi_len = 0;
+    for p in points {
+        let Some(n) = len(p) else {
+            return Ok(exact);
+        };
+        lo_len = lo_len.min(n);
+        hi_len = hi_len.max(n);
+    }
+    let hi_len = (!unbounded).then_some(hi_len);
+    if reaches_zero {
+        lo_len = 0;
+    }
+    let bounds = ctx.symbols.bounds(&exact)?;
+    let mut out = exact;
+    if let Some(h) = hi_len {
+        if bounds.hi.is_none_or(|b| b > h) {
+            out = ctx.symbols.min(&out, &Expr::constant(h))?;
+        }
+    }
+    if bounds.lo.is_none_or(|b| b < lo_len) {
+        out = ctx.symbols.max(&out, &Expr::constant(lo_len))?;
+    }
+    Ok(out)
+}
+
 /// A start or stop as a position in `dim`: a constant through [`extreme`];
 /// an expression counted from the start when provably non-negative, from the
 /// end when provably negative; `None` when its sign is undecided.
@@ -413,4 +589,69 @@ fn extreme(ctx: &mut InferContext, dim: &Dim, raw: i64) -> Result<Bound, ShapeEr
         ctx.assume(Predicate::Le(dim.clone(), Expr::constant(limit)))?;
     }
     Ok(bound)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Intervals over `ends` (`None`: unbounded), every `lo <= hi` pair.
+    fn intervals(ends: &[Option<i64>]) -> Vec<Interval> {
+        let mut out = Vec::new();
+        for &lo in ends {
+            for &hi in ends {
+                match (lo, hi) {
+                    (Some(l), Some(h)) if l > h => {}
+                    (None, _) | (_, None) | (Some(_), Some(_)) => out.push(Interval::new(lo, hi)),
+                }
+            }
+        }
+        out
+    }
+
+    /// The concrete values of `range` inside `window` (where a concrete
+    /// check can reach).
+    fn members(range: Interval, window: (i64, i64)) -> impl Iterator<Item = i64> {
+        let lo = range.lo.unwrap_or(window.0).max(window.0);
+        let hi = range.hi.unwrap_or(window.1).min(window.1);
+        lo..=hi
+    }
+
+    /// `len_range` contains the sliced length at every dim, start and stop
+    /// of its ranges: exhaustively over small ranges, unbounded ends
+    /// checked across a window beyond every finite end.
+    #[test]
+    fn len_range_contains_every_concrete_length() {
+        let values = intervals(&[
+            None,
+            Some(-6),
+            Some(-3),
+            Some(-1),
+            Some(0),
+            Some(2),
+            Some(5),
+        ]);
+        let dims = intervals(&[Some(0), Some(1), Some(3), Some(7), None]);
+        for step in [1, 2, 3, -1, -2, -3] {
+            for &dim in &dims {
+                for &start in &values {
+                    for &stop in &values {
+                        let range = len_range(dim, start, stop, step);
+                        for d in members(dim, (0, 12)) {
+                            for s in members(start, (-14, 14)) {
+                                for e in members(stop, (-14, 14)) {
+                                    let n = static_len(d, s, e, step).expect("step is not 0");
+                                    assert!(
+                                        range.contains(n),
+                                        "{d}[{s}:{e}:{step}] has {n} elements, outside \
+                                         {range:?} (dim {dim:?}, start {start:?}, stop {stop:?})"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

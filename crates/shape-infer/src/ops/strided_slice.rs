@@ -8,7 +8,7 @@
 use ir::{Dim, Shape};
 use symdim::Expr;
 
-use super::slice::{slice_indices, sliced_len, sliced_len_of};
+use super::slice::{slice_indices, sliced_len, sliced_len_of, unknown_len, within_sampled_range};
 use super::support::{self, expect_integer_input};
 use crate::context::InferContext;
 use crate::error::ShapeError;
@@ -26,8 +26,8 @@ pub static DEF: OpDef = OpDef {
                      a dim of 1), `shrink_axis_mask` (take index `begin` and drop the dim), \
                      `ellipsis_mask` (the remaining input dims), comma-separated 0/1 lists",
         symbolic: "as Slice: exact lengths for constant begin/end/stride; unknown values give \
-                   fresh dims bounded by the input dim; values of a 1-D input are selected \
-                   (`ShapeOf -> StridedSlice`)",
+                   fresh dims bounded by the input dim (and by the ranges of begin/end where \
+                   known); values of a 1-D input are selected (`ShapeOf -> StridedSlice`)",
         errors: "`strided-slice-stride-zero`, `strided-slice-length-mismatch` (begin/end/stride \
                  lengths or the non-empty masks' lengths differ), `strided-slice-ellipsis` (more \
                  than one), `strided-slice-too-many-axes` (more sliced axes than the input has)",
@@ -226,7 +226,10 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
                         None => values.and_then(|v| v.get(index)).cloned(),
                     };
                     let symbolic = match (start, stop, step) {
-                        (Some(a), Some(b), Some(s)) => Some(sliced_len(ctx, d, *a, *b, *s)?),
+                        (Some(a), Some(b), Some(s)) => {
+                            let exact = sliced_len(ctx, d, *a, *b, *s)?;
+                            Some(within_sampled_range(ctx, d, exact, *a, *b, *s)?)
+                        }
                         (_, _, Some(s)) => {
                             match (computed(start, begin_values), computed(stop, end_values)) {
                                 (Some(a), Some(b)) => sliced_len_of(ctx, d, &a, &b, *s)?,
@@ -237,10 +240,15 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
                     };
                     out.push(match symbolic {
                         Some(len) => len,
-                        None => super::reshape::fresh_bounded(
+                        None => unknown_len(
                             ctx,
                             call,
                             d,
+                            (
+                                computed(start, begin_values),
+                                computed(stop, end_values),
+                                *step,
+                            ),
                             &format!(
                                 "dim {axis} of a StridedSlice whose begin/end/stride are unknown"
                             ),
