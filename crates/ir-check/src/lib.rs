@@ -8,6 +8,7 @@
 pub mod diagnostics;
 pub mod report;
 pub mod run;
+pub mod sarif;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -28,8 +29,10 @@ pub const EXIT_USAGE: u8 = 2;
 pub enum Format {
     /// A table for people, with compiler-style diagnostics on stderr.
     Text,
-    /// One JSON object on stdout.
+    /// One JSON object on stdout (schema: docs/report.schema.json).
     Json,
+    /// A SARIF 2.1.0 log of the diagnostics on stdout, for CI and editors.
+    Sarif,
 }
 
 /// The command line.
@@ -188,6 +191,10 @@ pub fn analyze(file_name: &str, source: &str, read: ir_xml::ReadOutcome, args: &
     let report = report::Report::build(&graph, &inference, &diagnostics);
     let (stdout, stderr) = match args.format {
         Format::Json => (report.to_json(), String::new()),
+        Format::Sarif => (
+            sarif::render(file_name, source, &diagnostics),
+            String::new(),
+        ),
         Format::Text => (
             report.to_text(),
             diagnostics::render_all(file_name, source, &diagnostics),

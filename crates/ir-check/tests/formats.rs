@@ -1,5 +1,6 @@
 //! The machine-readable formats against their published schemas: the JSON
-//! report of every model under `ir-samples/` against `docs/report.schema.json`.
+//! report of every model under `ir-samples/` against `docs/report.schema.json`,
+//! its SARIF log against SARIF 2.1.0's schema (`docs/sarif-schema-2.1.0.json`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -47,9 +48,23 @@ fn run(relative: &str, extra: &[&str]) -> (i32, String) {
     (status, String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
+/// The `language` pattern of SARIF 2.1.0's schema ends in a stray `]`, a
+/// literal in the ECMA-262 regexes JSON Schema specifies but an error for
+/// Rust's regex engines.
+const SARIF_LANGUAGE_PATTERN: &str = "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$";
+
 fn load_schema(relative: &str) -> jsonschema::Validator {
     let path = workspace_root().join(relative);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{relative}: {e}"));
+    let mut text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{relative}: {e}"));
+    if relative.contains("sarif") {
+        // The same pattern with the bracket escaped, as ECMA-262 reads it.
+        // (ir-check writes no `language`, so this cannot hide a failure.)
+        assert!(text.contains(SARIF_LANGUAGE_PATTERN), "the schema changed");
+        text = text.replace(
+            SARIF_LANGUAGE_PATTERN,
+            r"^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}\\]?$",
+        );
+    }
     let schema: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{relative}: {e}"));
     jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{relative} is no schema: {e}"))
 }
@@ -177,4 +192,129 @@ fn a_json_report_with_a_run_follows_the_schema() {
     assert!(report["run"]["outputs"].is_array(), "{stdout}");
     assert_eq!(violations(&schema, &report), "");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every SARIF log follows SARIF 2.1.0's schema and says what the JSON
+/// report says: one result per diagnostic, with its rule (described in
+/// `tool.driver.rules`), level, line and column, in the file as given.
+#[test]
+fn every_sarif_log_follows_the_sarif_schema_and_the_report() {
+    let schema = load_schema("docs/sarif-schema-2.1.0.json");
+    let mut checked = 0;
+    let mut results = 0;
+    let mut failures = String::new();
+    for sample in every_sample() {
+        for extra in [&[][..], &["--allow-unknown-ops"][..]] {
+            let mut args = vec!["--format", "sarif"];
+            args.extend_from_slice(extra);
+            let (status, stdout) = run(&sample, &args);
+            let mut json_args = vec!["--format", "json"];
+            json_args.extend_from_slice(extra);
+            let (json_status, json) = run(&sample, &json_args);
+            assert_eq!(status, json_status, "{sample} {args:?}: the exit status");
+            if status == 2 {
+                continue;
+            }
+            let log: Value = serde_json::from_str(&stdout)
+                .unwrap_or_else(|e| panic!("{sample} {args:?}: not JSON: {e}"));
+            let found = violations(&schema, &log);
+            if !found.is_empty() {
+                failures.push_str(&format!("{sample} {args:?}:\n{found}"));
+            }
+            let report: Value = serde_json::from_str(&json).expect("JSON");
+            results += agrees_with_report(&sample, &log, &report);
+            checked += 1;
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "logs outside the SARIF schema:\n{failures}"
+    );
+    assert!(checked >= 120, "only {checked} logs were checked");
+    assert!(results >= 80, "only {results} results were compared");
+}
+
+/// Checks the SARIF `log` of `sample` against its JSON `report`; returns
+/// the number of results.
+fn agrees_with_report(sample: &str, log: &Value, report: &Value) -> usize {
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    let driver = &run["tool"]["driver"];
+    assert_eq!(driver["name"], "ir-check");
+    assert_eq!(driver["version"], env!("CARGO_PKG_VERSION"));
+    let rules: Vec<&str> = driver["rules"]
+        .as_array()
+        .map(|rules| {
+            rules
+                .iter()
+                .map(|r| r["id"].as_str().expect("an id"))
+                .collect()
+        })
+        .unwrap_or_default();
+    for rule in driver["rules"].as_array().into_iter().flatten() {
+        for field in ["shortDescription", "fullDescription", "help"] {
+            let text = rule[field]["text"].as_str().unwrap_or_default();
+            assert!(
+                !text.is_empty(),
+                "{sample}: rule {} has no {field}",
+                rule["id"]
+            );
+        }
+    }
+    let results = run["results"].as_array().expect("results");
+    let diagnostics = report["diagnostics"].as_array().expect("diagnostics");
+    assert_eq!(
+        results.len(),
+        diagnostics.len(),
+        "{sample}: one result per diagnostic"
+    );
+    let mut used: Vec<&str> = Vec::new();
+    for (result, diagnostic) in results.iter().zip(diagnostics) {
+        let rule = result["ruleId"].as_str().expect("a rule id");
+        assert_eq!(rule, diagnostic["rule"], "{sample}");
+        assert_eq!(result["level"], diagnostic["severity"], "{sample}");
+        let index = result["ruleIndex"].as_u64().expect("a rule index") as usize;
+        assert_eq!(rules.get(index), Some(&rule), "{sample}: ruleIndex");
+        let message = result["message"]["text"].as_str().expect("a message");
+        let said = diagnostic["message"].as_str().expect("a message");
+        assert!(message.contains(said), "{sample}: {message} lacks {said}");
+        let location = &result["locations"][0]["physicalLocation"];
+        assert_eq!(location["artifactLocation"]["uri"], sample);
+        let region = &location["region"];
+        match diagnostic["line"].as_u64() {
+            Some(line) => {
+                assert_eq!(region["startLine"].as_u64(), Some(line), "{sample}");
+                assert_eq!(region["startColumn"], diagnostic["column"], "{sample}");
+            }
+            None => assert!(region.is_null(), "{sample}: a region without a line"),
+        }
+        used.push(rule);
+    }
+    used.sort_unstable();
+    used.dedup();
+    assert_eq!(used, rules, "{sample}: the rules are those the run reports");
+    results.len()
+}
+
+/// The SARIF schema is enforced: a log with a level SARIF does not know,
+/// or without its version, fails.
+#[test]
+fn the_sarif_schema_rejects_a_wrong_log() {
+    let schema = load_schema("docs/sarif-schema-2.1.0.json");
+    let (status, stdout) = run(
+        "ir-samples/broken/declared_shape_mismatch.xml",
+        &["--format", "sarif"],
+    );
+    assert_eq!(status, 1);
+    let log: Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(violations(&schema, &log), "");
+    let mut wrong_level = log.clone();
+    wrong_level["runs"][0]["results"][0]["level"] = "fatal".into();
+    assert!(!violations(&schema, &wrong_level).is_empty());
+    let mut no_version = log;
+    no_version
+        .as_object_mut()
+        .expect("object")
+        .remove("version");
+    assert!(!violations(&schema, &no_version).is_empty());
 }
