@@ -6,6 +6,7 @@
 //! tools can drive it without a process.
 
 pub mod diagnostics;
+pub mod dot;
 pub mod report;
 pub mod run;
 pub mod sarif;
@@ -33,6 +34,8 @@ pub enum Format {
     Json,
     /// A SARIF 2.1.0 log of the diagnostics on stdout, for CI and editors.
     Sarif,
+    /// A Graphviz graph on stdout, shapes on the edges, failing layers in red.
+    Dot,
 }
 
 /// The command line.
@@ -193,6 +196,10 @@ pub fn analyze(file_name: &str, source: &str, read: ir_xml::ReadOutcome, args: &
         Format::Json => (report.to_json(), String::new()),
         Format::Sarif => (
             sarif::render(file_name, source, &diagnostics),
+            String::new(),
+        ),
+        Format::Dot => (
+            dot::render(file_name, &graph, &inference, &diagnostics),
             String::new(),
         ),
         Format::Text => (

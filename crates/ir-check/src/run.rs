@@ -103,8 +103,8 @@ pub fn execute(
             }
         }
         Format::Json => outcome.stdout = with_run_section(&outcome.stdout, &written),
-        // The log describes the check; the outputs are in the files.
-        Format::Sarif => {}
+        // Both describe the check; the outputs are in the files.
+        Format::Sarif | Format::Dot => {}
     }
     outcome
 }

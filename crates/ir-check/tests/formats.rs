@@ -1,6 +1,8 @@
 //! The machine-readable formats against their published schemas: the JSON
 //! report of every model under `ir-samples/` against `docs/report.schema.json`,
-//! its SARIF log against SARIF 2.1.0's schema (`docs/sarif-schema-2.1.0.json`).
+//! its SARIF log against SARIF 2.1.0's schema (`docs/sarif-schema-2.1.0.json`);
+//! the Graphviz graph's structure, and its rendering by the real `dot` when
+//! Graphviz is installed.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -317,4 +319,279 @@ fn the_sarif_schema_rejects_a_wrong_log() {
         .expect("object")
         .remove("version");
     assert!(!violations(&schema, &no_version).is_empty());
+}
+
+/// One statement of a DOT graph as `--format dot` writes it: a node or an
+/// edge, with its attributes (values unquoted, escapes kept).
+#[derive(Debug)]
+struct Statement {
+    /// The node id, or the edge's (source, target) ids joined by ` -> `.
+    ids: String,
+    attributes: Vec<(String, String)>,
+}
+
+impl Statement {
+    fn get(&self, name: &str) -> Option<&str> {
+        self.attributes
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn is_edge(&self) -> bool {
+        self.ids.contains(" -> ")
+    }
+}
+
+/// The node and edge statements of `dot` (one per line; `graph`, `node`,
+/// `edge` defaults and subgraph lines skipped).
+fn statements(dot: &str) -> Vec<Statement> {
+    dot.lines()
+        .map(str::trim)
+        .filter(|line| line.ends_with("];") && line.starts_with('n'))
+        .filter(|line| !line.starts_with("node ["))
+        .map(|line| {
+            let (ids, rest) = line.split_once(" [").expect("attributes");
+            let body = rest.strip_suffix("];").expect("closed");
+            Statement {
+                ids: ids.to_owned(),
+                attributes: attributes(body),
+            }
+        })
+        .collect()
+}
+
+/// `a="x, \"y\"", b=2` → [(a, x, \"y\"), (b, 2)].
+fn attributes(body: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = body.trim_start();
+    while !rest.is_empty() {
+        let (name, after) = rest.split_once('=').expect("name=value");
+        let (value, after) = if let Some(quoted) = after.strip_prefix('"') {
+            let mut end = None;
+            let mut escaped = false;
+            for (i, c) in quoted.char_indices() {
+                match c {
+                    _ if escaped => escaped = false,
+                    '\\' => escaped = true,
+                    '"' => {
+                        end = Some(i);
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            let end = end.expect("a closing quote");
+            (&quoted[..end], &quoted[end + 1..])
+        } else {
+            after.split_once(',').map_or((after, ""), |(v, a)| (v, a))
+        };
+        out.push((name.trim().to_owned(), value.to_owned()));
+        rest = after.trim_start().trim_start_matches(',').trim_start();
+    }
+    out
+}
+
+/// Renders `dot_text` with Graphviz's `dot -Tsvg`; `None` when `dot` is not
+/// installed (`.ci/run` installs it).
+fn render_svg(dot_text: &str) -> Option<String> {
+    use std::io::Write as _;
+    let mut child = match Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+    {
+        Ok(child) => child,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => panic!("dot: {e}"),
+    };
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(dot_text.as_bytes())
+        .expect("dot reads the graph");
+    let output = child.wait_with_output().expect("dot runs");
+    assert!(
+        output.status.success(),
+        "dot failed: {}\n{dot_text}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Some(String::from_utf8(output.stdout).expect("UTF-8 SVG"))
+}
+
+/// One node per layer and one edge per connection, labelled with the
+/// inferred type and shape; failing layers and their out-edges red, the
+/// rest not; Parameters and Results in shapes of their own.
+#[test]
+fn dot_draws_layers_connections_and_failures() {
+    let sample = "ir-samples/transformer_block.xml";
+    let (status, dot) = run(sample, &["--shape", "x=B,S,31", "--format", "dot"]);
+    assert_eq!(status, 1, "{dot}");
+    let (_, json) = run(sample, &["--shape", "x=B,S,31", "--format", "json"]);
+    let report: Value = serde_json::from_str(&json).expect("JSON");
+    let parsed = statements(&dot);
+    let nodes: Vec<&Statement> = parsed.iter().filter(|s| !s.is_edge()).collect();
+    let edges: Vec<&Statement> = parsed.iter().filter(|s| s.is_edge()).collect();
+    let layers = report["nodes"].as_array().expect("nodes");
+    assert_eq!(nodes.len(), layers.len());
+    let xml = std::fs::read_to_string(workspace_root().join(sample)).expect("the sample");
+    assert_eq!(edges.len(), xml.matches("<edge ").count());
+    let failing: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .map(|d| d["node"].as_str().expect("a layer"))
+        .collect();
+    assert!(failing.len() >= 2, "{failing:?}");
+    let mut red_ids = Vec::new();
+    for (node, layer) in nodes.iter().zip(layers) {
+        let label = node.get("label").expect("a label");
+        let name = layer["name"].as_str().expect("a name");
+        let kind = format!(
+            "{}-{}",
+            layer["type"].as_str().expect("a type"),
+            layer["version"].as_str().expect("a version")
+        );
+        assert_eq!(label, format!("{name}\\n{kind}"));
+        let red = node.get("color") == Some("#d62728");
+        assert_eq!(red, failing.contains(&name), "{name}: {node:?}");
+        if red {
+            red_ids.push(node.ids.clone());
+        }
+        match layer["type"].as_str() {
+            Some("Parameter") => assert_eq!(node.get("shape"), Some("invhouse")),
+            Some("Result") => assert_eq!(node.get("shape"), Some("house")),
+            _ => assert_ne!(node.get("shape"), Some("house")),
+        }
+    }
+    for edge in &edges {
+        let source = edge.ids.split(" -> ").next().expect("a source");
+        let red = edge.get("color") == Some("#d62728");
+        assert_eq!(red, red_ids.iter().any(|id| id == source), "{edge:?}");
+    }
+    // The attention scores: symbolic dims on the edges.
+    assert!(
+        edges
+            .iter()
+            .any(|e| e.get("label") == Some("f32 [B, 4, S, S]")),
+        "{dot}"
+    );
+    if let Some(svg) = render_svg(&dot) {
+        assert!(svg.contains("<svg") && svg.contains("f32 [B, 4, S, S]"));
+    }
+}
+
+/// Labels longer than 40 characters are shortened with `…`, the whole text
+/// in the tooltip.
+#[test]
+fn dot_shortens_long_labels_into_tooltips() {
+    let (status, dot) = run(
+        "ir-samples/models/squeezenet_narrow.xml",
+        &["--format", "dot"],
+    );
+    assert_eq!(status, 0);
+    let mut shortened = 0;
+    for edge in statements(&dot).iter().filter(|s| s.is_edge()) {
+        let label = edge.get("label").expect("a label");
+        let tooltip = edge.get("tooltip").expect("a tooltip");
+        assert!(label.chars().count() <= 40, "{label}");
+        match label.strip_suffix('…') {
+            Some(start) => {
+                assert!(
+                    tooltip.starts_with(start) && tooltip.len() > label.len(),
+                    "{edge:?}"
+                );
+                shortened += 1;
+            }
+            None => assert_eq!(label, tooltip),
+        }
+    }
+    assert!(shortened >= 10, "only {shortened} labels were shortened");
+}
+
+/// Names with quotes, backslashes, a line break and markup stay text: DOT
+/// escapes them, and Graphviz draws them as written.
+#[test]
+fn dot_escapes_what_names_hold() {
+    let dir = std::env::temp_dir().join(format!("ir-check-formats-dot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let model = dir.join("escapes.xml");
+    let xml = r#"<?xml version="1.0"?>
+<net name="say &quot;hi&quot;" version="11">
+	<layers>
+		<layer id="0" name="in &quot;x&quot; \d &lt;b&gt;&#10;two" type="Parameter" version="opset1">
+			<data shape="2,3" element_type="f32" />
+			<output>
+				<port id="0" precision="FP32"><dim>2</dim><dim>3</dim></port>
+			</output>
+		</layer>
+		<layer id="1" name="out\n" type="Result" version="opset1">
+			<input>
+				<port id="0" precision="FP32"><dim>2</dim><dim>3</dim></port>
+			</input>
+		</layer>
+	</layers>
+	<edges>
+		<edge from-layer="0" from-port="0" to-layer="1" to-port="0" />
+	</edges>
+</net>
+"#;
+    std::fs::write(&model, xml).expect("writes");
+    let (status, dot) = run(model.to_str().expect("utf-8"), &["--format", "dot"]);
+    assert_eq!(status, 0, "{dot}");
+    assert!(dot.starts_with("digraph \"say \\\"hi\\\"\" {"), "{dot}");
+    let parsed = statements(&dot);
+    assert_eq!(
+        parsed[0].get("label"),
+        Some(r#"in \"x\" \\d <b>\ntwo\nParameter-opset1"#)
+    );
+    // `\n` in a name is two characters, not a line break.
+    assert_eq!(parsed[1].get("label"), Some(r#"out\\n\nResult-opset1"#));
+    if let Some(svg) = render_svg(&dot) {
+        assert!(svg.contains("in &quot;x&quot; \\d &lt;b&gt;"), "{svg}");
+        assert!(svg.contains(">two<") && svg.contains(">out\\n<"), "{svg}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Graphviz draws the graph of every sample whose file can be read, bodies
+/// as clusters (when `dot` is installed).
+#[test]
+fn dot_renders_every_sample() {
+    let mut rendered = 0;
+    for sample in every_sample() {
+        // The real models are large: two stand for them.
+        let small_model =
+            sample.ends_with("squeezenet_narrow.xml") || sample.ends_with("tiny_resnet.xml");
+        if sample.starts_with("ir-samples/models/") && !small_model {
+            continue;
+        }
+        let (status, dot) = run(&sample, &["--format", "dot", "--allow-unknown-ops"]);
+        if status == 2 {
+            continue;
+        }
+        assert!(
+            dot.starts_with("digraph ") && dot.ends_with("}\n"),
+            "{sample}"
+        );
+        if sample.contains("/bodies/") {
+            assert!(
+                dot.contains("subgraph cluster_"),
+                "{sample}: no body cluster"
+            );
+        }
+        match render_svg(&dot) {
+            Some(svg) => assert!(svg.contains("<svg"), "{sample}"),
+            None => {
+                eprintln!("`dot` is not installed: the graphs were not rendered");
+                return;
+            }
+        }
+        rendered += 1;
+    }
+    assert!(rendered >= 50, "only {rendered} samples were rendered");
 }
