@@ -592,3 +592,56 @@ fn dot_renders_every_sample() {
     }
     assert!(rendered >= 50, "only {rendered} samples were rendered");
 }
+
+/// A layer failing inside a body is red inside its body's cluster.
+#[test]
+fn dot_marks_a_failing_layer_inside_a_body() {
+    let dir = std::env::temp_dir().join(format!("ir-check-formats-body-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let sample = workspace_root().join("ir-samples/bodies/if_relu_negative");
+    let xml = std::fs::read_to_string(sample.with_extension("xml")).expect("the sample");
+    // Relu_4 of the then-body declares its output [-1, 4]: it computes [-1, 3].
+    let mut lines: Vec<String> = xml.lines().map(str::to_owned).collect();
+    let relu = lines
+        .iter()
+        .position(|l| l.contains("<port id=\"1\"") && l.contains("names=\"Result_5\""))
+        .expect("Relu_4's output port");
+    assert_eq!(lines[relu + 2].trim(), "<dim>3</dim>");
+    lines[relu + 2] = lines[relu + 2].replace('3', "4");
+    let model = dir.join("if_relu_negative.xml");
+    std::fs::write(&model, lines.join("\n")).expect("writes");
+    std::fs::copy(
+        sample.with_extension("bin"),
+        dir.join("if_relu_negative.bin"),
+    )
+    .expect("copies");
+    let (status, dot) = run(model.to_str().expect("utf-8"), &["--format", "dot"]);
+    assert_eq!(status, 1, "{dot}");
+    let parsed = statements(&dot);
+    let node = |name: &str| {
+        parsed
+            .iter()
+            .find(|s| {
+                !s.is_edge()
+                    && s.get("label")
+                        .is_some_and(|l| l.starts_with(&format!("{name}\\n")))
+            })
+            .unwrap_or_else(|| panic!("no node {name}: {dot}"))
+    };
+    let relu = node("Relu_4");
+    assert_eq!(relu.get("color"), Some("#d62728"), "{dot}");
+    assert!(
+        relu.ids.starts_with("n2_b0_"),
+        "Relu_4 is not in If_9's first body: {dot}"
+    );
+    assert!(relu
+        .get("tooltip")
+        .is_some_and(|t| t.contains("declared-shape-mismatch")));
+    // Layer 1 of the other body and of the model are not it.
+    assert_eq!(node("Negative_7").get("color"), None, "{dot}");
+    assert_eq!(node("x").get("color"), None, "{dot}");
+    if let Some(svg) = render_svg(&dot) {
+        assert!(svg.contains("If_9 &gt; then_body"), "{svg}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
