@@ -6,8 +6,10 @@
 //! tools can drive it without a process.
 
 pub mod diagnostics;
+pub mod dot;
 pub mod report;
 pub mod run;
+pub mod sarif;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -28,8 +30,12 @@ pub enum Format {
     /// A table for people on stdout; on stderr compiler-style diagnostics
     /// (grouped past three of one rule), then the verdict line, last.
     Text,
-    /// One JSON object on stdout.
+    /// One JSON object on stdout (schema: docs/report.schema.json).
     Json,
+    /// A SARIF 2.1.0 log of the diagnostics on stdout, for CI and editors.
+    Sarif,
+    /// A Graphviz graph on stdout, shapes on the edges, failing layers in red.
+    Dot,
 }
 
 /// The command line.
@@ -235,6 +241,19 @@ fn render(file_name: &str, check: &Check<'_>, args: &Args) -> (String, String) {
     let report = report::Report::build(check.model().graph(), check.inference(), diagnostics);
     match args.format {
         Format::Json => (report.to_json(), String::new()),
+        Format::Sarif => (
+            sarif::render(file_name, check.model().source(), diagnostics),
+            String::new(),
+        ),
+        Format::Dot => (
+            dot::render(
+                file_name,
+                check.model().graph(),
+                check.inference(),
+                diagnostics,
+            ),
+            String::new(),
+        ),
         Format::Text => {
             let stdout = if args.quiet {
                 String::new()

@@ -1,7 +1,9 @@
 //! The report: one data structure, rendered as JSON (for tools) or as a table
 //! (for people and snapshot tests).
 //!
-//! The JSON layout is a public contract; see the README.
+//! The JSON layout is a public contract, described by
+//! `docs/report.schema.json` (a test validates every sample's report
+//! against it); see the README.
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write;
@@ -12,9 +14,16 @@ use shape_infer::engine::BodyOutcome;
 use shape_infer::{Inference, NodeOutcome, ShapeOrigin};
 use symdim::{Expr, SymbolTable};
 
+/// The version of `docs/report.schema.json` the JSON report follows: the
+/// major number changes when a field is removed or changes meaning, the minor
+/// number when one is added.
+pub const SCHEMA_VERSION: &str = "1.0";
+
 /// The whole report.
 #[derive(Debug, Serialize)]
 pub struct Report {
+    /// Always [`SCHEMA_VERSION`]: first, so a reader can check it before the rest.
+    pub schema_version: &'static str,
     pub model: String,
     pub ir_version: u32,
     pub valid: bool,
@@ -121,6 +130,7 @@ impl Report {
             .collect();
         used.extend(bound_symbols);
         Report {
+            schema_version: SCHEMA_VERSION,
             model: graph.name.clone(),
             ir_version: graph.ir_version,
             valid: !diagnostics.iter().any(Diagnostic::is_error),

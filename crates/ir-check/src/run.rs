@@ -94,6 +94,8 @@ pub fn execute(file_name: &str, check: &Check<'_>, args: &Args, checked: Outcome
             }
         }
         Format::Json => outcome.stdout = with_run_section(&outcome.stdout, &written),
+        // Both describe the check; the outputs are in the files.
+        Format::Sarif | Format::Dot => {}
     }
     outcome
 }
