@@ -714,6 +714,7 @@ fn cases() -> Vec<Case> {
             ),
         ]
     }));
+    embedding_and_decoders(&mut cases);
     cases.push(case("Bucketize", |net| {
         // No data; and no boundaries (every element in bucket 0).
         let x = x(net);
@@ -1052,6 +1053,110 @@ fn cases() -> Vec<Case> {
 
 /// The recurrent ops on an empty batch, an empty sequence and an empty input
 /// size (a product over nothing: the gates see only B and H).
+/// The embedding bags and the sequence decoders: no bags, bags of no
+/// indices, no segments, no steps, no batch items.
+fn embedding_and_decoders(cases: &mut Vec<Case>) {
+    for (op, version, attrs) in [
+        ("EmbeddingBagOffsetsSum", "opset3", ""),
+        ("EmbeddingBagOffsets", "opset15", r#"reduction="mean""#),
+    ] {
+        cases.push(case(op, move |net| {
+            // No bags; and an empty first bag (zeros). A bag over no
+            // indices at all is an error, as in OpenVINO ("offset value
+            // exceeds indices size").
+            let table = net.param("table", "f32", "4,3");
+            let no_bags = net.i64s("no_bags", &[0], &[]);
+            let two = net.i64s("two", &[2], &[0, 0]);
+            let idx2 = net.i64s("idx2", &[2], &[1, 2]);
+            vec![
+                net.op("op", op, version, attrs, &[table, idx2, no_bags], None),
+                net.op("empty_bag", op, version, attrs, &[table, idx2, two], None),
+            ]
+        }));
+    }
+    for (op, version, attrs) in [
+        ("EmbeddingBagPackedSum", "opset3", ""),
+        ("EmbeddingBagPacked", "opset15", r#"reduction="sum""#),
+    ] {
+        cases.push(case(op, move |net| {
+            // No bags; and bags of length 0 (zeros).
+            let table = net.param("table", "f32", "4,3");
+            let none = net.param("none", "i64", "0,2");
+            let short = net.param("short", "i64", "2,0");
+            vec![
+                net.op("op", op, version, attrs, &[table, none], None),
+                net.op("short_bags", op, version, attrs, &[table, short], None),
+            ]
+        }));
+    }
+    cases.push(case("EmbeddingSegmentsSum", |net| {
+        // No segments; and segments no index names (zeros).
+        let table = net.param("table", "f32", "4,3");
+        let idx = net.param("idx", "i64", "0");
+        let zero = net.i64s("zero", &[], &[0]);
+        let two = net.i64s("two", &[], &[2]);
+        vec![
+            net.op(
+                "op",
+                "EmbeddingSegmentsSum",
+                "opset3",
+                "",
+                &[table, idx, idx, zero],
+                None,
+            ),
+            net.op(
+                "unnamed",
+                "EmbeddingSegmentsSum",
+                "opset3",
+                "",
+                &[table, idx, idx, two],
+                None,
+            ),
+        ]
+    }));
+    cases.push(case("CTCGreedyDecoder", |net| {
+        // No steps: every class -1.
+        let x = net.param("x", "f32", "0,2,3");
+        let m = net.param("m", "f32", "0,2");
+        vec![net.op("op", "CTCGreedyDecoder", "opset1", "", &[x, m], None)]
+    }));
+    cases.push(case("CTCGreedyDecoderSeqLen", |net| {
+        // No batch items.
+        let x = net.param("x", "f32", "0,3,4");
+        let l = net.param("l", "i32", "0");
+        net.op_multi(
+            "op",
+            "CTCGreedyDecoderSeqLen",
+            "opset6",
+            "",
+            &[x, l],
+            vec![None, None],
+        )
+    }));
+    cases.push(case("GatherTree", |net| {
+        // No steps.
+        let ids = net.param("ids", "i32", "0,2,3");
+        let lens = net.param("lens", "i32", "2");
+        let end = net.i64s("end", &[], &[0]);
+        let end = net.op(
+            "end32",
+            "Convert",
+            "opset1",
+            r#"destination_type="i32""#,
+            &[end],
+            None,
+        );
+        vec![net.op(
+            "op",
+            "GatherTree",
+            "opset1",
+            "",
+            &[ids, ids, lens, end],
+            None,
+        )]
+    }));
+}
+
 fn recurrent(cases: &mut Vec<Case>) {
     // (op, opset, attributes, gates, bias gates, whether there is C)
     let cells = [
