@@ -131,3 +131,43 @@ fn a_failure_inside_a_body_names_the_layer_the_body_and_the_iteration() {
         "{shown}"
     );
 }
+
+#[test]
+fn the_ops_with_bodies_run_on_empty_tensors() {
+    let empty = |shape: Vec<usize>| {
+        let n = shape.iter().product();
+        Tensor::from_vec(shape, vec![0.0f32; n]).unwrap()
+    };
+    // If: both bodies on [0, 3].
+    let exec = sample("if_relu_negative");
+    for cond in [true, false] {
+        let out = exec
+            .run(inputs(vec![
+                ("cond", Tensor::scalar(cond)),
+                ("x", empty(vec![0, 3])),
+            ]))
+            .unwrap();
+        assert_eq!(out.values().next().unwrap().shape, [0, 3]);
+    }
+    // TensorIterator over an empty axis: zero iterations, the state as
+    // given and an empty concatenation.
+    let exec = sample("ti_accumulate");
+    let h = Tensor::from_vec(vec![2, 3], vec![1.0f32; 6]).unwrap();
+    let out = exec
+        .run(inputs(vec![("x", empty(vec![2, 0, 3])), ("h", h)]))
+        .unwrap();
+    let mut shapes: Vec<Vec<usize>> = out.values().map(|t| t.shape.clone()).collect();
+    shapes.sort();
+    assert_eq!(shapes, [vec![2, 0, 3], vec![2, 3]]);
+    // Loop: an empty state grown twice by one row.
+    let exec = sample("loop_growing");
+    let out = exec
+        .run(inputs(vec![
+            ("trip", Tensor::scalar(2i64)),
+            ("rows", empty(vec![0, 3])),
+        ]))
+        .unwrap();
+    let mut shapes: Vec<Vec<usize>> = out.values().map(|t| t.shape.clone()).collect();
+    shapes.sort();
+    assert_eq!(shapes, [vec![2], vec![2, 3]]);
+}
