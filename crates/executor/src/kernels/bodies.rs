@@ -197,7 +197,11 @@ pub(crate) struct Iterations {
 }
 
 /// One sliced input: part `i` is the `i`-th chunk of `part_size` along the
-/// axis, from `start` forwards (backwards for a negative stride).
+/// axis, from `start` forwards (backwards for a negative stride), the
+/// chunks inference gives the body Parameter. (OpenVINO's CPU plugin cuts
+/// chunks of `|stride|` from the start or the end of the axis: the same
+/// parts for the `part_size == |stride|` and whole-axis slices OpenVINO
+/// writes.)
 struct Slicer<'a> {
     param: NodeId,
     outer: usize,
