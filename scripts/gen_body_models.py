@@ -133,6 +133,119 @@ def loop_growing() -> ov.Model:
     return ov.Model([last, every], [trip, rows], "loop_growing")
 
 
+def loop_until_condition() -> ov.Model:
+    """A Loop with no trip count (-1) and its execution condition an input:
+    the state halves until its largest magnitude is below 0.1, so the data
+    decide the number of iterations; every state and every iteration number
+    are concatenated."""
+    trip = ops.constant(np.int64(-1))
+    go = ops.parameter([], ov.Type.boolean, name="go")
+    x = ops.parameter([2, 3], ov.Type.f32, name="x")
+    it = ops.parameter([], ov.Type.i64, name="it")
+    acc = ops.parameter([2, 3], ov.Type.f32, name="acc")
+    half = ops.multiply(acc, ops.constant(np.float32(0.5)))
+    next_acc = ops.result(half)
+    largest = ops.reduce_max(ops.abs(half), ops.constant(np.int64([0, 1])))
+    go_on = ops.result(ops.greater(largest, ops.constant(np.float32(0.1))))
+    every = ops.result(ops.unsqueeze(half, ops.constant(np.int64([0]))))
+    its = ops.result(ops.unsqueeze(it, ops.constant(np.int64([0]))))
+    node = ops.loop(trip, go)
+    node.set_function(ov.Model([go_on, next_acc, every, its], [it, acc], "body"))
+    node.set_special_body_ports([0, 0])
+    node.set_merged_input(acc, x.output(0), next_acc.output(0))
+    last = node.get_iter_value(next_acc.output(0), -1)
+    states = node.get_concatenated_slices(every.output(0), 0, 1, 1, -1, 0)
+    numbers = node.get_concatenated_slices(its.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([last, states, numbers], [go, x], "loop_until_condition")
+
+
+def loop_reverse_slices() -> ov.Model:
+    """A Loop over axis 1 of ``xs [2, ?, 3]`` backwards (stride -1, from the
+    last element): the state halves and adds each step; the states and the
+    iteration numbers are concatenated forwards (Loop-5 allows no other
+    concatenation). (A state weighted by the iteration number, ``bh + step *
+    (it + 1)``, is miscomputed by OpenVINO 2026.4's CPU plugin, whichever the
+    slicing direction.)"""
+    trip = ops.parameter([], ov.Type.i64, name="trip")
+    cond = ops.constant(True)
+    xs = ops.parameter([2, -1, 3], ov.Type.f32, name="xs")
+    h = ops.parameter([2, 3], ov.Type.f32, name="h")
+    it = ops.parameter([], ov.Type.i64, name="it")
+    bx = ops.parameter([2, 1, 3], ov.Type.f32, name="bx")
+    bh = ops.parameter([2, 3], ov.Type.f32, name="bh")
+    step = ops.squeeze(bx, ops.constant(np.int64([1])))
+    nh = ops.add(ops.multiply(bh, ops.constant(np.float32(0.5))), step)
+    rh = ops.result(nh)
+    ry = ops.result(ops.unsqueeze(nh, ops.constant(np.int64([1]))))
+    its = ops.result(ops.unsqueeze(it, ops.constant(np.int64([0]))))
+    go_on = ops.result(ops.constant(True))
+    node = ops.loop(trip, cond)
+    node.set_function(ov.Model([go_on, rh, ry, its], [it, bx, bh], "body"))
+    node.set_special_body_ports([0, 0])
+    node.set_sliced_input(bx, xs.output(0), -1, -1, 1, 0, 1)
+    node.set_merged_input(bh, h.output(0), rh.output(0))
+    last = node.get_iter_value(rh.output(0), -1)
+    every = node.get_concatenated_slices(ry.output(0), 0, 1, 1, -1, 1)
+    numbers = node.get_concatenated_slices(its.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([last, every, numbers], [trip, xs, h], "loop_reverse_slices")
+
+
+def ti_reverse() -> ov.Model:
+    """A TensorIterator reading ``x [2, S, 3]`` backwards along axis 1 and
+    ``y [2*S, 3]`` forwards two rows at a time (part_size 2, stride 2); the
+    states are concatenated backwards and forwards."""
+    x = ops.parameter([2, -1, 3], ov.Type.f32, name="x")
+    y = ops.parameter([-1, 3], ov.Type.f32, name="y")
+    h = ops.parameter([2, 3], ov.Type.f32, name="h")
+    bx = ops.parameter([2, 1, 3], ov.Type.f32, name="bx")
+    by = ops.parameter([2, 3], ov.Type.f32, name="by")
+    bh = ops.parameter([2, 3], ov.Type.f32, name="bh")
+    step = ops.squeeze(bx, ops.constant(np.int64([1])))
+    nh = ops.tanh(ops.add(ops.add(bh, step), by))
+    rh = ops.result(nh)
+    ry = ops.result(ops.unsqueeze(nh, ops.constant(np.int64([1]))))
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([rh, ry], [bx, by, bh], "body"))
+    ti.set_sliced_input(bx, x.output(0), -1, -1, 1, 0, 1)
+    ti.set_sliced_input(by, y.output(0), 0, 2, 2, -1, 0)
+    ti.set_merged_input(bh, h.output(0), rh.output(0))
+    last = ti.get_iter_value(rh.output(0), -1)
+    backwards = ti.get_concatenated_slices(ry.output(0), -1, -1, 1, 0, 1)
+    forwards = ti.get_concatenated_slices(ry.output(0), 0, 1, 1, -1, 1)
+    return ov.Model([last, backwards, forwards], [x, y, h], "ti_reverse")
+
+
+def loop_nested_if() -> ov.Model:
+    """A Loop of 3 iterations whose body holds an If on the parity of the
+    iteration number: even iterations double the state, odd ones subtract
+    one; every If output is concatenated."""
+    trip = ops.constant(np.int64(3))
+    cond = ops.constant(True)
+    x = ops.parameter([2, 3], ov.Type.f32, name="x")
+    it = ops.parameter([], ov.Type.i64, name="it")
+    acc = ops.parameter([2, 3], ov.Type.f32, name="acc")
+    even = ops.equal(ops.floor_mod(it, ops.constant(np.int64(2))), ops.constant(np.int64(0)))
+    tp = ops.parameter([2, 3], ov.Type.f32, name="then_acc")
+    ep = ops.parameter([2, 3], ov.Type.f32, name="else_acc")
+    tr = ops.result(ops.multiply(tp, ops.constant(np.float32(2))))
+    er = ops.result(ops.subtract(ep, ops.constant(np.float32(1))))
+    branch = ops.if_op(even.output(0))
+    branch.set_then_body(ov.Model([tr], [tp], "then"))
+    branch.set_else_body(ov.Model([er], [ep], "else"))
+    branch.set_input(acc.output(0), tp, ep)
+    stepped = branch.set_output(tr, er)
+    next_acc = ops.result(stepped)
+    every = ops.result(ops.unsqueeze(stepped, ops.constant(np.int64([0]))))
+    go_on = ops.result(ops.constant(True))
+    node = ops.loop(trip, cond)
+    node.set_function(ov.Model([go_on, next_acc, every], [it, acc], "body"))
+    node.set_special_body_ports([0, 0])
+    node.set_merged_input(acc, x.output(0), next_acc.output(0))
+    last = node.get_iter_value(next_acc.output(0), -1)
+    states = node.get_concatenated_slices(every.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([last, states], [x], "loop_nested_if")
+
+
 def samples() -> dict[str, ov.Model]:
     return {
         "if_relu_negative": if_model(),
@@ -141,6 +254,10 @@ def samples() -> dict[str, ov.Model]:
         "ti_nested_if": ti_model("ti_nested_if", nested_if=True),
         "if_branches_differ": if_branches_differ(),
         "loop_growing": loop_growing(),
+        "loop_until_condition": loop_until_condition(),
+        "loop_reverse_slices": loop_reverse_slices(),
+        "ti_reverse": ti_reverse(),
+        "loop_nested_if": loop_nested_if(),
     }
 
 

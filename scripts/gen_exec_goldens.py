@@ -368,6 +368,8 @@ def run_case(core: ov.Core, case: str, model_path: Path, json_path: Path) -> Non
     binding = choose_binding(
         [(p.get_friendly_name(), p.get_output_partial_shape(0)) for p in model.get_parameters()], json_path
     )
+    fixed_dims, fixed_values = BODY_CASES.get(case, ("", {}, {}))[1:]
+    binding.update(fixed_dims)
     meta["binding"] = binding
     try:
         model.reshape({p.output(0): ov.PartialShape(binding[p.get_friendly_name()]) for p in model.get_parameters()})
@@ -384,6 +386,8 @@ def run_case(core: ov.Core, case: str, model_path: Path, json_path: Path) -> Non
         for p in model.get_parameters():
             name = p.get_friendly_name()
             a = random_input(rng, np.dtype(p.get_element_type().to_dtype()), binding[name], name)
+            if name in fixed_values:
+                a = np.full(binding[name], fixed_values[name], dtype=a.dtype)
             f = unique("in", name, used)
             inputs[f] = a
             in_names[f] = name
@@ -461,6 +465,8 @@ def numpy_case(
     graph = NumpyGraph(model_path)
     params = graph.parameters()
     binding = choose_binding([(n, ps) for n, _, ps in params], json_path)
+    fixed_dims, fixed_values = BODY_CASES.get(case, ("", {}, {}))[1:]
+    binding.update(fixed_dims)
     meta["binding"] = binding
     rng = np.random.default_rng(meta["seed"])
     used: set[str] = set()
@@ -510,6 +516,26 @@ def write_meta(folder: Path, meta: dict) -> None:
     (folder / "case.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n")
 
 
+# Cases of the samples of ``ir-samples/bodies/`` (``scripts/gen_body_models.py``)
+# that fix some dims or input values: case -> (sample, Parameter -> dims,
+# Parameter -> the value of every element). Both branches of each If, a Loop
+# whose trip count covers its sliced input, a Loop run zero times (trip count
+# 0, execution condition false), sliced inputs whose counts agree.
+BODY_CASES: dict[str, tuple[str, dict[str, list[int]], dict[str, object]]] = {
+    "bodies_if_relu_negative": ("if_relu_negative", {}, {"cond": True}),
+    "bodies_if_relu_negative_else": ("if_relu_negative", {}, {"cond": False}),
+    "bodies_if_branches_differ": ("if_branches_differ", {}, {"cond": True}),
+    "bodies_if_branches_differ_else": ("if_branches_differ", {}, {"cond": False}),
+    "bodies_loop_accumulate": ("loop_accumulate", {"xs": [4, 5, 3]}, {}),
+    "bodies_loop_growing": ("loop_growing", {}, {"trip": 3}),
+    "bodies_loop_growing_zero_trips": ("loop_growing", {}, {"trip": 0}),
+    "bodies_loop_until_condition": ("loop_until_condition", {}, {"go": True}),
+    "bodies_loop_until_condition_not_run": ("loop_until_condition", {}, {"go": False}),
+    "bodies_loop_reverse_slices": ("loop_reverse_slices", {"xs": [2, 4, 3]}, {"trip": 4}),
+    "bodies_ti_reverse": ("ti_reverse", {"x": [2, 4, 3], "y": [8, 3]}, {}),
+}
+
+
 def all_cases() -> dict[str, tuple[Path, Path]]:
     """Case name -> (model, json with static bindings), in generation order."""
     cases = {}
@@ -520,6 +546,13 @@ def all_cases() -> dict[str, tuple[Path, Path]]:
         cases[f"sample_{xml.stem}"] = (xml, SAMPLES / "golden" / f"{xml.stem}.json")
     for xml in sorted((SAMPLES / "models").glob("*.xml")):
         cases[f"model_{xml.stem}"] = (xml, SAMPLES / "models" / "golden" / f"{xml.stem}.json")
+    bodies = SAMPLES / "bodies"
+    varied = {stem for stem, _, _ in BODY_CASES.values()}
+    for xml in sorted(bodies.glob("*.xml")):
+        if xml.stem not in varied:
+            cases[f"bodies_{xml.stem}"] = (xml, bodies / "golden" / f"{xml.stem}.json")
+    for case, (stem, _, _) in BODY_CASES.items():
+        cases[case] = (bodies / f"{stem}.xml", bodies / "golden" / f"{stem}.json")
     return cases
 
 

@@ -23,6 +23,7 @@ const MAX_INPUT_ELEMENTS: usize = 4096;
 const LIMITS: executor::Limits = executor::Limits {
     max_tensor_bytes: 1 << 20,
     max_live_bytes: 8 << 20,
+    max_iterations: 1 << 10,
 };
 
 /// The value bytes, handed out in a cycle.

@@ -90,6 +90,25 @@ pub enum ExecError {
         needed: u64,
         limit: u64,
     },
+    /// A body of a layer (If, Loop, TensorIterator) failed: the layer, the
+    /// body, the iteration (Loop, TensorIterator) and what failed inside.
+    #[error("layer `{layer}` ({op}), {body}{}: {source}", .iteration.map(|i| format!(", iteration {i}")).unwrap_or_default())]
+    InBody {
+        layer: String,
+        op: String,
+        /// `body`, `then_body` or `else_body`.
+        body: String,
+        iteration: Option<u64>,
+        source: Box<ExecError>,
+    },
+    /// A Loop or TensorIterator would run more iterations than
+    /// [`crate::Limits::max_iterations`].
+    #[error("layer `{layer}` ({op}): more than {limit} iterations, the limit of a run")]
+    IterationLimit {
+        layer: String,
+        op: String,
+        limit: u64,
+    },
     /// A tensor whose bytes do not match its type and shape, or whose type
     /// the executor cannot compute with.
     #[error("invalid tensor: {0}")]

@@ -29,6 +29,11 @@ pub struct Limits {
     /// (intermediates not yet freed, and the Results). The inputs and the
     /// Consts (views of the weights) are not counted.
     pub max_live_bytes: u64,
+    /// The most iterations one Loop or TensorIterator layer may run in a
+    /// run: a Loop's trip count comes from the file or the data (`-1` runs
+    /// until the body's condition says stop), and an iteration that
+    /// allocates nothing would not meet the memory limits.
+    pub max_iterations: u64,
 }
 
 impl Default for Limits {
@@ -36,9 +41,13 @@ impl Default for Limits {
         Limits {
             max_tensor_bytes: MAX_TENSOR_BYTES,
             max_live_bytes: 4 * MAX_TENSOR_BYTES,
+            max_iterations: MAX_ITERATIONS,
         }
     }
 }
+
+/// The default [`Limits::max_iterations`].
+pub const MAX_ITERATIONS: u64 = 1 << 20;
 
 /// A graph prepared for running on the CPU.
 pub struct Executor {
@@ -62,6 +71,13 @@ pub struct Executor {
     /// Per node, whether runs skip it: a compressed product holds what it
     /// computes, or only folded nodes read it.
     skipped: Vec<bool>,
+    /// Per node with bodies (If, Loop, TensorIterator), an executor per
+    /// body, in the order of the node's bodies.
+    bodies: Vec<Vec<Executor>>,
+    /// Whether inputs are checked against the Parameters' declared rank and
+    /// dims: not in a body, whose Parameters take the shapes the op gives
+    /// them (as OpenVINO sets a body Parameter's shape from the op's input).
+    declared_dims: bool,
     limits: Limits,
     /// Freed intermediates' buffers kept from one run for the next.
     spare: pool::Spare,
@@ -118,6 +134,18 @@ fn available(graph: &Graph) -> String {
 impl Executor {
     /// Checks the graph's structure and that every op has a kernel.
     pub fn new(graph: &Graph) -> Result<Executor, ExecError> {
+        Executor::prepare(graph, true)
+    }
+
+    /// An executor for a body of a layer of `outer`: the body's shapes name
+    /// the symbols of the top-level graph, whose table `outer` holds.
+    fn for_body(body: &Graph, outer: &Graph) -> Result<Executor, ExecError> {
+        let mut graph = body.clone();
+        graph.symbols = outer.symbols.clone();
+        Executor::prepare(&graph, false)
+    }
+
+    fn prepare(graph: &Graph, declared_dims: bool) -> Result<Executor, ExecError> {
         let diagnostics = shape_infer::validate::validate(graph);
         if diagnostics.iter().any(ir::Diagnostic::is_error) {
             return Err(ExecError::InvalidGraph(diagnostics));
@@ -131,6 +159,7 @@ impl Executor {
         let mut sources = vec![Vec::new(); graph.node_count()];
         let mut consumers = vec![Vec::new(); graph.node_count()];
         let mut kernels = vec![None; graph.node_count()];
+        let mut bodies: Vec<Vec<Executor>> = (0..graph.node_count()).map(|_| Vec::new()).collect();
         for &id in &order {
             let node = graph.node(id);
             let mut inputs = Vec::new();
@@ -147,7 +176,23 @@ impl Executor {
             }
             sources[id.index()] = inputs;
             consumers[id.index()] = graph.output_consumers(id).iter().map(Vec::len).collect();
-            if !matches!(node.op, Op::Parameter { .. }) {
+            if let Op::SubGraph(sub) = &node.op {
+                // Bodies nest: each is prepared (and checked) as a graph.
+                bodies[id.index()] = sub
+                    .bodies
+                    .iter()
+                    .map(|b| {
+                        Executor::for_body(&b.graph, graph)
+                            .map_err(|e| crate::kernels::bodies::in_body(node, b.role, None, e))
+                    })
+                    .collect::<Result<_, _>>()?;
+                if crate::kernels::bodies::kernel(&node.op_type.name).is_none() {
+                    return Err(ExecError::NoKernel {
+                        op: format!("{}-{}", node.op_type.name, node.op_type.version),
+                        layer: node.name.clone(),
+                    });
+                }
+            } else if !matches!(node.op, Op::Parameter { .. }) {
                 kernels[id.index()] =
                     Some(kernels::kernel(&node.op_type.name).ok_or_else(|| {
                         ExecError::NoKernel {
@@ -167,6 +212,8 @@ impl Executor {
             folded: vec![None; graph.node_count()],
             compressed: vec![None; graph.node_count()],
             skipped: vec![false; graph.node_count()],
+            bodies,
+            declared_dims,
             limits: Limits::default(),
             spare: pool::Spare::default(),
         };
@@ -342,8 +389,15 @@ impl Executor {
 
     /// The same executor with other memory limits.
     pub fn with_limits(mut self, limits: Limits) -> Executor {
-        self.limits = limits;
+        self.set_limits(limits);
         self
+    }
+
+    fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+        for body in self.bodies.iter_mut().flatten() {
+            body.set_limits(limits);
+        }
     }
 
     /// The memory limits of a run.
@@ -365,16 +419,36 @@ impl Executor {
     ) -> Result<HashMap<String, Tensor>, ExecError> {
         let _limit = limit_tensors(self.limits.max_tensor_bytes);
         let _pool = pool::during_run(&self.spare);
-        let (bound, inference) = self.bind(inputs)?;
-        self.execute(bound, &inference)
+        let given = self.by_parameter(inputs)?;
+        let (bound, inference) = self.bind(given)?;
+        let results = self.execute(bound, &inference, 0)?;
+        Ok(results
+            .into_iter()
+            .map(|(id, t)| (self.graph.node(id).name.clone(), t))
+            .collect())
     }
 
-    /// Checks the inputs against the Parameters and re-infers every shape
-    /// with the Parameters' shapes bound to the inputs'.
-    fn bind(
+    /// Runs a body on `inputs` (keyed by body Parameter) inside the run of
+    /// its layer, whose limits and pool of buffers it shares; `held` bytes
+    /// are already live outside the body. Returns each Result's tensor.
+    pub(crate) fn run_body(
+        &self,
+        inputs: HashMap<NodeId, Tensor>,
+        held: u64,
+    ) -> Result<HashMap<NodeId, Tensor>, ExecError> {
+        let given = inputs
+            .into_iter()
+            .map(|(id, t)| (id, (self.graph.node(id).name.clone(), t)))
+            .collect();
+        let (bound, inference) = self.bind(given)?;
+        self.execute(bound, &inference, held)
+    }
+
+    /// The inputs keyed by the Parameter they name.
+    fn by_parameter(
         &self,
         inputs: HashMap<String, Tensor>,
-    ) -> Result<(HashMap<NodeId, Tensor>, Inference), ExecError> {
+    ) -> Result<HashMap<NodeId, (String, Tensor)>, ExecError> {
         let graph = &self.graph;
         let mut given: HashMap<NodeId, (String, Tensor)> = HashMap::new();
         let mut names: Vec<_> = inputs.into_iter().collect();
@@ -393,6 +467,16 @@ impl Executor {
             }
             given.insert(id, (name, tensor));
         }
+        Ok(given)
+    }
+
+    /// Checks the inputs against the Parameters and re-infers every shape
+    /// with the Parameters' shapes bound to the inputs'.
+    fn bind(
+        &self,
+        mut given: HashMap<NodeId, (String, Tensor)>,
+    ) -> Result<(HashMap<NodeId, Tensor>, Inference), ExecError> {
+        let graph = &self.graph;
         let mut symbols: HashMap<SymbolId, (i64, String)> = HashMap::new();
         let mut deferred = Vec::new();
         let mut bound = HashMap::new();
@@ -429,7 +513,7 @@ impl Executor {
                     tensor.data.len()
                 )));
             }
-            if let Some(dims) = shape.dims() {
+            if let Some(dims) = shape.dims().filter(|_| self.declared_dims) {
                 if dims.len() != tensor.shape.len() {
                     return Err(ExecError::InputRank {
                         name,
@@ -511,16 +595,22 @@ impl Executor {
         Ok((bound, inference))
     }
 
+    /// Runs the kernels; `held` bytes are live before the first (a body's
+    /// run counts what its layer's run holds).
     fn execute(
         &self,
         mut bound: HashMap<NodeId, Tensor>,
         inference: &Inference,
-    ) -> Result<HashMap<String, Tensor>, ExecError> {
+        held: u64,
+    ) -> Result<HashMap<NodeId, Tensor>, ExecError> {
         let mut values: HashMap<(usize, usize), Tensor> = HashMap::new();
         let mut remaining: HashMap<(usize, usize), usize> = HashMap::new();
         let mut bindings: HashMap<SymbolId, i64> = HashMap::new();
         let mut results = HashMap::new();
-        let mut live = Live::default();
+        let mut live = Live {
+            total: held,
+            ..Live::default()
+        };
         for &id in &self.order {
             if self.skipped[id.index()] {
                 continue;
@@ -574,6 +664,32 @@ impl Executor {
                 self.check_memory(node, &specs, live.total)?;
             }
             let outputs = match self.kernels[id.index()] {
+                _ if matches!(node.op, Op::SubGraph(_)) => {
+                    let partial = infos
+                        .iter()
+                        .map(|info| {
+                            let dims = info.shape.dims()?;
+                            Some(
+                                dims.iter()
+                                    .map(|d| {
+                                        d.eval(&|s| bindings.get(&s).copied())
+                                            .ok()
+                                            .and_then(|v| usize::try_from(v).ok())
+                                    })
+                                    .collect(),
+                            )
+                        })
+                        .collect();
+                    kernels::bodies::run(&kernels::bodies::BodyCall {
+                        node,
+                        runners: &self.bodies[id.index()],
+                        inputs: &inputs,
+                        outputs: &specs,
+                        partial,
+                        limits: self.limits,
+                        held: live.total,
+                    })?
+                }
                 _ if self.folded[id.index()].is_some() => {
                     self.folded[id.index()].clone().unwrap_or_default()
                 }
@@ -680,7 +796,7 @@ impl Executor {
             if matches!(node.op, Op::Result) {
                 // Results are held to the end (their buffers stay counted).
                 if let Some((_, t)) = kept.into_iter().next() {
-                    results.insert(node.name.clone(), t);
+                    results.insert(id, t);
                 }
                 continue;
             }
@@ -725,7 +841,7 @@ impl Executor {
             let Some(shape) = eval_shape(&out.shape, &HashMap::new()) else {
                 continue;
             };
-            bind_shape(node, k, info, &shape, symbols, bindings)?;
+            bind_shape(node, k, info, &shape, symbols, bindings, true)?;
             spec.shape = Some(shape);
         }
         Ok(())
@@ -895,7 +1011,20 @@ fn check_output(
     match &spec.shape {
         Some(shape) if *shape == t.shape => Ok(()),
         Some(_) => Err(shape_mismatch(node, k, info, symbols, &t.shape)),
-        None => bind_shape(node, k, info, &t.shape, symbols, bindings),
+        // A body's run decides its layer's shapes, as OpenVINO's does: a
+        // dim inference could not foresee (a Loop's carried state at zero
+        // iterations, a state that grows past the range inference gave
+        // it) is not bound, and layers after it size their outputs from
+        // the tensors they get.
+        None => bind_shape(
+            node,
+            k,
+            info,
+            &t.shape,
+            symbols,
+            bindings,
+            !matches!(node.op, Op::SubGraph(_)),
+        ),
     }
 }
 
@@ -916,7 +1045,8 @@ fn shape_mismatch(
 
 /// Binds the data-dependent symbols of inferred output `k` to the dims of
 /// `actual` (checking each against its range), then checks that every dim
-/// evaluates to the actual one.
+/// evaluates to the actual one; not `strict`, a symbol out of its range is
+/// left unbound and a dim that does not evaluate is not checked.
 fn bind_shape(
     node: &Node,
     k: usize,
@@ -924,47 +1054,102 @@ fn bind_shape(
     actual: &[usize],
     symbols: &SymbolTable,
     bindings: &mut HashMap<SymbolId, i64>,
+    strict: bool,
 ) -> Result<(), ExecError> {
     let mismatch = || shape_mismatch(node, k, info, symbols, actual);
+    // Not strict: a value outside a symbol's range leaves it unbound.
+    let bind = |axis, s, value, bindings: &mut HashMap<SymbolId, i64>| match bind_symbol(
+        node, axis, s, value, symbols, bindings,
+    ) {
+        Err(_) if !strict => Ok(()),
+        other => other,
+    };
     let Some(dims) = info.shape.dims() else {
         return Ok(());
     };
     if dims.len() != actual.len() {
         return Err(mismatch());
     }
-    // Bare symbols first (they bind), then every dim must evaluate and agree.
+    // Bare symbols first (they bind), then dims of one unbound symbol in
+    // which they are linear (a Loop's carried state `?s + 1`: `?s` is
+    // solved), then every dim must evaluate and agree.
     for (axis, (dim, &actual)) in dims.iter().zip(actual).enumerate() {
         let Some(s) = dim.as_symbol() else { continue };
         if bindings.contains_key(&s) {
             continue;
         }
         let value = i64::try_from(actual).unwrap_or(i64::MAX);
-        let info_s = symbols.info(s);
-        let upper = info_s
-            .upper
-            .as_ref()
-            .and_then(|u| u.eval(&|x| bindings.get(&x).copied()).ok());
-        if !info_s.range.contains(value) || upper.is_some_and(|u| value > u) {
-            let mut range = show_range(&info_s.range);
-            if let Some(u) = &info_s.upper {
-                range.push_str(&format!(", <= {}", symbols.display(u)));
-            }
-            return Err(ExecError::DataDependentRange {
-                layer: node.name.clone(),
-                axis,
-                value: actual,
-                symbol: symbols.display(dim).to_string(),
-                range,
-            });
+        bind(axis, s, value, bindings)?;
+    }
+    for (axis, (dim, &actual)) in dims.iter().zip(actual).enumerate() {
+        let unbound: Vec<SymbolId> = dim
+            .symbols()
+            .into_iter()
+            .filter(|s| !bindings.contains_key(s))
+            .collect();
+        let [s] = unbound.as_slice() else { continue };
+        let at = |v: i64| {
+            dim.eval(&|x| {
+                if x == *s {
+                    Some(v)
+                } else {
+                    bindings.get(&x).copied()
+                }
+            })
+            .ok()
+        };
+        let (Some(f0), Some(f1), Some(f2)) = (at(0), at(1), at(2)) else {
+            continue;
+        };
+        let slope = f1 - f0;
+        let value = i64::try_from(actual).unwrap_or(i64::MAX);
+        if slope == 0 || f2 - f1 != slope || (value - f0) % slope != 0 {
+            continue;
         }
-        bindings.insert(s, value);
+        let solved = (value - f0) / slope;
+        if at(solved) == Some(value) {
+            bind(axis, *s, solved, bindings)?;
+        }
     }
     for (dim, &actual) in dims.iter().zip(actual) {
         match dim.eval(&|s| bindings.get(&s).copied()) {
             Ok(v) if v == actual as i64 => {}
+            Err(_) if !strict => {}
             _ => return Err(mismatch()),
         }
     }
+    Ok(())
+}
+
+/// Binds symbol `s` (of output dim `axis` of `node`) to `value`, checking
+/// it against the symbol's range.
+fn bind_symbol(
+    node: &Node,
+    axis: usize,
+    s: SymbolId,
+    value: i64,
+    symbols: &SymbolTable,
+    bindings: &mut HashMap<SymbolId, i64>,
+) -> Result<(), ExecError> {
+    let info_s = symbols.info(s);
+    let upper = info_s
+        .upper
+        .as_ref()
+        .and_then(|u| u.eval(&|x| bindings.get(&x).copied()).ok());
+    if !info_s.range.contains(value) || upper.is_some_and(|u| value > u) {
+        let mut range = show_range(&info_s.range);
+        if let Some(u) = &info_s.upper {
+            range.push_str(&format!(", <= {}", symbols.display(u)));
+        }
+        return Err(ExecError::DataDependentRange {
+            layer: node.name.clone(),
+            axis,
+            value: usize::try_from(value).unwrap_or(0),
+            symbol: symbols.display(&Expr::symbol(s)).to_string(),
+            range,
+        });
+    }
+    bindings.insert(s, value);
     Ok(())
 }
 

@@ -39,7 +39,7 @@ mod tensor;
 
 pub use compare::first_difference;
 pub use error::ExecError;
-pub use executor::{Executor, Limits};
+pub use executor::{Executor, Limits, MAX_ITERATIONS};
 pub use kernels::convert::convert;
 pub use kernels::OPS;
 pub use npy::{parse_npy, read_npy, to_npy_bytes, write_npy};

@@ -10,6 +10,7 @@ use executor::{ExecError, Executor, Limits, Tensor};
 const SMALL: Limits = Limits {
     max_tensor_bytes: 1 << 20,
     max_live_bytes: 1 << 20,
+    max_iterations: executor::MAX_ITERATIONS,
 };
 
 fn run(net: &Net, limits: Limits, inputs: Vec<(&str, Tensor)>) -> Result<(), ExecError> {
@@ -117,6 +118,7 @@ fn live_tensors_are_bounded_and_freed_ones_are_not_counted() {
     let limits = |live: u64| Limits {
         max_tensor_bytes: 1 << 20,
         max_live_bytes: live,
+        max_iterations: executor::MAX_ITERATIONS,
     };
     let err = run(&diamond(), limits((3 << 18) - 1), vec![("x", arange(&[n]))]).unwrap_err();
     match err {

@@ -1324,7 +1324,13 @@ impl ZeroDim for Op {
 fn every_op_runs_on_empty_tensors() {
     let cases = cases();
     let covered: BTreeSet<&str> = cases.iter().map(|c| c.op).collect();
-    let ops: BTreeSet<&str> = executor::OPS.iter().copied().collect();
+    // The ops with bodies, which this file's builder cannot write, run on
+    // empty tensors in `tests/bodies.rs`.
+    let ops: BTreeSet<&str> = executor::OPS
+        .iter()
+        .copied()
+        .filter(|op| !matches!(*op, "If" | "Loop" | "TensorIterator"))
+        .collect();
     let missing: Vec<_> = ops.difference(&covered).collect();
     assert!(
         missing.is_empty(),

@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use shape_infer::ops::BODY_OPS;
+use shape_infer::registry::OpDoc;
 use shape_infer::Registry;
 
 fn render() -> String {
@@ -15,25 +17,37 @@ fn render() -> String {
          first opset is not newer than the layer's (`Reshape` in `opset13` is Reshape-1).\n\n\
          | op | versions (first opset) | summary |\n| --- | --- | --- |\n",
     );
-    let ops = Registry::standard().ops();
-    for def in &ops {
-        let versions: Vec<String> = def
-            .versions
-            .iter()
-            .map(|v| format!("v{} ({})", v.version, v.opset_name()))
-            .collect();
+    // The registry's ops and the ops with bodies (inferred through them),
+    // by name.
+    let mut ops: Vec<(&str, String, OpDoc)> = Registry::standard()
+        .ops()
+        .into_iter()
+        .map(|def| {
+            let versions: Vec<String> = def
+                .versions
+                .iter()
+                .map(|v| format!("v{} ({})", v.version, v.opset_name()))
+                .collect();
+            (def.type_name, versions.join(", "), def.doc)
+        })
+        .chain(
+            BODY_OPS
+                .iter()
+                .map(|(name, versions, doc)| (*name, versions.to_string(), *doc)),
+        )
+        .collect();
+    ops.sort_by_key(|(name, _, _)| *name);
+    for (name, versions, doc) in &ops {
         out.push_str(&format!(
-            "| [{}](#{}) | {} | {} |\n",
-            def.type_name,
-            def.type_name.to_lowercase(),
-            versions.join(", "),
-            def.doc.summary
+            "| [{name}](#{}) | {versions} | {} |\n",
+            name.to_lowercase(),
+            doc.summary
         ));
     }
-    for def in &ops {
+    for (name, _, doc) in &ops {
         out.push_str(&format!(
-            "\n## {}\n\n{}\n\n- **Attributes:** {}\n- **Symbolic:** {}\n- **Errors:** {}\n",
-            def.type_name, def.doc.summary, def.doc.attributes, def.doc.symbolic, def.doc.errors
+            "\n## {name}\n\n{}\n\n- **Attributes:** {}\n- **Symbolic:** {}\n- **Errors:** {}\n",
+            doc.summary, doc.attributes, doc.symbolic, doc.errors
         ));
     }
     out

@@ -17,6 +17,7 @@ mod adaptive_pool;
 mod avg_pool;
 mod batch_norm_inference;
 mod batch_to_space;
+pub(crate) mod bodies;
 mod broadcast_op;
 mod bucketize;
 mod compress;
@@ -46,8 +47,10 @@ mod gather_tree;
 mod grid_sample;
 mod grn;
 mod group_normalization;
+mod if_op;
 mod interpolate;
 mod log_softmax;
+mod loop_op;
 mod lrn;
 mod matmul;
 mod max_pool;
@@ -76,6 +79,7 @@ mod space_to_batch;
 mod split;
 mod squeeze;
 mod strided_slice;
+mod tensor_iterator;
 mod tile;
 mod topk;
 mod transpose;
@@ -472,6 +476,9 @@ pub const OPS: &[&str] = &[
     "RNNSequence",
     "GRUSequence",
     "LSTMSequence",
+    "If",
+    "Loop",
+    "TensorIterator",
 ];
 
 /// A new tensor of `shape` reading `from` in a strided pattern (see

@@ -20,6 +20,42 @@ use crate::tensor::TensorInfo;
 
 use super::support;
 
+/// What `docs/ops.md` says of the ops with bodies, which the engine infers
+/// through their bodies rather than by a registry rule: (type name, versions
+/// with their first opset, doc).
+pub const BODY_OPS: &[(&str, &str, crate::registry::OpDoc)] = &[
+    (
+        "If",
+        "v8 (opset8)",
+        crate::registry::OpDoc {
+            summary: "Runs `then_body` or `else_body` on the inputs their port maps name, by the condition (input 0); the chosen body's Results give the outputs. The executor runs the chosen body (`crates/executor/src/kernels/if_op.rs`).",
+            attributes: "`then_port_map`/`else_port_map` (`input`: op input -> body Parameter; `output`: body Result -> op output)",
+            symbolic: "a condition of known value infers only the body it selects; otherwise each output merges both bodies': equal dim expressions stay exact, different ones become a fresh dim over the hull of both ranges, different ranks an unknown rank",
+            errors: "a condition not boolean or of rank above 1; a missing body; a body that gives no tensor for an output; outputs of different element types",
+        },
+    ),
+    (
+        "Loop",
+        "v5 (opset5)",
+        crate::registry::OpDoc {
+            summary: "Runs its body while the trip count (input 0, negative: no limit) and the conditions allow (input 1 before the first iteration, the body's condition Result after each), with sliced, merged (back edge) and invariant inputs, and last-value or concatenated outputs. The executor runs it (`crates/executor/src/kernels/loop_op.rs`): the current-iteration Parameter gets the iteration number, zero iterations give the merged inputs' initial values and empty concatenations, and the iterations are capped by the run's `max_iterations`.",
+            attributes: "`port_map` (`input` with `axis`, `start`, `end`, `stride`, `part_size` when sliced; `output` with `axis` when concatenated; `purpose` `current_iteration`/`execution_condition`), `back_edges`",
+            symbolic: "the iteration count is the trip count when known and the body's condition is constantly true, otherwise a fresh symbol in `[0, trip count]` named after the layer; concatenated outputs have iterations times the body's dim on their axis; a back edge whose shape changes gets loop-carried symbols",
+            errors: "a trip count or condition of rank above 1; a trip count not integral; a port map naming a missing input or body node",
+        },
+    ),
+    (
+        "TensorIterator",
+        "v1 (opset1)",
+        crate::registry::OpDoc {
+            summary: "Runs its body once per part of its sliced inputs (`part_size` along `axis`, backwards for a negative stride), with merged (back edge) and invariant inputs, and last-value or concatenated outputs (in reverse iteration order for a negative stride). The executor runs it (`crates/executor/src/kernels/tensor_iterator.rs`).",
+            attributes: "`port_map` (`input` with `axis`, `start`, `end`, `stride`, `part_size` when sliced; `output` with them when concatenated), `back_edges`",
+            symbolic: "the iteration count `(|end' - start'| + 1) / part_size` of the sliced axis, exact in the input's symbols (OpenVINO: `?`); sliced inputs must agree (a recorded constraint)",
+            errors: "a zero stride or a part_size below 1; a sliced axis out of range; sliced inputs whose counts differ",
+        },
+    ),
+];
+
 /// The rule name of a body that does not give what the op needs.
 pub(crate) const BODY_SHAPE: &str = "body-shape";
 
@@ -132,13 +168,15 @@ pub fn slice_iterations(dim: &Dim, slice: &SliceSpec) -> Result<Dim, ShapeError>
 }
 
 /// A dim standing for `a` or `b`: `a` when they are the same expression,
-/// otherwise a fresh symbol over the hull of both ranges.
-pub(crate) fn join_dim(ctx: &mut InferContext, a: &Dim, b: &Dim, reason: &str) -> Dim {
+/// otherwise a fresh symbol over the hull of both ranges (`hull`; else any
+/// size: a loop-carried dim that changes from one iteration to the next
+/// may take any value after more of them).
+pub(crate) fn join_dim(ctx: &mut InferContext, a: &Dim, b: &Dim, reason: &str, hull: bool) -> Dim {
     if a == b {
         return a.clone();
     }
     let range = match (ctx.symbols.bounds(a), ctx.symbols.bounds(b)) {
-        (Ok(x), Ok(y)) => Interval::new(
+        (Ok(x), Ok(y)) if hull => Interval::new(
             x.lo.zip(y.lo).map(|(p, q)| p.min(q)),
             x.hi.zip(y.hi).map(|(p, q)| p.max(q)),
         ),
@@ -149,13 +187,19 @@ pub(crate) fn join_dim(ctx: &mut InferContext, a: &Dim, b: &Dim, reason: &str) -
 
 /// A shape standing for `a` or `b` ([`join_dim`] per dim; different ranks
 /// give an unknown rank).
-pub(crate) fn join_shape(ctx: &mut InferContext, a: &Shape, b: &Shape, reason: &str) -> Shape {
+pub(crate) fn join_shape(
+    ctx: &mut InferContext,
+    a: &Shape,
+    b: &Shape,
+    reason: &str,
+    hull: bool,
+) -> Shape {
     match (a, b) {
         (Shape::Ranked(x), Shape::Ranked(y)) if x.len() == y.len() => Shape::ranked(
             x.iter()
                 .zip(y.iter())
                 .enumerate()
-                .map(|(i, (p, q))| join_dim(ctx, p, q, &format!("{reason}, dim {i}")))
+                .map(|(i, (p, q))| join_dim(ctx, p, q, &format!("{reason}, dim {i}"), hull))
                 .collect::<Vec<_>>(),
         ),
         _ => Shape::DynamicRank,
@@ -194,6 +238,7 @@ pub(crate) fn infer_iterated(
             &seed.shape,
             &carried.shape,
             &format!("loop-carried `{param}`"),
+            false,
         );
         if shape != seed.shape || seed.value.is_some() {
             widened = true;

@@ -101,7 +101,7 @@ pub(crate) fn infer(
                     "output {index} of If `{}`: the then or the else body's, by the condition",
                     node.name
                 );
-                let shape = join_shape(ctx, &x.shape, &y.shape, &reason);
+                let shape = join_shape(ctx, &x.shape, &y.shape, &reason, true);
                 let value = (x.value == y.value).then(|| x.value.clone()).flatten();
                 merged.push(TensorInfo::new(x.element_type, shape).with_value(value));
             }

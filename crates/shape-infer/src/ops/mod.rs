@@ -8,7 +8,7 @@ mod avg_pool;
 pub mod batch_norm_inference;
 mod batch_to_space;
 pub(crate) mod bodies;
-pub use bodies::slice_iterations;
+pub use bodies::{slice_iterations, BODY_OPS};
 mod broadcast_op;
 pub mod bucketize;
 mod compress;
