@@ -285,8 +285,9 @@ fn prior_box_unknown_size_gives_a_fresh_dim_and_bad_inputs_errors() {
         &[fs, im],
     );
     let r = n.run_to(p);
-    assert_eq!(r.shape_of("p", 0).split(", ").next(), Some("[2"));
-    assert!(!r.shape("p").contains("*"), "{}", r.shape("p"));
+    r.clean();
+    // A fresh symbol of its own: the sizes are known only at run time.
+    assert_eq!(r.shape("p"), "[2, ?0]");
 
     let mut n = Ir::new();
     let fs = n.param("fs", "2,1", "i64");
