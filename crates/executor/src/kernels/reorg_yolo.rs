@@ -12,15 +12,9 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let &[_, c, h, w] = x.shape.as_slice() else {
         return Err(format!("ReorgYolo takes [N, C, H, W], not {:?}", x.shape).into());
     };
-    let stride = call
-        .node
-        .attributes
-        .i64_list("stride")
+    let stride = shape_infer::ops::reorg_yolo::stride(&call.node.attributes)
         .ok()
-        .flatten()
-        .and_then(|v| v.first().copied())
         .and_then(|s| usize::try_from(s).ok())
-        .filter(|&s| s >= 1)
         .ok_or("`stride` is not a positive integer")?;
     let view_c = c / (stride * stride);
     if view_c == 0 {

@@ -25,11 +25,9 @@ pub static DEF: OpDef = OpDef {
 
 /// The stride s: the first value of the `stride` attribute (OpenVINO keeps
 /// a list and uses its first value), at least 1.
-pub fn stride(call: &OpCall<'_>) -> Result<i64, ShapeError> {
-    let text = call.node.attributes.require("stride")?;
-    let first = call
-        .node
-        .attributes
+pub fn stride(attributes: &ir::Attributes) -> Result<i64, ShapeError> {
+    let text = attributes.require("stride")?;
+    let first = attributes
         .i64_list("stride")?
         .and_then(|v| v.first().copied());
     match first {
@@ -59,7 +57,7 @@ fn divided(ctx: &mut InferContext, dim: &Dim, stride: i64, what: &str) -> Result
 
 fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
     call.expect_inputs(1, 1)?;
-    let s = stride(call)?;
+    let s = stride(&call.node.attributes)?;
     let data = &call.inputs[0];
     let Some(dims) = data.shape.dims() else {
         return Ok(vec![TensorInfo::new(data.element_type, Shape::DynamicRank)]);
