@@ -32,6 +32,17 @@ def reorg():
     )
 
 
+def invalid():
+    g.EXPECTED_RULES["invalid_reorg_yolo_divisible"] = "reorg-divisible"
+    x = g.P("x", [1, 8, 4, 4])
+    r = g.N(ops2.reorg_yolo(x, [2]), "reorg")
+    g.INVALID.append(("invalid_reorg_yolo_divisible", "reorg", "x: [1,8,4,4] -> [1,8,5,4] (H not divisible by stride 2)", g.ov.Model([ops1.result(r)], [x]), g._param_edit("x", [1, 8, 5, 4])))
+    g.EXPECTED_RULES["invalid_region_yolo_rank"] = "region-rank"
+    v = g.P("v", [1, 16, 2, 2])
+    y = g.N(ops1.region_yolo(v, 4, 3, 2, True, [], 1, 3), "region")
+    g.INVALID.append(("invalid_region_yolo_rank", "region", "v: [1,16,2,2] -> [1,16,2] (rank 3)", g.ov.Model([ops1.result(y)], [v]), g._param_edit("v", [1, 16, 2])))
+
+
 def region():
     # 2 regions of 4 coords + 1 score + 3 classes.
     v2 = g.P("v2", [-1, 16, -1, -1])
@@ -120,6 +131,7 @@ def prior():
 
 def build():
     reorg()
+    invalid()
     region()
     clustered()
     prior()
