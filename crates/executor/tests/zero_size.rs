@@ -664,6 +664,36 @@ fn cases() -> Vec<Case> {
         let x = net.param("x", "f32", "2,0,3");
         vec![net.op("op", "GRN", "opset1", r#"bias="1""#, &[x], None)]
     }));
+    cases.push(case("ReorgYolo", |net| {
+        let x = net.param("x", "f32", "0,4,2,2");
+        vec![net.op("op", "ReorgYolo", "opset2", r#"stride="2""#, &[x], None)]
+    }));
+    cases.push(case("RegionYolo", |net| {
+        // No batch (YOLOv2 mode), and no rows (YOLOv3 mode).
+        let x = net.param("x", "f32", "0,16,2,2");
+        let y = net.param("y", "f32", "1,24,0,2");
+        let v2 = r#"coords="4" classes="3" num="2" do_softmax="true" mask="" axis="1" end_axis="3""#;
+        let v3 = r#"coords="4" classes="3" num="6" do_softmax="false" mask="0,1,2" axis="1" end_axis="3""#;
+        vec![
+            net.op("op", "RegionYolo", "opset1", v2, &[x], None),
+            net.op("v3", "RegionYolo", "opset1", v3, &[y], None),
+        ]
+    }));
+    for (op, version, attrs) in [
+        (
+            "PriorBoxClustered",
+            "opset1",
+            r#"width="1,2" height="2,1" offset="0.5""#,
+        ),
+        ("PriorBox", "opset8", r#"min_size="2" offset="0.5""#),
+    ] {
+        cases.push(case(op, move |net| {
+            // A feature map without rows: no priors.
+            let size = net.i64s("size", &[2], &[0, 3]);
+            let image = net.i64s("image", &[2], &[32, 32]);
+            vec![net.op("op", op, version, attrs, &[size, image], None)]
+        }));
+    }
     cases.push(case("Eye", |net| {
         // No rows (from the empty x's first dim), and an empty batch.
         let x = x(net);

@@ -60,8 +60,12 @@ mod non_zero;
 mod normalize_l2;
 mod one_hot;
 pub(crate) mod pad;
+mod prior_box;
+mod prior_box_clustered;
 mod range;
 mod reduce;
+mod region_yolo;
+mod reorg_yolo;
 mod reshape;
 mod result;
 mod reverse;
@@ -297,6 +301,10 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "NormalizeL2" => normalize_l2::run,
         "LRN" => lrn::run,
         "GRN" => grn::run,
+        "ReorgYolo" => reorg_yolo::run,
+        "PriorBox" => prior_box::run,
+        "PriorBoxClustered" => prior_box_clustered::run,
+        "RegionYolo" => region_yolo::run,
         "GridSample" => grid_sample::run,
         "FakeQuantize" => fake_quantize::run,
         "BatchNormInference" => batch_norm_inference::run,
@@ -459,6 +467,10 @@ pub const OPS: &[&str] = &[
     "NormalizeL2",
     "LRN",
     "GRN",
+    "ReorgYolo",
+    "PriorBox",
+    "PriorBoxClustered",
+    "RegionYolo",
     "GridSample",
     "FakeQuantize",
     "BatchNormInference",

@@ -59,8 +59,12 @@ mod normalize_l2;
 pub mod one_hot;
 mod pad;
 mod parameter;
+pub mod prior_box;
+pub mod prior_box_clustered;
 mod range;
 mod reduce;
+pub mod region_yolo;
+pub mod reorg_yolo;
 mod reshape;
 mod result;
 pub mod reverse;
@@ -219,6 +223,8 @@ pub static ALL: &[&OpDef] = &[
     &one_hot::DEF,
     &pad::DEF,
     &parameter::DEF,
+    &prior_box::DEF,
+    &prior_box_clustered::DEF,
     &range::DEF,
     &reduce::L1,
     &reduce::L2,
@@ -229,6 +235,8 @@ pub static ALL: &[&OpDef] = &[
     &reduce::MIN,
     &reduce::PROD,
     &reduce::SUM,
+    &region_yolo::DEF,
+    &reorg_yolo::DEF,
     &reshape::DEF,
     &result::DEF,
     &reverse::DEF,
