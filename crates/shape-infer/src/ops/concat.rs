@@ -116,23 +116,8 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
 /// Each element's bounds: from exact values, value bounds, a float
 /// constant, or for an integer tensor of known size, unbounded.
 fn element_bounds(ctx: &InferContext, input: &TensorInfo) -> Option<Vec<(f64, f64)>> {
-    if let Some(values) = &input.value {
-        return values
-            .iter()
-            .map(|v| {
-                let b = ctx.symbols.bounds(v).ok()?;
-                Some((
-                    b.lo.map_or(f64::NEG_INFINITY, |l| l as f64),
-                    b.hi.map_or(f64::INFINITY, |h| h as f64),
-                ))
-            })
-            .collect();
-    }
-    if let Some(bounds) = &input.value_bounds {
-        return Some(bounds.clone());
-    }
-    if let Some(reals) = &input.real_value {
-        return Some(reals.iter().map(|&r| (r, r)).collect());
+    if let Some(known) = support::known_value_bounds(ctx, input) {
+        return Some(known);
     }
     let count = input
         .shape

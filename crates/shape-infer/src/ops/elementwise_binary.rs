@@ -396,17 +396,7 @@ fn values(
     } else {
         None
     };
-    let (sa, sb) = (
-        call.inputs[0].shape.to_static()?,
-        call.inputs[1].shape.to_static()?,
-    );
-    let so = out.to_static()?;
-    let start = match mode {
-        Mode::Pdpd { axis } if axis >= 0 => Some(usize::try_from(axis).ok()?),
-        _ => None,
-    };
-    let ma = broadcast::element_map(&sa, &so, None, MAX_VALUE_ELEMENTS)?;
-    let mb = broadcast::element_map(&sb, &so, start, MAX_VALUE_ELEMENTS)?;
+    let (ma, mb) = element_maps(call, mode, out)?;
     ma.iter()
         .zip(&mb)
         .map(|(&i, &j)| {
@@ -429,7 +419,20 @@ fn value_bounds(
     mode: Mode,
     out: &Shape,
 ) -> Option<Vec<(f64, f64)>> {
-    let (ba, bb) = (input_bounds(ctx, call, 0)?, input_bounds(ctx, call, 1)?);
+    let (ba, bb) = (
+        support::known_value_bounds(ctx, call.inputs.first()?)?,
+        support::known_value_bounds(ctx, call.inputs.get(1)?)?,
+    );
+    let (ma, mb) = element_maps(call, mode, out)?;
+    ma.iter()
+        .zip(&mb)
+        .map(|(&i, &j)| interval(kind, *ba.get(i)?, *bb.get(j)?))
+        .collect()
+}
+
+/// For each output element, the element of input 0 and of input 1 it is
+/// computed from (static shapes of at most [`MAX_VALUE_ELEMENTS`]).
+fn element_maps(call: &OpCall<'_>, mode: Mode, out: &Shape) -> Option<(Vec<usize>, Vec<usize>)> {
     let (sa, sb) = (
         call.inputs[0].shape.to_static()?,
         call.inputs[1].shape.to_static()?,
@@ -439,34 +442,10 @@ fn value_bounds(
         Mode::Pdpd { axis } if axis >= 0 => Some(usize::try_from(axis).ok()?),
         _ => None,
     };
-    let ma = broadcast::element_map(&sa, &so, None, MAX_VALUE_ELEMENTS)?;
-    let mb = broadcast::element_map(&sb, &so, start, MAX_VALUE_ELEMENTS)?;
-    ma.iter()
-        .zip(&mb)
-        .map(|(&i, &j)| interval(kind, *ba.get(i)?, *bb.get(j)?))
-        .collect()
-}
-
-/// Input `index`'s element bounds: from its exact values, a float
-/// constant, or its own value bounds.
-fn input_bounds(ctx: &InferContext, call: &OpCall<'_>, index: usize) -> Option<Vec<(f64, f64)>> {
-    let input = call.inputs.get(index)?;
-    if let Some(values) = &input.value {
-        return values
-            .iter()
-            .map(|v| {
-                let b = ctx.symbols.bounds(v).ok()?;
-                Some((
-                    b.lo.map_or(f64::NEG_INFINITY, |l| l as f64),
-                    b.hi.map_or(f64::INFINITY, |h| h as f64),
-                ))
-            })
-            .collect();
-    }
-    if let Some(reals) = &input.real_value {
-        return Some(reals.iter().map(|&r| (r, r)).collect());
-    }
-    input.value_bounds.clone()
+    Some((
+        broadcast::element_map(&sa, &so, None, MAX_VALUE_ELEMENTS)?,
+        broadcast::element_map(&sb, &so, start, MAX_VALUE_ELEMENTS)?,
+    ))
 }
 
 /// `a op b` on intervals, for the four arithmetic ops; `None` where the

@@ -321,3 +321,28 @@ pub fn static_dims(dims: &[Dim]) -> Option<Vec<usize>> {
         .map(|d| usize::try_from(d.as_constant()?).ok())
         .collect()
 }
+
+/// Each element's lowest and highest value, where known: from exact values
+/// (their symbols' bounds), a tensor's own value bounds, or a float
+/// constant. `None` when nothing is known of the values.
+pub fn known_value_bounds(ctx: &InferContext, input: &TensorInfo) -> Option<Vec<(f64, f64)>> {
+    if let Some(values) = &input.value {
+        return values
+            .iter()
+            .map(|v| {
+                let b = ctx.symbols.bounds(v).ok()?;
+                Some((
+                    b.lo.map_or(f64::NEG_INFINITY, |l| l as f64),
+                    b.hi.map_or(f64::INFINITY, |h| h as f64),
+                ))
+            })
+            .collect();
+    }
+    if let Some(bounds) = &input.value_bounds {
+        return Some(bounds.clone());
+    }
+    input
+        .real_value
+        .as_ref()
+        .map(|reals| reals.iter().map(|&r| (r, r)).collect())
+}
