@@ -30,6 +30,7 @@ mod ctc_greedy_decoder;
 mod ctc_greedy_decoder_seq_len;
 mod cum_sum;
 mod depth_to_space;
+pub(crate) mod dft;
 mod einsum;
 mod elementwise_binary;
 mod elementwise_unary;
@@ -46,6 +47,7 @@ mod gather_tree;
 mod grn;
 mod group_normalization;
 mod interpolate;
+mod irdft;
 mod log_softmax;
 mod lrn;
 mod matmul;
@@ -57,6 +59,7 @@ mod normalize_l2;
 mod one_hot;
 pub(crate) mod pad;
 mod range;
+mod rdft;
 mod reduce;
 mod reshape;
 mod result;
@@ -240,6 +243,10 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "CTCGreedyDecoderSeqLen" => ctc_greedy_decoder_seq_len::run,
         "GatherTree" => gather_tree::run,
         "Roll" => roll::run,
+        "DFT" => dft::run_dft,
+        "IDFT" => dft::run_idft,
+        "RDFT" => rdft::run,
+        "IRDFT" => irdft::run,
         "Gather" => gather::run,
         "GatherElements" => gather_elements::run,
         "GatherND" => gather_nd::run,
@@ -352,6 +359,10 @@ pub const OPS: &[&str] = &[
     "Identity",
     "CumSum",
     "Roll",
+    "DFT",
+    "IDFT",
+    "RDFT",
+    "IRDFT",
     "Gather",
     "GatherElements",
     "GatherND",

@@ -22,6 +22,7 @@ mod ctc_greedy_decoder;
 mod ctc_greedy_decoder_seq_len;
 mod cum_sum;
 mod depth_to_space;
+pub(crate) mod dft;
 pub mod einsum;
 mod elementwise_binary;
 mod elementwise_unary;
@@ -44,6 +45,7 @@ mod gru_sequence;
 mod identity;
 mod if_op;
 pub mod interpolate;
+mod irdft;
 mod log_softmax;
 mod loop_op;
 pub mod lrn;
@@ -59,6 +61,7 @@ pub mod one_hot;
 mod pad;
 mod parameter;
 mod range;
+mod rdft;
 mod reduce;
 mod reshape;
 mod result;
@@ -118,6 +121,8 @@ pub static ALL: &[&OpDef] = &[
     &ctc_greedy_decoder_seq_len::DEF,
     &cum_sum::DEF,
     &depth_to_space::DEF,
+    &dft::DFT,
+    &dft::IDFT,
     &einsum::DEF,
     &embedding_bag_offsets::SUM,
     &embedding_bag_offsets::DEF,
@@ -204,6 +209,7 @@ pub static ALL: &[&OpDef] = &[
     &gru_sequence::DEF,
     &identity::DEF,
     &interpolate::DEF,
+    &irdft::DEF,
     &log_softmax::DEF,
     &lrn::DEF,
     &lstm_cell::DEF,
@@ -218,6 +224,7 @@ pub static ALL: &[&OpDef] = &[
     &pad::DEF,
     &parameter::DEF,
     &range::DEF,
+    &rdft::DEF,
     &reduce::L1,
     &reduce::L2,
     &reduce::LOGICAL_AND,
