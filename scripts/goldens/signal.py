@@ -2,14 +2,17 @@
 signal sizes that trim, pad, keep (-1) or come from a shape; RDFT-9 over
 even and odd lengths, several axes with the last one first, signal sizes;
 IRDFT-9 with the default `2*(n - 1)` length, odd, trimming and padding
-signal sizes, two axes, and after an RDFT (the round trip); each on
-dynamic and interval dims with static bindings."""
+signal sizes, two axes, and after an RDFT (the round trip); STFT-15 on
+1-D and 2-D signals with full and shorter (centered) windows, an odd
+frame and transposed frames; each on dynamic and interval dims with
+static bindings."""
 
 import numpy as np
 import openvino.opset3 as ops3
 import openvino.opset7 as ops7
 import openvino.opset8 as ops8
 import openvino.opset9 as ops9
+import openvino.opset15 as ops15
 
 import gen_op_goldens as g
 
@@ -98,7 +101,29 @@ def irdft():
     )
 
 
+def stft():
+    x = g.P("x", [-1, D(12, 40)])
+    s = g.P("s", [-1])
+    w = g.P("w", [6])
+    h = g.P("h", [8])
+    C = g.C
+    outs = [
+        g.N(ops15.stft(x, h, C(8, "f8"), C(3, "st3"), False), "batched"),
+        g.N(ops15.stft(x, w, C(8, "f8b"), C(4, "st4", I32), True), "transposed_short_window"),
+        g.N(ops15.stft(s, w, C(7, "f7", I32), C(2, "st2"), False), "odd_frame_1d"),
+        g.N(ops15.stft(s, h, C(8, "f8c"), C(5, "st5"), True), "transposed_1d"),
+    ]
+    g.case(
+        "signal_stft",
+        "STFT-15: 2-D and 1-D signals, frames every 2 to 5 samples (a last partial frame dropped), a window as long as the frame and a shorter one centered, an odd frame size, transposed frames",
+        [x, s, w, h],
+        outs,
+        [{"x": [2, 20], "s": [17], "w": [6], "h": [8]}, {"x": [1, 12], "s": [8], "w": [6], "h": [8]}],
+    )
+
+
 def build():
     dft()
     rdft()
     irdft()
+    stft()

@@ -392,6 +392,13 @@ fn cases() -> Vec<Case> {
             vec![net.op("op", op, version, "", &inputs, None)]
         }));
     }
+    cases.push(case("STFT", |net| {
+        let p = net.param("x", "f32", "0,10");
+        let w = net.f32s("w", &[4], &[0.5, 1.0, 1.0, 0.5]);
+        let f = net.i64s("frame", &[], &[4]);
+        let s = net.i64s("step", &[], &[2]);
+        vec![net.op("op", "STFT", "opset15", "", &[p, w, f, s], None)]
+    }));
     cases.push(case("LogicalNot", |net| {
         let a = net.param("a", "boolean", "0,3");
         vec![net.op("op", "LogicalNot", "opset1", "", &[a], None)]

@@ -200,3 +200,44 @@ fn axes_must_be_one_dimensional() {
     n.run_to(rdft)
         .error("rdft", "input-rank", "axes (input 1) must be 1-D");
 }
+
+/// An STFT of `x` (shape `signal`) with a window of `window` samples.
+fn stft(signal: &str, window: &str, frame: i64, step: i64, transpose: &str) -> support::Run {
+    let mut n = Ir::new();
+    let x = n.param("x", signal, "f32");
+    let w = n.param("w", window, "f32");
+    let f = n.scalar("frame", frame);
+    let s = n.scalar("step", step);
+    let op = n.op(
+        "stft",
+        "STFT",
+        "opset15",
+        &[("transpose_frames", transpose)],
+        &[x, w, f, s],
+    );
+    n.run_to(op)
+}
+
+#[test]
+fn stft_frame_count_is_an_expression_of_the_length() {
+    let r = stft("B,L", "6", 8, 3, "false");
+    r.clean();
+    assert_eq!(r.shape("stft"), "[B, floor((L - 8)/3) + 1, 5, 2]");
+    assert_eq!(r.constraints(), ["L >= 8"]);
+    let r = stft("20", "W", 7, 2, "true");
+    r.clean();
+    assert_eq!(r.shape("stft"), "[4, 7, 2]");
+    assert_eq!(r.constraints(), ["W <= 7"]);
+}
+
+#[test]
+fn stft_frames_must_fit_the_signal() {
+    stft("2,10", "4", 12, 2, "false").error(
+        "stft",
+        "stft-frame",
+        "frame_size 12 must be in [1, 10]",
+    );
+    stft("10", "4", 4, 0, "false").error("stft", "stft-frame", "frame_step 0");
+    stft("10", "6", 4, 1, "false").error("stft", "stft-frame", "window's length 6");
+    stft("2,3,10", "4", 4, 1, "false").error("stft", "input-rank", "signal");
+}

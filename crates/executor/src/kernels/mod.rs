@@ -77,6 +77,7 @@ mod softmax;
 mod space_to_batch;
 mod split;
 mod squeeze;
+mod stft;
 mod strided_slice;
 mod tile;
 mod topk;
@@ -247,6 +248,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "IDFT" => dft::run_idft,
         "RDFT" => rdft::run,
         "IRDFT" => irdft::run,
+        "STFT" => stft::run,
         "Gather" => gather::run,
         "GatherElements" => gather_elements::run,
         "GatherND" => gather_nd::run,
@@ -363,6 +365,7 @@ pub const OPS: &[&str] = &[
     "IDFT",
     "RDFT",
     "IRDFT",
+    "STFT",
     "Gather",
     "GatherElements",
     "GatherND",

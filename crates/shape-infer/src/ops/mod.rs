@@ -85,6 +85,7 @@ mod space_to_batch;
 mod space_to_depth;
 mod split;
 mod squeeze;
+mod stft;
 mod strided_slice;
 pub mod support;
 mod tensor_iterator;
@@ -255,6 +256,7 @@ pub static ALL: &[&OpDef] = &[
     &space_to_depth::DEF,
     &split::DEF,
     &squeeze::DEF,
+    &stft::DEF,
     &strided_slice::DEF,
     &tile::DEF,
     &topk::DEF,
