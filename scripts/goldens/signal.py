@@ -4,7 +4,8 @@ even and odd lengths, several axes with the last one first, signal sizes;
 IRDFT-9 with the default `2*(n - 1)` length, odd, trimming and padding
 signal sizes, two axes, and after an RDFT (the round trip); STFT-15 on
 1-D and 2-D signals with full and shorter (centered) windows, an odd
-frame and transposed frames; each on dynamic and interval dims with
+frame and transposed frames; ISTFT-16 on 3-D and 4-D spectra, center,
+normalized and signal lengths that pad, cut or come from a shape; each on dynamic and interval dims with
 static bindings."""
 
 import numpy as np
@@ -13,6 +14,7 @@ import openvino.opset7 as ops7
 import openvino.opset8 as ops8
 import openvino.opset9 as ops9
 import openvino.opset15 as ops15
+import openvino.opset16 as ops16
 
 import gen_op_goldens as g
 
@@ -122,8 +124,33 @@ def stft():
     )
 
 
+def istft():
+    d = g.P("d", [5, -1, 2])
+    d4 = g.P("d4", [-1, 4, D(2, 9), 2])
+    w = g.P("w", [6])
+    h = g.P("h", [8])
+    z = g.P("z", [-1, 3])
+    C = g.C
+    outs = [
+        g.N(ops16.istft(d, h, C(8, "f8"), C(3, "st3"), False, False), "plain"),
+        g.N(ops16.istft(d, w, C(8, "f8b"), C(2, "st2", I32), True, True), "centered_normalized"),
+        g.N(ops16.istft(d4, w, C(7, "f7", I32), C(2, "st2b"), True, False), "batched_odd_frame"),
+        g.N(ops16.istft(d, h, C(8, "f8c"), C(4, "st4"), False, False, C(25, "len25")), "padded_length"),
+        g.N(ops16.istft(d4, w, C(7, "f7b"), C(3, "st3b"), False, True, C([9], "len9", I32)), "cut_length"),
+        g.N(ops16.istft(d, h, C(8, "f8d"), C(3, "st3c"), True, False, sizes_from(z, 0, "len_from_z")), "length_from_shape"),
+    ]
+    g.case(
+        "signal_istft",
+        "ISTFT-16: 3-D and 4-D spectra, frames every 2 to 4 samples, full and shorter (centered) windows, an odd frame size, center and normalized, signal_length padding, cutting and read from a shape",
+        [d, d4, w, h, z],
+        outs,
+        [{"d": [5, 6, 2], "d4": [2, 4, 5, 2], "w": [6], "h": [8], "z": [13, 3]}, {"d": [5, 2, 2], "d4": [1, 4, 2, 2], "w": [6], "h": [8], "z": [4, 3]}],
+    )
+
+
 def build():
     dft()
     rdft()
     irdft()
     stft()
+    istft()

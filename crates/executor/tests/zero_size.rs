@@ -399,6 +399,14 @@ fn cases() -> Vec<Case> {
         let s = net.i64s("step", &[], &[2]);
         vec![net.op("op", "STFT", "opset15", "", &[p, w, f, s], None)]
     }));
+    cases.push(case("ISTFT", |net| {
+        let p = net.param("x", "f32", "0,3,5,2");
+        let w = net.f32s("w", &[4], &[0.5, 1.0, 1.0, 0.5]);
+        let f = net.i64s("frame", &[], &[4]);
+        let s = net.i64s("step", &[], &[2]);
+        let attrs = r#"center="true" normalized="false""#;
+        vec![net.op("op", "ISTFT", "opset16", attrs, &[p, w, f, s], None)]
+    }));
     cases.push(case("LogicalNot", |net| {
         let a = net.param("a", "boolean", "0,3");
         vec![net.op("op", "LogicalNot", "opset1", "", &[a], None)]

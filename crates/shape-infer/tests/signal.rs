@@ -241,3 +241,45 @@ fn stft_frames_must_fit_the_signal() {
     stft("10", "6", 4, 1, "false").error("stft", "stft-frame", "window's length 6");
     stft("2,3,10", "4", 4, 1, "false").error("stft", "input-rank", "signal");
 }
+
+/// An ISTFT of `data` with a window of 6 samples, `center` as given.
+fn istft(data: &str, frame: i64, step: i64, center: &str, length: Option<i64>) -> support::Run {
+    let mut n = Ir::new();
+    let d = n.param("d", data, "f32");
+    let w = n.param("w", "6", "f32");
+    let f = n.scalar("frame", frame);
+    let s = n.scalar("step", step);
+    let mut inputs = vec![d, w, f, s];
+    if let Some(l) = length {
+        inputs.push(n.scalar("length", l));
+    }
+    let op = n.op(
+        "istft",
+        "ISTFT",
+        "opset16",
+        &[("center", center), ("normalized", "false")],
+        &inputs,
+    );
+    n.run_to(op)
+}
+
+#[test]
+fn istft_length_is_an_expression_of_the_frames() {
+    let r = istft("5,F,2", 8, 3, "false", None);
+    r.clean();
+    assert_eq!(r.shape("istft"), "[3*F + 5]");
+    let r = istft("B,4,F,2", 7, 2, "true", None);
+    r.clean();
+    assert_eq!(r.shape("istft"), "[B, 2*F - 1]");
+    let r = istft("B,4,F,2", 7, 2, "true", Some(30));
+    r.clean();
+    assert_eq!(r.shape("istft"), "[B, 30]");
+}
+
+#[test]
+fn istft_bins_must_match_the_frame() {
+    istft("6,4,2", 8, 3, "false", None).error("istft", "stft-frame", "bins dim");
+    istft("5,4,2", 8, 0, "false", None).error("istft", "stft-frame", "frame_step 0");
+    istft("3,4,2", 4, 1, "false", None).error("istft", "stft-frame", "window's length 6");
+    istft("5,4", 8, 1, "false", None).error("istft", "input-rank", "data");
+}

@@ -48,6 +48,7 @@ mod grn;
 mod group_normalization;
 mod interpolate;
 mod irdft;
+mod istft;
 mod log_softmax;
 mod lrn;
 mod matmul;
@@ -249,6 +250,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "RDFT" => rdft::run,
         "IRDFT" => irdft::run,
         "STFT" => stft::run,
+        "ISTFT" => istft::run,
         "Gather" => gather::run,
         "GatherElements" => gather_elements::run,
         "GatherND" => gather_nd::run,
@@ -366,6 +368,7 @@ pub const OPS: &[&str] = &[
     "RDFT",
     "IRDFT",
     "STFT",
+    "ISTFT",
     "Gather",
     "GatherElements",
     "GatherND",

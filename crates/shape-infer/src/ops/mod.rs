@@ -46,6 +46,7 @@ mod identity;
 mod if_op;
 pub mod interpolate;
 mod irdft;
+mod istft;
 mod log_softmax;
 mod loop_op;
 pub mod lrn;
@@ -211,6 +212,7 @@ pub static ALL: &[&OpDef] = &[
     &identity::DEF,
     &interpolate::DEF,
     &irdft::DEF,
+    &istft::DEF,
     &log_softmax::DEF,
     &lrn::DEF,
     &lstm_cell::DEF,
