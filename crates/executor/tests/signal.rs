@@ -170,3 +170,23 @@ fn half_precision_data_give_half_precision_results() {
         );
     }
 }
+
+#[test]
+fn signal_sizes_read_at_run_time_decide_the_shape() {
+    let mut net = Net::new();
+    let p = net.param("x", "f32", "2,5,2");
+    let sizes = net.param("sizes", "i64", "1");
+    let axes = net.i64s("axes", &[1], &[1]);
+    let o = net.op("op", "DFT", "opset7", "", &[p, axes, sizes], None);
+    net.result("out", o);
+    let x = f32s(&[2, 5, 2], &[SIGNAL, SIGNAL].concat());
+    let sizes = Tensor::from_vec(vec![1], vec![3i64]).unwrap();
+    let out = net
+        .exec(vec![("x", x.clone()), ("sizes", sizes)])
+        .unwrap()
+        .remove("out")
+        .unwrap();
+    let fixed = run("DFT", "opset7", x, &[1], Some(&[3]));
+    assert_eq!(out.shape, [2, 3, 2]);
+    assert_eq!(out.to_vec::<f32>().unwrap(), fixed.to_vec::<f32>().unwrap());
+}
