@@ -190,3 +190,19 @@ fn signal_sizes_read_at_run_time_decide_the_shape() {
     assert_eq!(out.shape, [2, 3, 2]);
     assert_eq!(out.to_vec::<f32>().unwrap(), fixed.to_vec::<f32>().unwrap());
 }
+
+#[test]
+fn an_istft_length_beyond_the_tensor_limit_is_an_error() {
+    let mut net = Net::new();
+    let d = net.param("d", "f32", "5,3,2");
+    let w = net.f32s("w", &[8], &[1.0; 8]);
+    let f = net.i64s("frame", &[], &[8]);
+    let s = net.i64s("step", &[], &[2]);
+    let len = net.param("len", "i64", "");
+    let attrs = r#"center="false" normalized="false""#;
+    let o = net.op("op", "ISTFT", "opset16", attrs, &[d, w, f, s, len], None);
+    net.result("out", o);
+    let huge = Tensor::from_vec(vec![], vec![1i64 << 60]).unwrap();
+    let data = f32s(&[5, 3, 2], &[0.5; 30]);
+    assert!(net.exec(vec![("d", data), ("len", huge)]).is_err());
+}

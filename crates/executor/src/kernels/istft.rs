@@ -66,7 +66,11 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let data = to_f64s(x)?;
     let batches = batch.unwrap_or(1);
     check_scratch(full, 16, "ISTFT's overlap-add buffers")?;
-    let mut out = vec![0.0; batches * length];
+    let count = batches
+        .checked_mul(length)
+        .ok_or("the ISTFT output's size overflows")?;
+    check_scratch(count, 8, "ISTFT's output")?;
+    let mut out = vec![0.0; count];
     let ifft = FftPlanner::<f64>::new().plan_fft_inverse(frame);
     let mut line = vec![Complex::new(0.0, 0.0); frame];
     let margin = if center { frame / 2 } else { 0 };

@@ -58,7 +58,10 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     padded[offset..offset + window.len()].copy_from_slice(&window);
     let signal = to_f64s(x)?;
     let batches = batch.unwrap_or(1);
-    let count = batches * frames * bins * 2;
+    let count = [frames, bins, 2]
+        .iter()
+        .try_fold(batches, |acc, &d| acc.checked_mul(d))
+        .ok_or("the STFT output's size overflows")?;
     check_scratch(count, 8, "STFT's output")?;
     let mut out = vec![0.0; count];
     let fft = FftPlanner::<f64>::new().plan_fft_forward(frame);
