@@ -22,7 +22,7 @@ pub static DEF: OpDef = OpDef {
     infer,
     doc: OpDoc {
         summary: "Inverse of STFT: spectra `[B?, frame_size/2 + 1, frames, 2]` inverse-transformed per frame, windowed (input 1, centered and zero-padded), overlap-added every `frame_step` (input 3) and divided by the overlapping squared window; `signal_length` (optional input 4) samples, else `(frames - 1)*frame_step + frame_size` less the even part of frame_size under `center`.",
-        attributes: "`center` and `normalized` (multiply by `sqrt(frame_size)`), both required booleans",
+        attributes: "`center` and `normalized` (multiply by `sqrt(frame_size)`), booleans OpenVINO requires (read as false when absent)",
         symbolic: "`[B?, signal_length]` (an expression when read from a shape) or `[B?, (frames - 1)*frame_step + frame_size - (center ? frame_size & ~1 : 0)]`; fresh when frame_size or frame_step are unknown",
         errors: "`input-rank` (data not 3-D or 4-D, window not 1-D, frame_size or frame_step not scalars, signal_length neither a scalar nor of one element), `element-type` (data or window not floating-point, frame_size, frame_step or signal_length not i32/i64), `stft-frame` (frame_size or frame_step below 1, a window empty or longer than the frame, a bins dim other than frame_size/2 + 1)",
     },
