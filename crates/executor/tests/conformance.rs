@@ -32,7 +32,7 @@ use executor::{first_difference, read_npy, ExecError, Executor};
 
 /// The number of cases compared when this floor was set; raise it when
 /// kernels are added (the test prints the current count).
-const MIN_COMPARED: usize = 220;
+const MIN_COMPARED: usize = 225;
 
 /// The cases whose models are quantized (FakeQuantize on activations and
 /// weights, as NNCF writes them).
@@ -171,6 +171,15 @@ const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
          reference does so, as ours: false xor true xor true is false; OpenVINO \
          2026.4's CPU plugin subtracts as integers (0 - 1 - 1) and tests for \
          nonzero, giving true",
+    ),
+    (
+        "signal_irdft",
+        "out4",
+        "not an executor bug: IRDFT-9 with a signal size of 13 on a last axis of \
+         5 values. OpenVINO's reference pads the missing spectrum values \
+         (floor(13/2) + 1 = 7 are used) with zeros, as ours and numpy's irfft; \
+         OpenVINO 2026.4's CPU plugin reads 7 values along the axis, past the \
+         5 of each row",
     ),
 ];
 

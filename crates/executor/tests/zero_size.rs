@@ -372,6 +372,41 @@ fn cases() -> Vec<Case> {
         }
     }
     on_x_roll(&mut cases);
+    // The signal ops over the empty axis and over a full one of an empty
+    // batch, with and without signal sizes.
+    for (op, version, shape, axes, sizes) in [
+        ("DFT", "opset7", "0,4,2", &[0i64][..], None),
+        ("DFT", "opset7", "0,4,2", &[1], Some(&[6i64][..])),
+        ("IDFT", "opset7", "0,4,2", &[-1], None),
+        ("RDFT", "opset9", "0,3", &[1], None),
+        ("RDFT", "opset9", "0,3", &[1], Some(&[-1][..])),
+        ("IRDFT", "opset9", "0,3,2", &[1], None),
+        ("IRDFT", "opset9", "0,3,2", &[1], Some(&[5][..])),
+    ] {
+        cases.push(case(op, move |net| {
+            let p = net.param("x", "f32", shape);
+            let mut inputs = vec![p, net.i64s("axes", &[axes.len() as u64], axes)];
+            if let Some(s) = sizes {
+                inputs.push(net.i64s("sizes", &[s.len() as u64], s));
+            }
+            vec![net.op("op", op, version, "", &inputs, None)]
+        }));
+    }
+    cases.push(case("STFT", |net| {
+        let p = net.param("x", "f32", "0,10");
+        let w = net.f32s("w", &[4], &[0.5, 1.0, 1.0, 0.5]);
+        let f = net.i64s("frame", &[], &[4]);
+        let s = net.i64s("step", &[], &[2]);
+        vec![net.op("op", "STFT", "opset15", "", &[p, w, f, s], None)]
+    }));
+    cases.push(case("ISTFT", |net| {
+        let p = net.param("x", "f32", "0,3,5,2");
+        let w = net.f32s("w", &[4], &[0.5, 1.0, 1.0, 0.5]);
+        let f = net.i64s("frame", &[], &[4]);
+        let s = net.i64s("step", &[], &[2]);
+        let attrs = r#"center="true" normalized="false""#;
+        vec![net.op("op", "ISTFT", "opset16", attrs, &[p, w, f, s], None)]
+    }));
     cases.push(case("LogicalNot", |net| {
         let a = net.param("a", "boolean", "0,3");
         vec![net.op("op", "LogicalNot", "opset1", "", &[a], None)]

@@ -31,6 +31,7 @@ mod ctc_greedy_decoder;
 mod ctc_greedy_decoder_seq_len;
 mod cum_sum;
 mod depth_to_space;
+pub(crate) mod dft;
 mod einsum;
 mod elementwise_binary;
 mod elementwise_unary;
@@ -49,6 +50,8 @@ mod grn;
 mod group_normalization;
 mod if_op;
 mod interpolate;
+mod irdft;
+mod istft;
 mod log_softmax;
 mod loop_op;
 mod lrn;
@@ -63,6 +66,7 @@ pub(crate) mod pad;
 mod prior_box;
 mod prior_box_clustered;
 mod range;
+mod rdft;
 mod reduce;
 mod region_yolo;
 mod reorg_yolo;
@@ -82,6 +86,7 @@ mod softmax;
 mod space_to_batch;
 mod split;
 mod squeeze;
+mod stft;
 mod strided_slice;
 mod tensor_iterator;
 mod tile;
@@ -249,6 +254,12 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "CTCGreedyDecoderSeqLen" => ctc_greedy_decoder_seq_len::run,
         "GatherTree" => gather_tree::run,
         "Roll" => roll::run,
+        "DFT" => dft::run_dft,
+        "IDFT" => dft::run_idft,
+        "RDFT" => rdft::run,
+        "IRDFT" => irdft::run,
+        "STFT" => stft::run,
+        "ISTFT" => istft::run,
         "Gather" => gather::run,
         "GatherElements" => gather_elements::run,
         "GatherND" => gather_nd::run,
@@ -366,6 +377,12 @@ pub const OPS: &[&str] = &[
     "Identity",
     "CumSum",
     "Roll",
+    "DFT",
+    "IDFT",
+    "RDFT",
+    "IRDFT",
+    "STFT",
+    "ISTFT",
     "Gather",
     "GatherElements",
     "GatherND",

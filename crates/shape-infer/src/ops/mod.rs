@@ -22,6 +22,7 @@ mod ctc_greedy_decoder;
 mod ctc_greedy_decoder_seq_len;
 mod cum_sum;
 mod depth_to_space;
+pub(crate) mod dft;
 pub mod einsum;
 mod elementwise_binary;
 mod elementwise_unary;
@@ -45,6 +46,8 @@ mod gru_sequence;
 mod identity;
 mod if_op;
 pub mod interpolate;
+mod irdft;
+mod istft;
 mod log_softmax;
 mod loop_op;
 pub mod lrn;
@@ -62,6 +65,7 @@ mod parameter;
 pub mod prior_box;
 pub mod prior_box_clustered;
 mod range;
+mod rdft;
 mod reduce;
 pub mod region_yolo;
 pub mod reorg_yolo;
@@ -87,6 +91,7 @@ mod space_to_batch;
 mod space_to_depth;
 mod split;
 mod squeeze;
+mod stft;
 mod strided_slice;
 pub mod support;
 mod tensor_iterator;
@@ -123,6 +128,8 @@ pub static ALL: &[&OpDef] = &[
     &ctc_greedy_decoder_seq_len::DEF,
     &cum_sum::DEF,
     &depth_to_space::DEF,
+    &dft::DFT,
+    &dft::IDFT,
     &einsum::DEF,
     &embedding_bag_offsets::SUM,
     &embedding_bag_offsets::DEF,
@@ -210,6 +217,8 @@ pub static ALL: &[&OpDef] = &[
     &gru_sequence::DEF,
     &identity::DEF,
     &interpolate::DEF,
+    &irdft::DEF,
+    &istft::DEF,
     &log_softmax::DEF,
     &lrn::DEF,
     &lstm_cell::DEF,
@@ -226,6 +235,7 @@ pub static ALL: &[&OpDef] = &[
     &prior_box::DEF,
     &prior_box_clustered::DEF,
     &range::DEF,
+    &rdft::DEF,
     &reduce::L1,
     &reduce::L2,
     &reduce::LOGICAL_AND,
@@ -258,6 +268,7 @@ pub static ALL: &[&OpDef] = &[
     &space_to_depth::DEF,
     &split::DEF,
     &squeeze::DEF,
+    &stft::DEF,
     &strided_slice::DEF,
     &tile::DEF,
     &topk::DEF,
