@@ -41,13 +41,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     support::bool_attr(ctx, call, "merge_repeated", true);
     let classes = index_type(call, "classes_index_type")?;
     let lengths = index_type(call, "sequence_length_type")?;
-    let et = call.inputs[0].element_type;
-    if et.is_static() && !et.is_real() {
-        return Err(ShapeError::ElementType {
-            what: "logits (input 0)".to_owned(),
-            message: format!("must be a floating-point type, got {et}"),
-        });
-    }
+    support::expect_real_input(call, 0, "logits (input 0)")?;
     for i in 1..call.inputs.len() {
         let t = call.inputs[i].element_type;
         if t.is_static() && t != ElementType::I32 && t != ElementType::I64 {

@@ -42,12 +42,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         (2, "max_seq_len", 1),
         (3, "end_token", 0),
     ] {
-        if let Some(r) = call.inputs[i].shape.rank().filter(|&r| r != rank) {
-            return Err(ShapeError::rule(
-                "input-rank",
-                format!("{name} (input {i}) must have rank {rank}, got {r}"),
-            ));
-        }
+        support::expect_rank_in(call, i, &[rank], &format!("{name} (input {i})"))?;
     }
     let shape = match (call.inputs[0].shape.dims(), call.inputs[1].shape.dims()) {
         (Some(a), Some(b)) => {

@@ -28,33 +28,11 @@ pub static DEF: OpDef = OpDef {
     },
 };
 
-fn expect_rank(
-    call: &OpCall<'_>,
-    index: usize,
-    ranks: &[usize],
-    what: &str,
-) -> Result<(), ShapeError> {
-    match call.inputs[index].shape.rank() {
-        Some(r) if !ranks.contains(&r) => Err(ShapeError::rule(
-            "input-rank",
-            format!("{what} must have rank {ranks:?}, got {r}"),
-        )),
-        _ => Ok(()),
-    }
-}
-
 fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
     call.expect_inputs(4, 4)?;
     let transpose = support::bool_attr(ctx, call, "transpose_frames", false);
-    for (i, what) in [(0, "signal (input 0)"), (1, "window (input 1)")] {
-        let t = call.inputs[i].element_type;
-        if t.is_static() && !t.is_real() {
-            return Err(ShapeError::ElementType {
-                what: what.to_owned(),
-                message: format!("must be a floating-point type, got {t}"),
-            });
-        }
-    }
+    support::expect_real_input(call, 0, "signal (input 0)")?;
+    support::expect_real_input(call, 1, "window (input 1)")?;
     for (i, what) in [(2, "frame_size (input 2)"), (3, "frame_step (input 3)")] {
         let t = call.inputs[i].element_type;
         if t.is_static() && !matches!(t, ElementType::I32 | ElementType::I64) {
@@ -64,10 +42,10 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             });
         }
     }
-    expect_rank(call, 0, &[1, 2], "the signal (input 0)")?;
-    expect_rank(call, 1, &[1], "the window (input 1)")?;
-    expect_rank(call, 2, &[0], "frame_size (input 2)")?;
-    expect_rank(call, 3, &[0], "frame_step (input 3)")?;
+    support::expect_rank_in(call, 0, &[1, 2], "the signal (input 0)")?;
+    support::expect_rank_in(call, 1, &[1], "the window (input 1)")?;
+    support::expect_rank_in(call, 2, &[0], "frame_size (input 2)")?;
+    support::expect_rank_in(call, 3, &[0], "frame_step (input 3)")?;
     let et = call.inputs[0].element_type;
     let Some(signal) = call.inputs[0].shape.dims() else {
         return Ok(vec![TensorInfo::new(et, Shape::DynamicRank)]);

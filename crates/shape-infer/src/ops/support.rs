@@ -346,3 +346,33 @@ pub fn known_value_bounds(ctx: &InferContext, input: &TensorInfo) -> Option<Vec<
         .as_ref()
         .map(|reals| reals.iter().map(|&r| (r, r)).collect())
 }
+
+/// Checks that input `index` has one of `ranks` (or an unknown rank);
+/// `what` names it in the `input-rank` error.
+pub fn expect_rank_in(
+    call: &OpCall<'_>,
+    index: usize,
+    ranks: &[usize],
+    what: &str,
+) -> Result<(), ShapeError> {
+    match call.inputs.get(index).and_then(|t| t.shape.rank()) {
+        Some(r) if !ranks.contains(&r) => Err(ShapeError::rule(
+            "input-rank",
+            format!("{what} must have rank {ranks:?}, got {r}"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Checks that input `index` is of a floating-point type (or not yet
+/// known); `what` names it in the error.
+pub fn expect_real_input(call: &OpCall<'_>, index: usize, what: &str) -> Result<(), ShapeError> {
+    let t = call.inputs[index].element_type;
+    if t.is_static() && !t.is_real() {
+        return Err(ShapeError::ElementType {
+            what: what.to_owned(),
+            message: format!("must be a floating-point type, got {t}"),
+        });
+    }
+    Ok(())
+}
