@@ -25,20 +25,13 @@ pub static DEF: OpDef = OpDef {
 
 /// The `output_type` attribute of Bucketize and SearchSorted: i32 or i64
 /// (default i64).
-pub fn index_type(attributes: &ir::Attributes) -> Result<ElementType, ShapeError> {
-    match attributes.get("output_type").map(str::trim) {
-        None | Some("i64") => Ok(ElementType::I64),
-        Some("i32") => Ok(ElementType::I32),
-        Some(other) => Err(ShapeError::rule(
-            "attribute-invalid",
-            format!("output_type `{other}` is not i32 or i64"),
-        )),
-    }
+pub fn index_type(call: &OpCall<'_>) -> Result<ElementType, ShapeError> {
+    support::index_type_attr(call, "output_type", ElementType::I64, "attribute-invalid")
 }
 
 fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
     call.expect_inputs(2, 2)?;
-    let out_type = index_type(&call.node.attributes)?;
+    let out_type = index_type(call)?;
     support::bool_attr(ctx, call, "with_right_bound", true);
     for (i, name) in [(0, "data"), (1, "buckets")] {
         if call.inputs[i].element_type == ElementType::Boolean {

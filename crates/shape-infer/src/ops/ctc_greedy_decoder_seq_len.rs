@@ -26,14 +26,7 @@ pub static DEF: OpDef = OpDef {
 };
 
 fn index_type(call: &OpCall<'_>, key: &str) -> Result<ElementType, ShapeError> {
-    match call.node.attributes.get(key).map(str::trim) {
-        None | Some("i32") => Ok(ElementType::I32),
-        Some("i64") => Ok(ElementType::I64),
-        Some(other) => Err(ShapeError::rule(
-            "attribute-invalid",
-            format!("{key} `{other}` is not i32 or i64"),
-        )),
-    }
+    support::index_type_attr(call, key, ElementType::I32, "attribute-invalid")
 }
 
 fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {

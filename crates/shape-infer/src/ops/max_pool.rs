@@ -116,19 +116,12 @@ pub(super) fn pooled_shape(
 
 /// The `index_element_type` of the indices output (i64 by default).
 pub(super) fn index_element_type(call: &OpCall<'_>) -> Result<ElementType, ShapeError> {
-    match call
-        .node
-        .attributes
-        .get("index_element_type")
-        .map(str::trim)
-    {
-        None | Some("i64") => Ok(ElementType::I64),
-        Some("i32") => Ok(ElementType::I32),
-        Some(other) => Err(ShapeError::rule(
-            "pool-attribute",
-            format!("`index_element_type` {other} is not i32 or i64"),
-        )),
-    }
+    support::index_type_attr(
+        call,
+        "index_element_type",
+        ElementType::I64,
+        "pool-attribute",
+    )
 }
 
 /// Pooling data is 3-D to 5-D: `N`, `C` and 1 to 3 spatial dims.

@@ -66,14 +66,7 @@ pub fn index_type(call: &OpCall<'_>) -> Result<ElementType, ShapeError> {
     if call.version < 3 {
         return Ok(ElementType::I64);
     }
-    match call.node.attributes.get("output_type").map(str::trim) {
-        None | Some("i64") => Ok(ElementType::I64),
-        Some("i32") => Ok(ElementType::I32),
-        Some(other) => Err(ShapeError::rule(
-            "nms-attribute",
-            format!("`output_type` {other} is not i32 or i64"),
-        )),
-    }
+    support::index_type_attr(call, "output_type", ElementType::I64, "nms-attribute")
 }
 
 /// Checks that an optional scalar input is a scalar (versions 1 to 4) or a

@@ -33,7 +33,7 @@ fn rule(message: impl Into<String>) -> ShapeError {
 
 fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
     call.expect_inputs(2, 2)?;
-    let out_type = index_type(&call.node.attributes)?;
+    let out_type = index_type(call)?;
     support::bool_attr(ctx, call, "right_mode", false);
     support::expect_same_type(call, 0, 1)?;
     let values = &call.inputs[1].shape;

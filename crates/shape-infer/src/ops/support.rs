@@ -376,3 +376,23 @@ pub fn expect_real_input(call: &OpCall<'_>, index: usize, what: &str) -> Result<
     }
     Ok(())
 }
+
+/// An index element-type attribute (`output_type`, `index_element_type`,
+/// ...): `i32` or `i64`, `default` when absent; any other value is an error
+/// of rule `rule`.
+pub fn index_type_attr(
+    call: &OpCall<'_>,
+    key: &str,
+    default: ElementType,
+    rule: &'static str,
+) -> Result<ElementType, ShapeError> {
+    match call.node.attributes.get(key).map(str::trim) {
+        None => Ok(default),
+        Some("i32") => Ok(ElementType::I32),
+        Some("i64") => Ok(ElementType::I64),
+        Some(other) => Err(ShapeError::rule(
+            rule,
+            format!("`{key}` {other} is not i32 or i64"),
+        )),
+    }
+}

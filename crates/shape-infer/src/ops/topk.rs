@@ -71,16 +71,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     mode_is_max(&call.node.attributes)?;
     sorts_by_index(&call.node.attributes)?;
     let index_type = if call.version >= 3 {
-        match call
-            .node
-            .attributes
-            .get("index_element_type")
-            .map(str::trim)
-        {
-            None | Some("i32") => ElementType::I32,
-            Some("i64") => ElementType::I64,
-            Some(t) => return Err(rule(format!("`index_element_type` {t} is not i32 or i64"))),
-        }
+        support::index_type_attr(call, "index_element_type", ElementType::I32, "topk")?
     } else {
         ElementType::I32
     };
