@@ -36,13 +36,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     let lengths = index_type(call, "sequence_length_type")?;
     support::expect_real_input(call, 0, "logits (input 0)")?;
     for i in 1..call.inputs.len() {
-        let t = call.inputs[i].element_type;
-        if t.is_static() && t != ElementType::I32 && t != ElementType::I64 {
-            return Err(ShapeError::ElementType {
-                what: format!("input {i}"),
-                message: format!("must be i32 or i64, got {t}"),
-            });
-        }
+        support::expect_index_input(call, i, &format!("input {i}"))?;
     }
     if let Some(blank) = call.inputs.get(2).and_then(|t| t.shape.to_static()) {
         if !(blank.is_empty() || blank == [1]) {

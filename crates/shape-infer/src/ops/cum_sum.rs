@@ -10,7 +10,6 @@
 //! A 1-D value vector summed along axis 0 carries its running sums (shape
 //! subgraphs).
 
-use ir::ElementType;
 use symdim::Expr;
 
 use crate::context::InferContext;
@@ -39,13 +38,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     let data = &call.inputs[0];
     let mut axis = Some(0);
     if let Some(a) = call.inputs.get(1) {
-        let t = a.element_type;
-        if t.is_static() && !matches!(t, ElementType::I32 | ElementType::I64) {
-            return Err(ShapeError::ElementType {
-                what: "axis (input 1)".to_owned(),
-                message: format!("must be i32 or i64, got {t}"),
-            });
-        }
+        support::expect_index_input(call, 1, "axis (input 1)")?;
         axis = support::scalar_int_input(call, 1, "axis (input 1)")?;
         if a.shape.rank().is_some_and(|r| r > 0) {
             ctx.warn(

@@ -119,21 +119,6 @@ fn infer_dft(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo
     Ok(vec![TensorInfo::new(et, shape)])
 }
 
-/// An `i32`/`i64` check of input `index` (named `what`).
-fn expect_index_type(call: &OpCall<'_>, index: usize, what: &str) -> Result<(), ShapeError> {
-    let Some(input) = call.inputs.get(index) else {
-        return Ok(());
-    };
-    let t = input.element_type;
-    if t.is_static() && !matches!(t, ElementType::I32 | ElementType::I64) {
-        return Err(ShapeError::ElementType {
-            what: what.to_owned(),
-            message: format!("must be i32 or i64, got {t}"),
-        });
-    }
-    Ok(())
-}
-
 /// The checks of OpenVINO's `fft_common_validation.hpp` for any op of the
 /// family, and the known axes and signal sizes.
 pub(crate) fn check(
@@ -149,8 +134,8 @@ pub(crate) fn check(
             message: format!("must be f32, f16 or bf16, got {et}"),
         });
     }
-    expect_index_type(call, 1, "axes (input 1)")?;
-    expect_index_type(call, 2, "signal_size (input 2)")?;
+    support::expect_index_input(call, 1, "axes (input 1)")?;
+    support::expect_index_input(call, 2, "signal_size (input 2)")?;
     support::expect_rank_le1(call, 1, "axes (input 1)", false)?;
     support::expect_rank_le1(call, 2, "signal_size (input 2)", false)?;
 

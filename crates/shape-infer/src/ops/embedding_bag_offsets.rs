@@ -66,15 +66,10 @@ pub fn expect_index_types(call: &OpCall<'_>, indexes: &[(usize, &str)]) -> Resul
         let Some(input) = call.inputs.get(i) else {
             continue;
         };
+        support::expect_index_input(call, i, &format!("{name} (input {i})"))?;
         let t = input.element_type;
         if !t.is_static() {
             continue;
-        }
-        if t != ElementType::I32 && t != ElementType::I64 {
-            return Err(ShapeError::ElementType {
-                what: format!("{name} (input {i})"),
-                message: format!("must be i32 or i64, got {t}"),
-            });
         }
         match first {
             Some((f, fname)) if f != t => {

@@ -35,13 +35,7 @@ const NAMES: [&str; 4] = ["num_rows", "num_columns", "diagonal_index", "batch_sh
 
 fn check_input(call: &OpCall<'_>, i: usize) -> Result<(), ShapeError> {
     let input = &call.inputs[i];
-    let t = input.element_type;
-    if t.is_static() && !matches!(t, ElementType::I32 | ElementType::I64) {
-        return Err(ShapeError::ElementType {
-            what: format!("'{}' (input {i})", NAMES[i]),
-            message: format!("must be i32 or i64, got {t}"),
-        });
-    }
+    support::expect_index_input(call, i, &format!("'{}' (input {i})", NAMES[i]))?;
     let rank = input.shape.rank();
     if i == 3 {
         if rank.is_some_and(|r| r != 1) {

@@ -6,7 +6,7 @@
 //! less `frame_size` rounded down to even under `center`. Checks as
 //! OpenVINO's `istft_shape_inference.hpp`.
 
-use ir::{ElementType, Shape};
+use ir::Shape;
 use symdim::Expr;
 
 use crate::context::InferContext;
@@ -35,13 +35,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     support::expect_real_input(call, 0, "data (input 0)")?;
     support::expect_real_input(call, 1, "window (input 1)")?;
     for i in 2..call.inputs.len() {
-        let t = call.inputs[i].element_type;
-        if t.is_static() && !matches!(t, ElementType::I32 | ElementType::I64) {
-            return Err(ShapeError::ElementType {
-                what: format!("input {i}"),
-                message: format!("must be i32 or i64, got {t}"),
-            });
-        }
+        support::expect_index_input(call, i, &format!("input {i}"))?;
     }
     support::expect_rank_in(call, 0, &[3, 4], "the data (input 0)")?;
     support::expect_rank_in(call, 1, &[1], "the window (input 1)")?;

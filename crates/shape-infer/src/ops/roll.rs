@@ -7,7 +7,7 @@
 //! checked for scalar data, which OpenVINO copies). Negative shifts roll
 //! towards lower indices; an axis named twice rolls by the sum.
 
-use ir::{ElementType, Shape};
+use ir::Shape;
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
@@ -31,13 +31,7 @@ pub static DEF: OpDef = OpDef {
 fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
     call.expect_inputs(3, 3)?;
     for (i, what) in [(1, "shift (input 1)"), (2, "axes (input 2)")] {
-        let t = call.inputs[i].element_type;
-        if t.is_static() && !matches!(t, ElementType::I32 | ElementType::I64) {
-            return Err(ShapeError::ElementType {
-                what: what.to_owned(),
-                message: format!("must be i32 or i64, got {t}"),
-            });
-        }
+        support::expect_index_input(call, i, what)?;
         support::expect_rank_le1(call, i, what, true)?;
     }
     let (shift, axes) = (&call.inputs[1].shape, &call.inputs[2].shape);

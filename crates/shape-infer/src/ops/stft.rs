@@ -6,7 +6,7 @@
 //! batch dim first for a 2-D signal; `frames = floor((L - frame_size) /
 //! frame_step) + 1`. Checks as OpenVINO's `stft_shape_inference.hpp`.
 
-use ir::{ElementType, Shape};
+use ir::Shape;
 use symdim::{Expr, Predicate};
 
 use crate::context::InferContext;
@@ -33,15 +33,8 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     let transpose = support::bool_attr(ctx, call, "transpose_frames", false);
     support::expect_real_input(call, 0, "signal (input 0)")?;
     support::expect_real_input(call, 1, "window (input 1)")?;
-    for (i, what) in [(2, "frame_size (input 2)"), (3, "frame_step (input 3)")] {
-        let t = call.inputs[i].element_type;
-        if t.is_static() && !matches!(t, ElementType::I32 | ElementType::I64) {
-            return Err(ShapeError::ElementType {
-                what: what.to_owned(),
-                message: format!("must be i32 or i64, got {t}"),
-            });
-        }
-    }
+    support::expect_index_input(call, 2, "frame_size (input 2)")?;
+    support::expect_index_input(call, 3, "frame_step (input 3)")?;
     support::expect_rank_in(call, 0, &[1, 2], "the signal (input 0)")?;
     support::expect_rank_in(call, 1, &[1], "the window (input 1)")?;
     support::expect_rank_in(call, 2, &[0], "frame_size (input 2)")?;

@@ -396,3 +396,19 @@ pub fn index_type_attr(
         )),
     }
 }
+
+/// Checks that input `index`, when present, is of an index type (i32 or
+/// i64, or not yet known); `what` names it in the error.
+pub fn expect_index_input(call: &OpCall<'_>, index: usize, what: &str) -> Result<(), ShapeError> {
+    let Some(input) = call.inputs.get(index) else {
+        return Ok(());
+    };
+    let t = input.element_type;
+    if t.is_static() && !matches!(t, ElementType::I32 | ElementType::I64) {
+        return Err(ShapeError::ElementType {
+            what: what.to_owned(),
+            message: format!("must be i32 or i64, got {t}"),
+        });
+    }
+    Ok(())
+}
