@@ -1,4 +1,4 @@
-"""MaxPool-1/-8/-14 and AvgPool-1/-14: rounding types (floor, ceil,
+"""MaxPool-1/-8/-14 and AvgPool-1/-14/-16: rounding types (floor, ceil,
 ceil_torch), every auto_pad mode, pads, strides, dilations, exclude-pad, the
 indices output, on dynamic, interval and static dims."""
 
@@ -7,6 +7,7 @@ import openvino as ov
 import openvino.opset1 as ops1
 import openvino.opset8 as ops8
 import openvino.opset14 as ops14
+import openvino.opset16 as ops16
 
 import gen_op_goldens as g
 
@@ -68,6 +69,24 @@ def avgpool_cases():
     )
 
 
+def avgpool16_cases():
+    x = g.P("x", [-1, 2, -1, -1])
+    outs = [
+        g.N(ops16.avg_pool(x, [1, 1], [0, 0], [0, 0], [2, 2], True, "floor", dilations=[2, 2]), "ap16_dil"),
+        g.N(ops16.avg_pool(x, [2, 1], [1, 2], [1, 2], [3, 2], False, "ceil", dilations=[2, 3]), "ap16_ceil_incl"),
+        g.N(ops16.avg_pool(x, [2, 2], [1, 1], [2, 2], [2, 3], True, "ceil_torch", dilations=[3, 2]), "ap16_torch_excl"),
+        g.N(ops16.avg_pool(x, [2, 2], [0, 0], [0, 0], [3, 2], True, "floor", "same_upper", dilations=[2, 2]), "ap16_same_upper"),
+        g.N(ops16.avg_pool(x, [1, 2], [0, 0], [0, 0], [2, 2], False, "floor", "valid", dilations=[3, 1]), "ap16_valid"),
+    ]
+    g.case(
+        "pool_avg16",
+        "AvgPool-16: dilations with exclude-pad, rounding and auto_pad, on dynamic dims",
+        [x],
+        outs,
+        [{"x": [1, 2, 9, 9]}, {"x": [2, 2, 8, 11]}, {"x": [1, 2, 7, 7]}],
+    )
+
+
 def adaptive_cases():
     x = g.P("x", [-1, 2, -1, -1])
     outs = [
@@ -91,4 +110,5 @@ def adaptive_cases():
 def build():
     maxpool_cases()
     avgpool_cases()
+    avgpool16_cases()
     adaptive_cases()

@@ -1,4 +1,4 @@
-//! AvgPool-1/-14: the mean over each window. With `exclude-pad` the divisor
+//! AvgPool-1/-14/-16: the mean over each window (v16's windows dilated). With `exclude-pad` the divisor
 //! counts the window's elements inside the input; without, those inside the
 //! padded input, and with `ceil_torch` rounding also a last window's
 //! overhang past the end padding, as OpenVINO's CPU plugin counts it
@@ -6,7 +6,8 @@
 
 use ir::ElementType;
 use rayon::prelude::*;
-use shape_infer::window::WindowKind;
+use shape_infer::ops::avg_pool::window_kind;
+use shape_infer::registry::OpsetFamily;
 
 use super::convolution::{elements, narrow, widen};
 use super::max_pool::Pool;
@@ -17,7 +18,8 @@ use crate::tensor::{byte_size, Element, Tensor};
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let x = call.input(0)?;
     let out_shape = call.out_shape(0)?;
-    let pool = Pool::new(call, &x.shape, &out_shape, WindowKind::Pool)?;
+    let opset = OpsetFamily::parse(&call.node.op_type.version).map_or(1, |(_, n)| n);
+    let pool = Pool::new(call, &x.shape, &out_shape, window_kind(opset))?;
     let exclude_pad = call.attr_bool("exclude-pad", false);
     let torch = call
         .node

@@ -4,7 +4,7 @@ use crate::registry::{OpDef, OpVersion};
 
 mod adaptive_avg_pool;
 mod adaptive_max_pool;
-mod avg_pool;
+pub mod avg_pool;
 pub mod batch_norm_inference;
 mod batch_to_space;
 pub(crate) mod bodies;
