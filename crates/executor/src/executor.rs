@@ -841,7 +841,7 @@ impl Executor {
             let Some(shape) = eval_shape(&out.shape, &HashMap::new()) else {
                 continue;
             };
-            bind_shape(node, k, info, &shape, symbols, bindings, true)?;
+            bind_shape(node, k, info, &shape, symbols, bindings, Binding::RuleShape)?;
             spec.shape = Some(shape);
         }
         Ok(())
@@ -1023,7 +1023,11 @@ fn check_output(
             &t.shape,
             symbols,
             bindings,
-            !matches!(node.op, Op::SubGraph(_)),
+            if matches!(node.op, Op::SubGraph(_)) {
+                Binding::Lenient
+            } else {
+                Binding::Strict
+            },
         ),
     }
 }
@@ -1043,10 +1047,26 @@ fn shape_mismatch(
     }
 }
 
+/// How [`bind_shape`] treats what it cannot bind or check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Binding {
+    /// A symbol out of its range and a dim that does not evaluate are
+    /// errors: a kernel's output checked against inference.
+    Strict,
+    /// A symbol out of its range is an error, but a dim that does not
+    /// evaluate is not checked: the shape comes from the op's own rule on
+    /// the concrete inputs, so it is right by construction, and a dim of
+    /// several symbols a body left unbound (a Loop's carried state
+    /// `bcast(?s, ?t)`) cannot be solved for them.
+    RuleShape,
+    /// A symbol out of its range is left unbound and a dim that does not
+    /// evaluate is not checked: a body's run decides its layer's shapes.
+    Lenient,
+}
+
 /// Binds the data-dependent symbols of inferred output `k` to the dims of
 /// `actual` (checking each against its range), then checks that every dim
-/// evaluates to the actual one; not `strict`, a symbol out of its range is
-/// left unbound and a dim that does not evaluate is not checked.
+/// evaluates to the actual one, as `mode` says.
 fn bind_shape(
     node: &Node,
     k: usize,
@@ -1054,14 +1074,14 @@ fn bind_shape(
     actual: &[usize],
     symbols: &SymbolTable,
     bindings: &mut HashMap<SymbolId, i64>,
-    strict: bool,
+    mode: Binding,
 ) -> Result<(), ExecError> {
     let mismatch = || shape_mismatch(node, k, info, symbols, actual);
-    // Not strict: a value outside a symbol's range leaves it unbound.
+    // Lenient: a value outside a symbol's range leaves it unbound.
     let bind = |axis, s, value, bindings: &mut HashMap<SymbolId, i64>| match bind_symbol(
         node, axis, s, value, symbols, bindings,
     ) {
-        Err(_) if !strict => Ok(()),
+        Err(_) if mode == Binding::Lenient => Ok(()),
         other => other,
     };
     let Some(dims) = info.shape.dims() else {
@@ -1114,7 +1134,7 @@ fn bind_shape(
     for (dim, &actual) in dims.iter().zip(actual) {
         match dim.eval(&|s| bindings.get(&s).copied()) {
             Ok(v) if v == actual as i64 => {}
-            Err(_) if !strict => {}
+            Err(_) if mode != Binding::Strict => {}
             _ => return Err(mismatch()),
         }
     }

@@ -1,5 +1,5 @@
 //! ONNX's own backend node tests for Compress, Slice, Reshape, Where,
-//! NonMaxSuppression and GridSample: every
+//! NonMaxSuppression, GridSample, AveragePool, TopK, Tile, If and Loop: every
 //! case folder of `tests/onnx_node/` (written by
 //! `scripts/gen_onnx_node_cases.py`) holds the case's ONNX model converted to
 //! OpenVINO IR by `openvino.convert_model`, the case's inputs and the outputs
@@ -21,10 +21,11 @@ use std::path::{Path, PathBuf};
 use executor::{convert, first_difference, read_npy, ExecError, Executor, Tensor};
 use ir::ElementType;
 
-/// The number of cases compared: the generator collects 53 cases from onnx
-/// 1.23.2, of which OpenVINO cannot convert the 4 volumetric (5-D)
-/// GridSample ones. Raise it if a newer onnx adds cases.
-const MIN_COMPARED: usize = 49;
+/// The number of cases compared: the generator collects 84 cases from onnx
+/// 1.23.2 (it skips the If and Loop cases over sequences and optionals), of
+/// which OpenVINO cannot convert the 4 volumetric (5-D) GridSample ones.
+/// Raise it if a newer onnx adds cases.
+const MIN_COMPARED: usize = 80;
 
 /// `(case, Result name or "(all)" when the run fails, text the mismatch
 /// must contain, reason)` of every output where our executor does not
@@ -41,6 +42,22 @@ const KNOWN_DIFFERENCES: &[(&str, &str, &str, &str)] = &[
         "not an executor bug: ONNX writes this case's expected output by hand \
          to 4 decimals (-0.1406, 0.3828, ...); the exact bicubic values are \
          -0.140625, 0.3828125, ..., which ours and OpenVINO's CPU plugin give",
+    ),
+    (
+        "test_averagepool_2d_ceil_last_window_starts_on_pad",
+        "y/sink_port_0",
+        "index 0: 0.15105554461479187 vs expected 0.15109999477863312",
+        "not an executor bug: ONNX writes this case's expected output rounded \
+         to 4 decimals; ours equals OpenVINO's CPU plugin",
+    ),
+    (
+        "test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_True",
+        "y/sink_port_0",
+        "index 8: 0.08466161042451859 vs expected 0.10582699626684189",
+        "not an executor bug: a ceil-mode window that runs past the end \
+         padding. With count_include_pad, ONNX divides by the taps inside \
+         the padded input; OpenVINO's CPU plugin (AvgPool-16, ceil) also \
+         counts the overhang, and ours equals it (onnx_node_sweep.py)",
     ),
     (
         "test_nonmaxsuppression_iou_threshold_boundary",
