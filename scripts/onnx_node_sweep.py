@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""Every ONNX backend node test, converted by OpenVINO's ONNX frontend, run
+through ``ir-check --run`` and compared with OpenVINO's own CPU plugin.
+
+Run from the repository root after ``cargo build --release -p ir-check``:
+``python3 scripts/onnx_node_sweep.py [--write docs/onnx-node-sweep.md] [CASE_PREFIX...]``
+
+This is the measurement behind issue 17's "done when": of the graphs
+OpenVINO converts and runs, how many ``ir-check`` accepts (valid, without
+``--allow-unknown-ops``), how many it runs, and how many of those give
+OpenVINO's outputs. Unlike ``gen_onnx_node_cases.py`` (which commits a few
+ops' cases, with ONNX's expected outputs, for ``cargo test``), nothing here
+is committed but the summary: the reference is OpenVINO's CPU plugin
+(``INFERENCE_PRECISION_HINT=f32``), because where OpenVINO's frontend
+converts an op differently from ONNX's definition we follow OpenVINO.
+
+Each case goes through these stages; the first one that fails is its row:
+
+* ``openvino convert`` / ``openvino run``: OpenVINO itself refuses the
+  graph (not counted against us);
+* ``unsupported input``: the test feeds a sequence, map or optional, or an
+  ``ml_dtypes`` array (f8, f4, i4, e8m0) that ``.npy`` cannot carry;
+* ``bf16 input``: a Parameter is bf16, which ``.npy`` cannot carry;
+* ``refused``: ``ir-check`` says the model is invalid (the table groups these
+  by rule and op type);
+* ``run failed``: valid, but ``--run`` failed;
+* ``differs``: ran, but an output's shape, dtype or values differ from
+  OpenVINO's (floats: within 1e-4 relative, 1e-5 absolute; NaN equals NaN);
+* ``equal to ONNX``: an output differs from OpenVINO's but every output is
+  ONNX's expected one (OpenVINO's CPU plugin breaks the ties of an unstable
+  TopK its own way, or is wrong);
+* ``equal``: everything matches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import io
+import json
+import subprocess
+import sys
+import tempfile
+import warnings
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import openvino as ov
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import gen_onnx_node_cases as node_cases  # noqa: E402 - the shared helpers
+
+ROOT = Path(__file__).resolve().parent.parent
+IR_CHECK = ROOT / "target/release/ir-check"
+
+
+def collect_all(prefixes: list[str]) -> list:
+    """Every node test case of the installed ``onnx`` package, by name."""
+    from onnx.backend.test.case.node import collect_testcases
+
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        cases = collect_testcases(None)
+    if prefixes:
+        cases = [c for c in cases if any(c.name.startswith(p) for p in prefixes)]
+    return sorted(cases, key=lambda c: c.name)
+
+
+def test_value(value) -> np.ndarray:
+    """A node test's input as an array (sequences, maps and optionals have no IR form)."""
+    if isinstance(value, np.generic):
+        return np.asarray(value)
+    if isinstance(value, np.ndarray) or type(value).__name__ == "TensorProto":
+        return node_cases.as_array(value)
+    raise TypeError(f"a {type(value).__name__} input")
+
+
+def openvino_outputs(core: ov.Core, model: ov.Model, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
+    compiled = core.compile_model(model, "CPU")
+    request = compiled.create_infer_request()
+    request.infer({compiled.input(p.get_friendly_name()): feed[p.get_friendly_name()] for p in model.get_parameters()})
+    outputs = []
+    for i in range(len(model.outputs)):
+        t = request.get_output_tensor(i)
+        if t.element_type == ov.Type.bf16:
+            # `.data` of a bf16 tensor is its raw bits; ir-check writes bf16 as f32.
+            bits = np.array(t.data, copy=True).view(np.uint16).astype(np.uint32) << 16
+            outputs.append(bits.view(np.float32))
+        else:
+            outputs.append(np.array(t.data, copy=True))
+    return outputs
+
+
+def npy_name(result_name: str) -> str:
+    """The file ``ir-check --run`` writes for a Result (see its ``--output-dir``)."""
+    return "".join(ch if ch.isascii() and (ch.isalnum() or ch in ".-_") else "_" for ch in result_name) + ".npy"
+
+
+def compare(got: np.ndarray, want: np.ndarray) -> str | None:
+    """Why `got` is not `want`, or None. Floats: within 1e-4 of each value
+    plus 1e-5 of the output's largest magnitude (a sum that cancels, as in a
+    DFT, keeps the absolute error of its largest terms); NaN equals NaN."""
+    if got.dtype != want.dtype:
+        return f"dtype {got.dtype} vs {want.dtype}"
+    if got.shape != want.shape:
+        return f"shape {list(got.shape)} vs {list(want.shape)}"
+    if np.issubdtype(want.dtype, np.floating):
+        g, w = got.astype(np.float64), want.astype(np.float64)
+        finite = np.abs(w[np.isfinite(w)])
+        scale = max(1.0, float(finite.max())) if finite.size else 1.0
+        ok = (np.isnan(g) & np.isnan(w)) | (g == w) | (np.abs(g - w) <= 1e-5 * scale + 1e-4 * np.abs(w))
+        if not ok.all():
+            return f"{int((~ok).sum())} of {ok.size} elements differ"
+    elif not np.array_equal(got, want):
+        return f"{int((got != want).sum())} of {got.size} elements differ"
+    return None
+
+
+def sweep_case(core: ov.Core, case, work: Path) -> tuple[str, str]:
+    """(stage, detail) of one case."""
+    graph = case.model.graph
+    try:
+        model = ov.convert_model(io.BytesIO(case.model.SerializeToString()))
+    except Exception as e:  # noqa: BLE001 - OpenVINO's refusal is the answer
+        return "openvino convert", node_cases.one_line(e)
+    try:
+        inputs = [test_value(a) for a in case.data_sets[0][0]]
+    except TypeError as e:
+        return "unsupported input", str(e)
+    in_names = [i.name for i in graph.input if i.name not in {t.name for t in graph.initializer}]
+    feed: dict[str, np.ndarray] = {}
+    for p in model.get_parameters():
+        names = p.output(0).get_names()
+        ks = [k for k, n in enumerate(in_names) if n in names]
+        if len(ks) != 1 or ks[0] >= len(inputs):
+            return "openvino convert", f"Parameter {p.get_friendly_name()} is no ONNX input"
+        feed[p.get_friendly_name()] = inputs[ks[0]]
+    try:
+        want = openvino_outputs(core, model, feed)
+    except Exception as e:  # noqa: BLE001
+        return "openvino run", node_cases.one_line(e)
+    if any(a.dtype == ml_dtypes.bfloat16 for a in feed.values()):
+        return "bf16 input", ""
+    exotic = [str(a.dtype) for a in feed.values() if a.dtype.type.__module__ == "ml_dtypes"]
+    if exotic:
+        return "unsupported input", f"a {exotic[0]} input, which .npy cannot carry"
+
+    xml = work / "model.xml"
+    ov.save_model(model, xml, compress_to_fp16=False)
+    args = [str(IR_CHECK), str(xml), "--format", "json", "--run", "--output-dir", str(work / "out")]
+    for k, (name, a) in enumerate(feed.items()):
+        np.save(work / f"in_{k}.npy", np.array(a, order="C", copy=True))
+        args += ["--input", f"{name}={work / f'in_{k}.npy'}"]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    if done.returncode not in (0, 1):
+        return "run failed", f"exit {done.returncode}: {done.stderr.strip().splitlines()[-1:]}"
+    try:
+        report = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        return "run failed", f"no JSON report: {done.stderr.strip()[-300:]}"
+    if not report["valid"]:
+        types = {n["name"]: n["type"] for n in report["nodes"]}
+        errors = [d for d in report["diagnostics"] if d["severity"] == "error"]
+        first = errors[0] if errors else {"rule": "?", "node": None, "message": done.stderr.strip()[-200:]}
+        return "refused", f"{first['rule']} {types.get(first['node'], '-')}: {first['message'][:160]}"
+    if done.returncode != 0:
+        return "run failed", done.stderr.strip().splitlines()[-1][:300] if done.stderr.strip() else "exit 1"
+    ours = []
+    for r in model.get_results():
+        path = work / "out" / npy_name(r.get_friendly_name())
+        if not path.exists():
+            return "run failed", f"no output {path.name}"
+        ours.append(np.load(path))
+    differences = [(i, compare(got, w)) for i, (got, w) in enumerate(zip(ours, want))]
+    differences = [(i, why) for i, why in differences if why]
+    if not differences:
+        return "equal", ""
+    # OpenVINO's CPU plugin is the reference, but where it breaks ties of an
+    # unstable sort its own way, or is plainly wrong, ONNX's expected output
+    # says who is right.
+    expected = onnx_expected(case, model)
+    if expected is not None and all(compare(got, e) is None for got, e in zip(ours, expected)):
+        i, why = differences[0]
+        return "equal to ONNX", f"OpenVINO's output {i}: {why}"
+    i, why = differences[0]
+    return "differs", f"output {i}: {why}"
+
+
+def onnx_expected(case, model: ov.Model) -> list[np.ndarray] | None:
+    """ONNX's expected outputs in the order of the IR's Results, or None."""
+    names = [o.name for o in case.model.graph.output]
+    try:
+        values = [test_value(a) for a in case.data_sets[0][1]]
+    except TypeError:
+        return None
+    expected = []
+    for r in model.get_results():
+        ks = [k for k, n in enumerate(names) if n in r.input_value(0).get_names()]
+        if len(ks) != 1 or ks[0] >= len(values):
+            return None
+        value = values[ks[0]]
+        if value.dtype == ml_dtypes.bfloat16:
+            value = value.astype(np.float32)
+        expected.append(value)
+    return expected
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("prefixes", nargs="*", help="only the cases whose name starts with one of these")
+    parser.add_argument("--write", type=Path, help="write the summary as Markdown to this file")
+    parser.add_argument("--keep", type=Path, help="keep each case's IR, inputs and outputs under DIR/<case>")
+    args = parser.parse_args()
+    if not IR_CHECK.exists():
+        sys.exit(f"{IR_CHECK} is missing: cargo build --release -p ir-check")
+    core = ov.Core()
+    core.set_property("CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    rows: list[tuple[str, str, str]] = []
+    for case in collect_all(args.prefixes):
+        with tempfile.TemporaryDirectory() as tmp:
+            work = Path(tmp) if args.keep is None else args.keep / case.name
+            work.mkdir(parents=True, exist_ok=True)
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                stage, detail = sweep_case(core, case, work)
+        rows.append((case.name, stage, detail))
+        print(f"{case.name}: {stage} {detail}", flush=True)
+    text = summary(rows)
+    print(text)
+    if args.write:
+        args.write.write_text(text)
+
+
+def summary(rows: list[tuple[str, str, str]]) -> str:
+    stages = collections.Counter(stage for _, stage, _ in rows)
+    openvino_runs = sum(n for s, n in stages.items() if not s.startswith("openvino"))
+    lines = [
+        "# ONNX node tests through OpenVINO's frontend",
+        "",
+        f"Made by `python3 scripts/onnx_node_sweep.py --write docs/onnx-node-sweep.md` with onnx "
+        f"{__import__('onnx').__version__} and OpenVINO {ov.get_version()}: every node test case of the "
+        "`onnx` package, converted by `openvino.convert_model`, run by OpenVINO's CPU plugin and by "
+        "`ir-check --run`, outputs compared (see the script's docstring for each stage).",
+        "",
+        f"{len(rows)} cases; OpenVINO converts and runs {openvino_runs}.",
+        "",
+        "| stage | cases |",
+        "|---|---|",
+    ]
+    order = ["equal", "equal to ONNX", "differs", "run failed", "refused", "bf16 input", "unsupported input", "openvino run", "openvino convert"]
+    lines += [f"| {s} | {stages.get(s, 0)} |" for s in order]
+    refused = collections.Counter(detail.split(":")[0] for _, s, detail in rows if s == "refused")
+    if refused:
+        lines += ["", "## Refused, by rule and op type", "", "| rule and op | cases |", "|---|---|"]
+        lines += [f"| {k} | {n} |" for k, n in refused.most_common()]
+    for stage in ("equal to ONNX", "differs", "run failed", "refused"):
+        listed = [(name, detail) for name, s, detail in rows if s == stage]
+        if listed:
+            lines += ["", f"## {stage}", ""]
+            lines += [f"- `{name}`: {detail.replace('|', '/')}" for name, detail in listed]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()
