@@ -40,6 +40,7 @@ mod embedding_bag_packed;
 mod embedding_segments_sum;
 mod extract;
 mod eye;
+mod fake_convert;
 mod fake_quantize;
 mod gather;
 mod gather_elements;
@@ -50,6 +51,7 @@ mod grn;
 mod group_normalization;
 mod if_op;
 mod interpolate;
+mod inverse;
 mod irdft;
 mod istft;
 mod log_softmax;
@@ -293,6 +295,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Pad" => pad::run,
         "Range" => range::run,
         "Eye" => eye::run,
+        "Inverse" => inverse::run,
         "OneHot" => one_hot::run,
         "Reverse" => reverse::run,
         "ReverseSequence" => reverse_sequence::run,
@@ -318,6 +321,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "RegionYolo" => region_yolo::run,
         "GridSample" => grid_sample::run,
         "FakeQuantize" => fake_quantize::run,
+        "FakeConvert" => fake_convert::run,
         "BatchNormInference" => batch_norm_inference::run,
         "GroupNormalization" => group_normalization::run,
         "Interpolate" => interpolate::run,
@@ -421,6 +425,7 @@ pub const OPS: &[&str] = &[
     "Pad",
     "Range",
     "Eye",
+    "Inverse",
     "OneHot",
     "Reverse",
     "ReverseSequence",
@@ -490,6 +495,7 @@ pub const OPS: &[&str] = &[
     "RegionYolo",
     "GridSample",
     "FakeQuantize",
+    "FakeConvert",
     "BatchNormInference",
     "GroupNormalization",
     "Interpolate",

@@ -1,0 +1,63 @@
+//! Inverse-14, FakeConvert-13, Unique-10, RandomUniform-8 and
+//! Multinomial-13 against OpenVINO's CPU plugin on the conformance cases
+//! `numerics2_*`, stricter than the shared conformance test: the seeded
+//! random ops, FakeConvert's 8-bit rounding and Unique must agree bit for
+//! bit; Inverse within the shared float tolerance.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use executor::{first_difference, read_npy, Executor};
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Runs conformance case `case` and returns every output that differs from
+/// OpenVINO's by more than `relative` (0: bit for bit, NaN matching NaN).
+fn mismatches(case: &str, relative: f64) -> Vec<String> {
+    let dir = root().join("crates/executor/tests/conformance").join(case);
+    let meta: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("case.json")).unwrap()).unwrap();
+    let model_path = root().join(meta["model"].as_str().unwrap());
+    let model = ir_xml::read_model(&model_path, None).unwrap();
+    let exec = Executor::new(&model.graph).unwrap();
+    let mut inputs = HashMap::new();
+    for (file, name) in meta["inputs"].as_object().unwrap() {
+        inputs.insert(
+            name.as_str().unwrap().to_owned(),
+            read_npy(&dir.join(file)).unwrap(),
+        );
+    }
+    let ours = exec.run(inputs).unwrap();
+    let outputs = meta["outputs"].as_object().unwrap();
+    assert!(!outputs.is_empty(), "{case}: no outputs");
+    let mut out = Vec::new();
+    for (file, result) in outputs {
+        let result = result.as_str().unwrap();
+        let theirs = read_npy(&dir.join(file)).unwrap();
+        match ours.get(result) {
+            None => out.push(format!("{result}: missing")),
+            Some(t) => {
+                if let Some(d) = first_difference(t, &theirs, relative) {
+                    out.push(format!("{result}: {d}"));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn inverse_matches_openvino() {
+    assert_eq!(mismatches("numerics2_inverse", 1e-5), Vec::<String>::new());
+}
+
+#[test]
+fn fake_convert_matches_openvino_bit_for_bit() {
+    assert_eq!(
+        mismatches("numerics2_fake_convert", 0.0),
+        Vec::<String>::new()
+    );
+}
