@@ -61,3 +61,19 @@ fn fake_convert_matches_openvino_bit_for_bit() {
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn random_uniform_matches_openvino_bit_for_bit() {
+    assert_eq!(
+        mismatches("numerics2_random_uniform", 0.0),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn multinomial_matches_openvino_bit_for_bit() {
+    assert_eq!(
+        mismatches("numerics2_multinomial", 0.0),
+        Vec::<String>::new()
+    );
+}

@@ -59,6 +59,7 @@ mod loop_op;
 mod lrn;
 mod matmul;
 mod max_pool;
+mod multinomial;
 mod mvn;
 mod non_max_suppression;
 mod non_zero;
@@ -67,6 +68,7 @@ mod one_hot;
 pub(crate) mod pad;
 mod prior_box;
 mod prior_box_clustered;
+pub(crate) mod random_uniform;
 mod range;
 mod rdft;
 mod reduce;
@@ -294,6 +296,8 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Tile" => tile::run,
         "Pad" => pad::run,
         "Range" => range::run,
+        "RandomUniform" => random_uniform::run,
+        "Multinomial" => multinomial::run,
         "Eye" => eye::run,
         "Inverse" => inverse::run,
         "OneHot" => one_hot::run,
@@ -424,6 +428,8 @@ pub const OPS: &[&str] = &[
     "Tile",
     "Pad",
     "Range",
+    "RandomUniform",
+    "Multinomial",
     "Eye",
     "Inverse",
     "OneHot",
