@@ -77,3 +77,8 @@ fn multinomial_matches_openvino_bit_for_bit() {
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn unique_matches_openvino_exactly() {
+    assert_eq!(mismatches("numerics2_unique", 0.0), Vec::<String>::new());
+}

@@ -96,6 +96,7 @@ mod tensor_iterator;
 mod tile;
 mod topk;
 mod transpose;
+mod unique;
 
 pub(crate) type KResult<T> = Result<T, KernelError>;
 
@@ -298,6 +299,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Range" => range::run,
         "RandomUniform" => random_uniform::run,
         "Multinomial" => multinomial::run,
+        "Unique" => unique::run,
         "Eye" => eye::run,
         "Inverse" => inverse::run,
         "OneHot" => one_hot::run,
@@ -430,6 +432,7 @@ pub const OPS: &[&str] = &[
     "Range",
     "RandomUniform",
     "Multinomial",
+    "Unique",
     "Eye",
     "Inverse",
     "OneHot",
