@@ -116,7 +116,13 @@ def random_uniform():
     shape = ops3.shape_of(s)
 
     def ru(name, out_type, lo, hi, dtype, seeds, alignment=None, target=None):
-        n = ops8.random_uniform(target if target is not None else shape, C(lo, f"{name}_min", dtype), C(hi, f"{name}_max", dtype), out_type, seeds[0], seeds[1])
+        def bound(v, label):
+            # numpy has no bf16: a bf16 bound is an f32 Const converted.
+            if dtype == "bf16":
+                return ops1.convert(C(v, label, np.float32), "bf16")
+            return C(v, label, dtype)
+
+        n = ops8.random_uniform(target if target is not None else shape, bound(lo, f"{name}_min"), bound(hi, f"{name}_max"), out_type, seeds[0], seeds[1])
         if alignment:
             n.set_attribute("alignment", alignment)
         return g.N(n, name)
@@ -133,10 +139,15 @@ def random_uniform():
         ru("pytorch_f16", "f16", -3.0, 3.0, np.float16, (7, 0), "pytorch"),
         ru("pytorch_i32", "i32", -10, 10, np.int32, (5, 0), "pytorch"),
         ru("pytorch_i64", "i64", 0, 1000, np.int64, (6, 0), "pytorch"),
+        g.N(ops1.convert(ru("bf16", "bf16", -2.0, 5.0, "bf16", (11, 12)), "f32"), "bf16_f32"),
+        g.N(ops1.convert(ru("pytorch_bf16", "bf16", -2.0, 5.0, "bf16", (13, 0), "pytorch"), "f32"), "pytorch_bf16_f32"),
+        ru("pytorch_f64", "f64", -1.0, 3.0, np.float64, (21, 0), "pytorch"),
+        ru("many_f32", "f32", -1.0, 1.0, np.float32, (31, 32), target=C([40, 50], "many_dims")),
+        ru("pytorch_many_f32", "f32", -1.0, 1.0, np.float32, (33, 0), "pytorch", target=C([40, 50], "pytorch_many_dims")),
     ]
     g.case(
         "numerics2_random_uniform",
-        "RandomUniform-8 seeded: f32 (two ranges, global seed 0 with an op seed), f16, f64, i32, i64 over a shape read from a ShapeOf, a constant shape, alignment pytorch for f32/f16/i32/i64",
+        "RandomUniform-8 seeded: f32 (two ranges, global seed 0 with an op seed), f16, bf16, f64, i32, i64 over a shape read from a ShapeOf, a constant shape, alignment pytorch for f32/f16/bf16/f64/i32/i64, 2000 values (several Mersenne-twister states)",
         [s],
         outs,
         [{"s": [3, 5]}, {"s": [4, 1]}],
@@ -158,10 +169,12 @@ def multinomial():
         mn("log_probs", p, C(6, "six_b"), "i64", True, True, (5, 0)),
         mn("log_no_replace", p, C(3, "three"), "i64", False, True, (0, 6)),
         mn("samples_from_shape", probs, count, "i32", True, False, (7, 7)),
+        mn("f16_probs", ops1.convert(probs, "f16"), C(5, "five"), "i32", False, False, (8, 9)),
+        mn("many", probs, C(300, "many_samples"), "i32", True, False, (10, 11)),
     ]
     g.case(
         "numerics2_multinomial",
-        "Multinomial-13 seeded: with and without replacement, probabilities and log-probabilities, i32/i64 output, num_samples constant (scalar and [1]) and read from a shape",
+        "Multinomial-13 seeded: with and without replacement, probabilities and log-probabilities, i32/i64 output, f16 probabilities, num_samples constant (scalar and [1], 300) and read from a shape",
         [p, k],
         outs,
         [{"p": [3, 5], "k": [4]}, {"p": [1, 5], "k": [1]}],

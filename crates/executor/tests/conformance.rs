@@ -56,6 +56,15 @@ const QUANTIZED_TOLERANCE: f64 = 1e-2;
 /// entry is removed.
 const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
     (
+        "numerics2_random_uniform",
+        "out12",
+        "RandomUniform-8 bf16 with alignment pytorch: one value of 15 is one bf16 \
+         step below ours (4.1875 for our 4.21875 = bf16(-2 + 7 * 227/256), rounded \
+         to nearest); the CPU plugin's JIT Mersenne-twister kernel rounds that \
+         element otherwise, by a rule not found (every other value, and the \
+         tensorflow-aligned bf16, agree bit for bit)",
+    ),
+    (
         "detection_nms",
         "v1_indices",
         "not an executor bug: NonMaxSuppression-1 selects 12 boxes (2 per class, \

@@ -2,22 +2,29 @@
 //! it, bit for bit on the seeded goldens; its reference implementation
 //! differs for f16, bf16, f64 and i64. The output shape is the inferred
 //! one (the shape input's values, checked here). Every float type is
-//! generated in f32 and rounded once to the output type.
+//! generated in f32 and rounded once to the output type; bf16 takes fewer
+//! random bits (below). i64 is generated as i32 is (one word per value),
+//! as the CPU plugin, which computes it in i32; bounds beyond the i32
+//! range, where the CPU plugin's i32 arithmetic breaks down (every value
+//! -2^31 in OpenVINO 2026.4), are used in 64 bits here.
 //!
 //! `alignment` tensorflow (the default): Philox4x32-10 keyed by
 //! `global_seed` with counter `op_seed`, one block of four 32-bit words per
 //! step `n = 0, 1, ...`, one word per value. Floats put the word's low 23
-//! bits in the mantissa of a number `x` in `[1, 2)` and compute
+//! bits (7 for bf16) in the mantissa of a number `x` in `[1, 2)` and compute
 //! `fma(x - 1, max - min, min)`; integers `word % (max - min) + min` (i32
 //! in unsigned wrapping arithmetic).
 //!
 //! `alignment` pytorch: the words of a Mersenne twister (mt19937) seeded by
 //! `global_seed`, one per value (two for i64 when min or max exceeds
-//! 2^32 - 1, the first high); floats take the low 24 bits as a fraction
+//! 2^32 - 1, the first high); floats take the low 24 bits (8 for bf16) as a fraction
 //! `f` in `[0, 1)` and compute `f * (max - min) + min`.
 //!
 //! Seeds 0 and 0 make OpenVINO draw a new seed from the clock on every
 //! run; here they are used as given (the results are then not comparable).
+//! OpenVINO's CPU plugin also advances the Philox counter between runs of
+//! one compiled model (a second inference draws new numbers); every run
+//! here starts from the seeds, as OpenVINO's first inference.
 
 use ir::ElementType;
 
@@ -183,10 +190,13 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
             let lo = bound(call, 1, "min")? as f32;
             let range = bound(call, 2, "max")? as f32 - lo;
             let values: Vec<f64> = if pytorch {
+                // bf16 keeps 8 bits, every other type 24.
+                let bits = if et == ElementType::BF16 { 8 } else { 24 };
                 let mut mt = Mt19937::new(global as u32);
                 (0..count)
                     .map(|_| {
-                        let fraction = (mt.next_u32() & 0xff_ffff) as f32 * (1.0 / 16_777_216.0);
+                        let word = mt.next_u32() & ((1u32 << bits) - 1);
+                        let fraction = word as f32 * (1.0 / (1u32 << bits) as f32);
                         f64::from(fraction * range + lo)
                     })
                     .collect()
@@ -194,7 +204,13 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
                 (0..count)
                     .map(|k| {
                         let w = philox(global, op, (k / 4) as u64)[k % 4];
-                        let unit = f32::from_bits(0x3f80_0000 | (w & 0x7f_ffff)) - 1.0;
+                        // bf16 keeps 7 bits (its mantissa), every other type 23.
+                        let mantissa = if et == ElementType::BF16 {
+                            (w & 0x7f) << 16
+                        } else {
+                            w & 0x7f_ffff
+                        };
+                        let unit = f32::from_bits(0x3f80_0000 | mantissa) - 1.0;
                         f64::from(unit.mul_add(range, lo))
                     })
                     .collect()
