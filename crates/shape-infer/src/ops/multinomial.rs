@@ -1,8 +1,8 @@
 //! Multinomial-13: `num_samples` class indices drawn per batch row from the
 //! probabilities (or, with `log_probs`, log-probabilities) `[B, C]`, with or
-//! without replacement, by the same Philox4x32-10 generator as
-//! RandomUniform seeded by `global_seed` and `op_seed`; output
-//! `[B, num_samples]` of `convert_type`.
+//! without replacement, from a random generator seeded by `global_seed` and
+//! `op_seed` (OpenVINO's CPU plugin: mt19937; its reference: Philox);
+//! output `[B, num_samples]` of `convert_type`.
 
 use ir::{Dim, ElementType, Shape};
 use symdim::{Expr, Predicate};
@@ -19,7 +19,7 @@ pub static DEF: OpDef = OpDef {
     versions: &[OpVersion::openvino(13, 13)],
     infer,
     doc: OpDoc {
-        summary: "`num_samples` class indices per batch row drawn from the (log-)probabilities `[B, C]`, with or without replacement, by a Philox4x32-10 generator seeded by `global_seed`/`op_seed`.",
+        summary: "`num_samples` class indices per batch row drawn from the (log-)probabilities `[B, C]`, with or without replacement, from a generator seeded by `global_seed`/`op_seed` (the CPU plugin's mt19937 from `seed_seq`, bit for bit).",
         attributes: "`convert_type` (the output's element type: i32 or i64 by the specification; OpenVINO also takes others), `with_replacement`, `log_probs` (booleans), `global_seed` and `op_seed` (non-negative)",
         symbolic: "`[B, num_samples]` with `num_samples` the propagated value of input 1 (an expression when read from a ShapeOf), else a fresh dim",
         errors: "`multinomial-input` (probabilities not 2-D, num_samples not a scalar or one-element tensor, a negative num_samples), `element-type` (probabilities not floating-point, num_samples not an integer), `attribute-invalid` (`convert_type`, a negative seed)",
