@@ -1,5 +1,5 @@
-//! Inverse-14: the inverse (or, with `adjoint`, the adjugate) of each square
-//! matrix of a batch `[..., N, N]` of floating-point data. The shape passes
+//! Inverse-14: the inverse (with `adjoint`, the inverse of the adjoint) of
+//! each square matrix of a batch `[..., N, N]` of floating-point data. The shape passes
 //! through; the last two dims must be equal (recorded as a constraint when
 //! they are symbolic).
 
@@ -15,7 +15,7 @@ pub static DEF: OpDef = OpDef {
     versions: &[OpVersion::openvino(14, 14)],
     infer,
     doc: OpDoc {
-        summary: "The inverse of each square matrix of a batch `[..., N, N]` (LU decomposition with partial pivoting), or its adjugate (`adjoint`: the inverse times the determinant).",
+        summary: "The inverse of each square matrix of a batch `[..., N, N]` (LU decomposition with partial pivoting), or with `adjoint` the inverse of its adjoint (the transpose, for real data), as OpenVINO's CPU plugin.",
         attributes: "`adjoint` (boolean, default false)",
         symbolic: "the shape passes through; the last two dims are merged (`N` for both, the equality recorded when symbolic)",
         errors: "`inverse-rank` (rank below 2), `inverse-square` (the last two dims provably differ), `element-type` (data not floating-point)",
