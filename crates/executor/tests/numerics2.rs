@@ -85,3 +85,59 @@ fn multinomial_matches_openvino_bit_for_bit() {
 fn unique_matches_openvino_exactly() {
     assert_eq!(mismatches("numerics2_unique", 0.0), Vec::<String>::new());
 }
+
+mod common;
+
+/// FakeConvert of `values` (scale 1, no shift) to `destination`.
+fn fake_convert(destination: &str, values: &[f32]) -> Vec<f32> {
+    let mut net = common::Net::new();
+    let x = net.param("x", "f32", &values.len().to_string());
+    let scale = net.f32s("scale", &[], &[1.0]);
+    let attrs = format!(r#"destination_type="{destination}""#);
+    let fc = net.op("fc", "FakeConvert", "opset13", &attrs, &[x, scale], None);
+    net.result("out", fc);
+    let input = executor::Tensor::from_vec(vec![values.len()], values.to_vec()).unwrap();
+    let out = net.exec(vec![("x", input)]).unwrap();
+    common::f32_out(&out, "out").1
+}
+
+#[test]
+fn fake_convert_rounds_to_nearest_even_with_subnormals_and_saturation() {
+    // The expected values are OpenVINO 2026.4's CPU plugin's for the same
+    // inputs. f8e4m3: 3 mantissa bits, subnormals multiples of 2^-9, at most
+    // 448 (infinity too), NaN to -448; ties to even.
+    let e4m3 = fake_convert(
+        "f8e4m3",
+        &[
+            0.007_235_983,
+            1.0625,
+            1.1875,
+            460.0,
+            -1000.0,
+            0.0012,
+            0.0009,
+            f32::INFINITY,
+            f32::NAN,
+        ],
+    );
+    assert_eq!(
+        e4m3,
+        [
+            0.007_812_5,
+            1.0,
+            1.25,
+            448.0,
+            -448.0,
+            0.001_953_125,
+            0.0,
+            448.0,
+            -448.0
+        ]
+    );
+    // f8e5m2: 2 mantissa bits, at most 57344, NaN to -57344.
+    let e5m2 = fake_convert(
+        "f8e5m2",
+        &[1.125, 1.375, 60000.0, -1e9, f32::NAN, -f32::INFINITY],
+    );
+    assert_eq!(e5m2, [1.0, 1.5, 57344.0, -57344.0, -57344.0, -57344.0]);
+}

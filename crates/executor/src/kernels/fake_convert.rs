@@ -3,7 +3,8 @@
 //! the last bit of the division): `y = x * scale - shift` (in f32, rounded
 //! to bf16 for bf16 data) is rounded to f16 (to nearest even), then to the
 //! 8-bit float `destination_type` (to nearest even, subnormals included,
-//! saturated at ±448 for f8e4m3 and ±57344 for f8e5m2), and brought back as
+//! saturated at ±448 for f8e4m3 and ±57344 for f8e5m2, NaN becoming the
+//! negative limit), and brought back as
 //! `(y + shift) * (1 / scale)` (for bf16 data the reciprocal rounded to
 //! bf16), rounded to the data's type. `scale` and `shift` (default 0) broadcast
 //! numpy-style into the data.
@@ -38,9 +39,13 @@ const F8E5M2: F8 = F8 {
 
 impl F8 {
     /// The value of the format nearest to `v` (ties to even, subnormals
-    /// included), saturated at ±max (infinities too); NaN stays NaN.
+    /// included), saturated at ±max (infinities too); NaN gives -max (as
+    /// the CPU plugin).
     fn round(self, v: f64) -> f64 {
-        if v.is_nan() || v == 0.0 {
+        if v.is_nan() {
+            return -self.max;
+        }
+        if v == 0.0 {
             return v;
         }
         let v = v.clamp(-self.max, self.max);
