@@ -32,7 +32,7 @@ use executor::{first_difference, read_npy, ExecError, Executor};
 
 /// The number of cases compared when this floor was set; raise it when
 /// kernels are added (the test prints the current count).
-const MIN_COMPARED: usize = 226;
+const MIN_COMPARED: usize = 231;
 
 /// The cases whose models are quantized (FakeQuantize on activations and
 /// weights, as NNCF writes them).
@@ -55,6 +55,15 @@ const QUANTIZED_TOLERANCE: f64 = 1e-2;
 /// disagrees with its reference. Fixing one makes the test fail until its
 /// entry is removed.
 const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
+    (
+        "numerics2_random_uniform",
+        "out12",
+        "RandomUniform-8 bf16 with alignment pytorch: one value of 15 is one bf16 \
+         step below ours (4.1875 for our 4.21875 = bf16(-2 + 7 * 227/256), rounded \
+         to nearest); the CPU plugin's JIT Mersenne-twister kernel rounds that \
+         element otherwise, by a rule not found (every other value, and the \
+         tensorflow-aligned bf16, agree bit for bit)",
+    ),
     (
         "detection_nms",
         "v1_indices",

@@ -798,6 +798,60 @@ fn cases() -> Vec<Case> {
             net.op("no_bounds", "Bucketize", "opset3", "", &[y, none], None),
         ]
     }));
+    cases.push(case("Inverse", |net| {
+        // No matrices in the batch.
+        let x = net.param("x", "f32", "0,3,3");
+        vec![net.op("op", "Inverse", "opset14", "", &[x], None)]
+    }));
+    cases.push(on_x(
+        "FakeConvert",
+        "opset13",
+        r#"destination_type="f8e4m3""#,
+        |n| vec![n.f32s("scale", &[3], &[1.0, 2.0, 4.0])],
+    ));
+    cases.push(case("Unique", |net| {
+        // No elements (no unique ones); and three empty columns (one unique).
+        let x = x(net);
+        let axis = net.i64s("axis", &[], &[1]);
+        let mut outs = net.op_multi("op", "Unique", "opset10", "", &[x], vec![None; 4]);
+        outs.extend(net.op_multi(
+            "columns",
+            "Unique",
+            "opset10",
+            "",
+            &[x, axis],
+            vec![None; 4],
+        ));
+        outs
+    }));
+    cases.push(case("RandomUniform", |net| {
+        // The shape of the empty x.
+        let x = x(net);
+        let shape = net.op("shape", "ShapeOf", "opset3", "", &[x], None);
+        let lo = net.f32s("lo", &[], &[0.0]);
+        let hi = net.f32s("hi", &[], &[1.0]);
+        let attrs = r#"output_type="f32" global_seed="1" op_seed="2""#;
+        vec![net.op(
+            "op",
+            "RandomUniform",
+            "opset8",
+            attrs,
+            &[shape, lo, hi],
+            None,
+        )]
+    }));
+    cases.push(case("Multinomial", |net| {
+        // No batch rows; and no samples.
+        let x = x(net);
+        let p = net.param("p", "f32", "2,3");
+        let two = net.i64s("two", &[], &[2]);
+        let zero = net.i64s("zero", &[], &[0]);
+        let attrs = r#"convert_type="i32" with_replacement="true" log_probs="false" global_seed="1" op_seed="2""#;
+        vec![
+            net.op("op", "Multinomial", "opset13", attrs, &[x, two], None),
+            net.op("none", "Multinomial", "opset13", attrs, &[p, zero], None),
+        ]
+    }));
     cases.push(case("SearchSorted", |net| {
         // No values; an empty sequence (every position 0); empty rows.
         let s = net.f32s("s", &[2], &[0.0, 1.0]);

@@ -40,6 +40,7 @@ mod embedding_bag_packed;
 mod embedding_segments_sum;
 mod extract;
 mod eye;
+mod fake_convert;
 mod fake_quantize;
 mod gather;
 mod gather_elements;
@@ -50,6 +51,7 @@ mod grn;
 mod group_normalization;
 mod if_op;
 mod interpolate;
+mod inverse;
 mod irdft;
 mod istft;
 mod log_softmax;
@@ -57,6 +59,7 @@ mod loop_op;
 mod lrn;
 mod matmul;
 mod max_pool;
+mod multinomial;
 mod mvn;
 mod non_max_suppression;
 mod non_zero;
@@ -65,6 +68,7 @@ mod one_hot;
 pub(crate) mod pad;
 mod prior_box;
 mod prior_box_clustered;
+pub(crate) mod random_uniform;
 mod range;
 mod rdft;
 mod reduce;
@@ -92,6 +96,7 @@ mod tensor_iterator;
 mod tile;
 mod topk;
 mod transpose;
+mod unique;
 
 pub(crate) type KResult<T> = Result<T, KernelError>;
 
@@ -292,7 +297,11 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Tile" => tile::run,
         "Pad" => pad::run,
         "Range" => range::run,
+        "RandomUniform" => random_uniform::run,
+        "Multinomial" => multinomial::run,
+        "Unique" => unique::run,
         "Eye" => eye::run,
+        "Inverse" => inverse::run,
         "OneHot" => one_hot::run,
         "Reverse" => reverse::run,
         "ReverseSequence" => reverse_sequence::run,
@@ -318,6 +327,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "RegionYolo" => region_yolo::run,
         "GridSample" => grid_sample::run,
         "FakeQuantize" => fake_quantize::run,
+        "FakeConvert" => fake_convert::run,
         "BatchNormInference" => batch_norm_inference::run,
         "GroupNormalization" => group_normalization::run,
         "Interpolate" => interpolate::run,
@@ -420,7 +430,11 @@ pub const OPS: &[&str] = &[
     "Tile",
     "Pad",
     "Range",
+    "RandomUniform",
+    "Multinomial",
+    "Unique",
     "Eye",
+    "Inverse",
     "OneHot",
     "Reverse",
     "ReverseSequence",
@@ -490,6 +504,7 @@ pub const OPS: &[&str] = &[
     "RegionYolo",
     "GridSample",
     "FakeQuantize",
+    "FakeConvert",
     "BatchNormInference",
     "GroupNormalization",
     "Interpolate",

@@ -31,6 +31,7 @@ mod embedding_bag_packed;
 mod embedding_segments_sum;
 mod extract;
 mod eye;
+mod fake_convert;
 pub mod fake_quantize;
 mod gather;
 mod gather_elements;
@@ -46,6 +47,7 @@ mod gru_sequence;
 mod identity;
 mod if_op;
 pub mod interpolate;
+mod inverse;
 mod irdft;
 mod istft;
 mod log_softmax;
@@ -55,6 +57,7 @@ mod lstm_cell;
 mod lstm_sequence;
 mod matmul;
 mod max_pool;
+mod multinomial;
 pub mod mvn;
 pub mod non_max_suppression;
 mod non_zero;
@@ -64,6 +67,7 @@ mod pad;
 mod parameter;
 pub mod prior_box;
 pub mod prior_box_clustered;
+pub(crate) mod random_uniform;
 mod range;
 mod rdft;
 mod reduce;
@@ -98,6 +102,7 @@ mod tensor_iterator;
 mod tile;
 pub mod topk;
 mod transpose;
+mod unique;
 mod unsqueeze;
 mod variadic_split;
 
@@ -203,6 +208,11 @@ pub static ALL: &[&OpDef] = &[
     &elementwise_unary::TANH,
     &extract::DEF,
     &eye::DEF,
+    &fake_convert::DEF,
+    &inverse::DEF,
+    &multinomial::DEF,
+    &random_uniform::DEF,
+    &unique::DEF,
     &fake_quantize::DEF,
     &gather::DEF,
     &gather_elements::DEF,
