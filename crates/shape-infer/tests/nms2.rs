@@ -116,10 +116,20 @@ fn nms_rotated_counts_as_non_max_suppression_9() {
     assert_eq!(r.shape_of("nms", 2), "[1]");
 }
 
+/// Op type, opset, attributes, input shapes and types, rule, message part.
+type SpecCase<'a> = (
+    &'a str,
+    &'a str,
+    &'a [(&'a str, &'a str)],
+    &'a [(&'a str, &'a str)],
+    &'a str,
+    &'a str,
+);
+
 #[test]
 fn spec_checks_are_errors() {
     let f32_pair = [("2,5,4", "f32"), ("2,3,5", "f32")];
-    let cases: &[(&str, &str, &[(&str, &str)], &[(&str, &str)], &str, &str)] = &[
+    let cases: &[SpecCase] = &[
         (
             "MatrixNms",
             "opset8",

@@ -11,7 +11,7 @@
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
-use crate::ops::nms_common::{self, SelectionAttrs, SelectionDims};
+use crate::ops::nms_common::{self, SelectionAttrs};
 use crate::ops::non_max_suppression;
 use crate::registry::{OpCall, OpDef, OpDoc, OpVersion};
 use crate::tensor::TensorInfo;
@@ -49,12 +49,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     }
     nms_common::warn_bools(ctx, call);
     let box_type = nms_common::expect_box_types(call)?;
-    let (batches, boxes, classes) = non_max_suppression::boxes_and_scores(ctx, call, 4)?;
-    let dims = SelectionDims {
-        batches,
-        boxes,
-        classes,
-    };
+    let dims = non_max_suppression::boxes_and_scores(ctx, call, 4)?;
     let reason = "count of boxes MatrixNms selects";
     nms_common::selection_outputs(ctx, call, &attrs, dims, box_type, reason)
 }

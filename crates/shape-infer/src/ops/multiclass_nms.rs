@@ -51,12 +51,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         support::expect_index_input(call, 2, "roisnum (input 2)")?;
         per_class_boxes(ctx, call)?
     } else {
-        let (batches, boxes, classes) = non_max_suppression::boxes_and_scores(ctx, call, 4)?;
-        SelectionDims {
-            batches,
-            boxes,
-            classes,
-        }
+        non_max_suppression::boxes_and_scores(ctx, call, 4)?
     };
     let reason = "count of boxes MulticlassNms selects";
     nms_common::selection_outputs(ctx, call, &attrs, dims, box_type, reason)

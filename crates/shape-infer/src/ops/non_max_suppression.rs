@@ -22,6 +22,7 @@ use symdim::Expr;
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
+use crate::ops::nms_common::SelectionDims;
 use crate::ops::support;
 use crate::registry::{OpCall, OpDef, OpDoc, OpVersion};
 use crate::tensor::TensorInfo;
@@ -123,7 +124,7 @@ pub fn boxes_and_scores(
     ctx: &mut InferContext,
     call: &OpCall<'_>,
     box_size: i64,
-) -> Result<(Option<Dim>, Option<Dim>, Option<Dim>), ShapeError> {
+) -> Result<SelectionDims, ShapeError> {
     let boxes = call.inputs[0].shape.dims();
     let scores = call.inputs[1].shape.dims();
     for (dims, what) in [(boxes, "boxes (input 0)"), (scores, "scores (input 1)")] {
@@ -135,7 +136,7 @@ pub fn boxes_and_scores(
         expect_box_size(ctx, &b[2], box_size)?;
     }
     // B, N and C, merged between boxes [B, N, 4] and scores [B, C, N].
-    Ok(match (boxes, scores) {
+    let (batches, count, classes) = match (boxes, scores) {
         (Some(b), Some(s)) => {
             let batches = support::merge_equal_dims(
                 ctx,
@@ -156,6 +157,11 @@ pub fn boxes_and_scores(
         (Some(b), None) => (Some(b[0].clone()), Some(b[1].clone()), None),
         (None, Some(s)) => (Some(s[0].clone()), Some(s[2].clone()), Some(s[1].clone())),
         (None, None) => (None, None, None),
+    };
+    Ok(SelectionDims {
+        batches,
+        boxes: count,
+        classes,
     })
 }
 
@@ -185,7 +191,11 @@ pub fn infer_selection(
     ] {
         check_scalar(call, index, what)?;
     }
-    let (batches, count, classes) = boxes_and_scores(ctx, call, box_size)?;
+    let SelectionDims {
+        batches,
+        boxes: count,
+        classes,
+    } = boxes_and_scores(ctx, call, box_size)?;
     // No max input selects nothing (the spec's default 0).
     let max = if call.inputs.len() > 2 {
         match support::input_ints(call, 2).as_deref() {
