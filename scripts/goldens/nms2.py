@@ -23,9 +23,8 @@ D = g.D
 F32 = np.float32
 
 
-def outs_of(node, name):
+def outs_of(node, name, names=("outputs", "indices", "valid")):
     node.set_friendly_name(name)
-    names = ["outputs", "indices", "valid"]
     return [(node.output(i), f"{name}_{names[i]}") for i in range(node.get_output_size())]
 
 
@@ -156,18 +155,21 @@ def multiclass():
     )
 
 
+ROTATED_OUTPUTS = ("indices", "scores", "valid")
+
+
 def rotated():
     raw = g.P("boxes", [-1, -1, 5])
     scores = g.P("scores", [-1, 2, -1])
     boxes = g.N(ops1.absolute(raw), "rotated_boxes")
     C = g.C
     outs = []
-    outs += outs_of(ops13.nms_rotated(boxes, scores, C(3, "m3"), C(0.3, "iou03", F32), C(0.0, "st0", F32)), "clockwise_sorted")
+    outs += outs_of(ops13.nms_rotated(boxes, scores, C(3, "m3"), C(0.3, "iou03", F32), C(0.0, "st0", F32)), "clockwise_sorted", ROTATED_OUTPUTS)
     outs += outs_of(
-        ops13.nms_rotated(boxes, scores, C([2], "m2"), C([0.1], "iou01", F32), C([-1.0], "stm1", F32), False, "i32", False), "counter_unsorted_i32"
+        ops13.nms_rotated(boxes, scores, C([2], "m2"), C([0.1], "iou01", F32), C([-1.0], "stm1", F32), False, "i32", False), "counter_unsorted_i32", ROTATED_OUTPUTS
     )
-    outs += outs_of(ops13.nms_rotated(boxes, scores, C(10, "m10"), C(0.5, "iou05", F32), C(-2.0, "stm2", F32), True, "i64", False), "counter_all")
-    outs += outs_of(ops13.nms_rotated(raw, scores, C(4, "m4"), C(0.2, "iou02", F32), C(-3.0, "stm3", F32), False, "i64", True), "raw_boxes")
+    outs += outs_of(ops13.nms_rotated(boxes, scores, C(10, "m10"), C(0.5, "iou05", F32), C(-2.0, "stm2", F32), True, "i64", False), "counter_all", ROTATED_OUTPUTS)
+    outs += outs_of(ops13.nms_rotated(raw, scores, C(4, "m4"), C(0.2, "iou02", F32), C(-3.0, "stm3", F32), False, "i64", True), "raw_boxes", ROTATED_OUTPUTS)
     g.case(
         "nms2_rotated",
         "NMSRotated-13: clockwise and counterclockwise angles, sort_result_descending or not, i32/i64, scalar and [1] inputs, max 2/3/4/10; positive sizes (absolute values) and raw (signed) ones; K bounded by min(N, max)*B*C",
