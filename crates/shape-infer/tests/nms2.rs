@@ -319,3 +319,42 @@ fn nms_rotated_checks_are_errors() {
     net.result(outs[0]);
     assert_eq!(net.run().errors()[0].0, "input-count");
 }
+
+/// The static cases of OpenVINO's `type_prop/multiclass_nms.cpp` and
+/// `matrix_nms.cpp`: the count's upper bound and `valid_outputs`.
+#[test]
+fn type_prop_static_bounds() {
+    let shared = [("2,7,4", "f32"), ("2,5,7", "f32")];
+    let per_class = [("2,7,4", "f32"), ("2,7", "f32"), ("4", "i32")];
+    let per_class_3 = [("3,7,4", "f32"), ("3,7", "f32"), ("4", "i32")];
+    let top3 = [("nms_top_k", "3")];
+    let top3_keep8 = [("nms_top_k", "3"), ("keep_top_k", "8")];
+    let cases: &[SpecCase] = &[
+        ("MulticlassNms", "opset8", &[], &shared, "70", "[2]"),
+        ("MulticlassNms", "opset9", &top3, &shared, "30", "[2]"),
+        ("MulticlassNms", "opset8", &top3_keep8, &shared, "16", "[2]"),
+        ("MulticlassNms", "opset9", &[], &per_class, "56", "[4]"),
+        (
+            "MulticlassNms",
+            "opset9",
+            &top3_keep8,
+            &per_class_3,
+            "32",
+            "[4]",
+        ),
+        ("MatrixNms", "opset8", &[], &shared, "70", "[2]"),
+        ("MatrixNms", "opset8", &top3, &shared, "30", "[2]"),
+        ("MatrixNms", "opset8", &top3_keep8, &shared, "16", "[2]"),
+    ];
+    for &(type_name, version, attrs, shapes, hi, valid) in cases {
+        let r = selection(type_name, version, attrs, shapes, 3).run_checked();
+        r.clean();
+        let (_, lo, upper) = r.bound_of("nms", 0);
+        assert_eq!(
+            (lo, upper),
+            (Some(0), hi.parse().ok()),
+            "{type_name} {attrs:?}"
+        );
+        assert_eq!(r.shape_of("nms", 2), valid);
+    }
+}
