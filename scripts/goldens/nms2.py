@@ -186,7 +186,39 @@ def rotated():
     )
 
 
+def ties():
+    """Floored scores tie often: the orders' tie-breaks (class, box, batch)
+    decide the rows."""
+    raw = g.P("boxes", [-1, -1, 4])
+    raw5 = g.P("boxes5", [-1, -1, 5])
+    scores = g.P("scores", [-1, 2, -1])
+    boxes = proper_boxes(raw, "t")
+    tied = g.N(ops1.floor(scores), "scores_floored")
+    C = g.C
+    outs = []
+    outs += outs_of(ops8.multiclass_nms(boxes, tied, **dict(MULTICLASS, sort_result_type="score", score_threshold=-4.0)), "multiclass_per_batch")
+    outs += outs_of(
+        ops9.multiclass_nms(boxes, tied, **dict(MULTICLASS, sort_result_type="score", sort_result_across_batch=True, score_threshold=-4.0, keep_top_k=5)),
+        "multiclass_across_score",
+    )
+    outs += outs_of(
+        ops9.multiclass_nms(boxes, tied, **dict(MULTICLASS, sort_result_type="classid", score_threshold=-4.0, nms_eta=0.5, iou_threshold=0.9)),
+        "multiclass_classid_eta",
+    )
+    outs += outs_of(
+        ops13.nms_rotated(ops1.absolute(raw5), tied, C(4, "m4"), C(0.4, "iou04", F32), C(-4.0, "stm4", F32)), "rotated_sorted", ROTATED_OUTPUTS
+    )
+    g.case(
+        "nms2_ties",
+        "MulticlassNms-8/-9 and NMSRotated-13 on floored (tied) scores: per-batch, across-batch and class orders break ties by class, box and batch",
+        [raw, raw5, scores],
+        outs,
+        [{"boxes": [2, 9, 4], "boxes5": [2, 9, 5], "scores": [2, 2, 9]}, {"boxes": [1, 4, 4], "boxes5": [1, 4, 5], "scores": [1, 2, 4]}],
+    )
+
+
 def build():
     matrix()
     multiclass()
     rotated()
+    ties()
