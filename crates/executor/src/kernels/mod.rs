@@ -58,9 +58,13 @@ mod log_softmax;
 mod loop_op;
 mod lrn;
 mod matmul;
+mod matrix_nms;
 mod max_pool;
 mod multinomial;
+mod multiclass_nms;
 mod mvn;
+mod nms_common;
+mod nms_rotated;
 mod non_max_suppression;
 mod non_zero;
 mod normalize_l2;
@@ -311,6 +315,9 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "SearchSorted" => search_sorted::run,
         "Broadcast" => broadcast_op::run,
         "NonMaxSuppression" => non_max_suppression::run,
+        "MatrixNms" => matrix_nms::run,
+        "MulticlassNms" => multiclass_nms::run,
+        "NMSRotated" => nms_rotated::run,
         "NonZero" => non_zero::run,
         "MaxPool" => max_pool::run,
         "AvgPool" => avg_pool::run,
@@ -444,6 +451,9 @@ pub const OPS: &[&str] = &[
     "SearchSorted",
     "Broadcast",
     "NonMaxSuppression",
+    "MatrixNms",
+    "MulticlassNms",
+    "NMSRotated",
     "NonZero",
     "FloorMod",
     "Mod",

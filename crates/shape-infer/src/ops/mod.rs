@@ -56,9 +56,13 @@ pub mod lrn;
 mod lstm_cell;
 mod lstm_sequence;
 mod matmul;
+pub mod matrix_nms;
 mod max_pool;
 mod multinomial;
+pub mod multiclass_nms;
 pub mod mvn;
+pub mod nms_common;
+pub mod nms_rotated;
 pub mod non_max_suppression;
 mod non_zero;
 mod normalize_l2;
@@ -234,8 +238,11 @@ pub static ALL: &[&OpDef] = &[
     &lstm_cell::DEF,
     &lstm_sequence::DEF,
     &matmul::DEF,
+    &matrix_nms::DEF,
     &max_pool::DEF,
+    &multiclass_nms::DEF,
     &mvn::DEF,
+    &nms_rotated::DEF,
     &non_max_suppression::DEF,
     &non_zero::DEF,
     &normalize_l2::DEF,

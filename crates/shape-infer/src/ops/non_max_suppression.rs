@@ -22,6 +22,7 @@ use symdim::Expr;
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
+use crate::ops::nms_common::SelectionDims;
 use crate::ops::support;
 use crate::registry::{OpCall, OpDef, OpDoc, OpVersion};
 use crate::tensor::TensorInfo;
@@ -94,21 +95,36 @@ fn check_scalar(call: &OpCall<'_>, index: usize, what: &str) -> Result<(), Shape
     )))
 }
 
-fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
-    let max_inputs = if call.version >= 5 { 6 } else { 5 };
-    call.expect_inputs(2, max_inputs)?;
-    center_encoding(&call.node.attributes)?;
-    let index_type = index_type(call)?;
-    support::bool_attr(ctx, call, "sort_result_descending", true);
-    support::expect_integer_input(call, 2, "max_output_boxes_per_class (input 2)")?;
-    for (index, what) in [
-        (2, "max_output_boxes_per_class"),
-        (3, "iou_threshold"),
-        (4, "score_threshold"),
-        (5, "soft_nms_sigma"),
-    ] {
-        check_scalar(call, index, what)?;
+/// Checks that the last dim of boxes, `last`, is `box_size` (recorded as a
+/// constraint when symbolic).
+pub fn expect_box_size(
+    ctx: &mut InferContext,
+    last: &Dim,
+    box_size: i64,
+) -> Result<(), ShapeError> {
+    if last.as_constant().is_some_and(|c| c != box_size) {
+        return Err(rule(format!(
+            "the last dim of boxes must be {box_size}, got {}",
+            ctx.symbols.display(last)
+        )));
     }
+    if !last.is_constant() {
+        ctx.assume(symdim::Predicate::Eq(
+            last.clone(),
+            Expr::constant(box_size),
+        ))?;
+    }
+    Ok(())
+}
+
+/// Checks boxes `[B, N, box_size]` and scores `[B, C, N]` (both 3-D, the
+/// last dim of boxes `box_size`, batch and box counts equal) and gives `B`,
+/// `N` and `C` where known, merged between the two inputs.
+pub fn boxes_and_scores(
+    ctx: &mut InferContext,
+    call: &OpCall<'_>,
+    box_size: i64,
+) -> Result<SelectionDims, ShapeError> {
     let boxes = call.inputs[0].shape.dims();
     let scores = call.inputs[1].shape.dims();
     for (dims, what) in [(boxes, "boxes (input 0)"), (scores, "scores (input 1)")] {
@@ -117,15 +133,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         }
     }
     if let Some(b) = boxes {
-        if b[2].as_constant().is_some_and(|c| c != 4) {
-            return Err(rule(format!(
-                "the last dim of boxes must be 4, got {}",
-                ctx.symbols.display(&b[2])
-            )));
-        }
-        if !b[2].is_constant() {
-            ctx.assume(symdim::Predicate::Eq(b[2].clone(), Expr::constant(4)))?;
-        }
+        expect_box_size(ctx, &b[2], box_size)?;
     }
     // B, N and C, merged between boxes [B, N, 4] and scores [B, C, N].
     let (batches, count, classes) = match (boxes, scores) {
@@ -150,6 +158,44 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         (None, Some(s)) => (Some(s[0].clone()), Some(s[2].clone()), Some(s[1].clone())),
         (None, None) => (None, None, None),
     };
+    Ok(SelectionDims {
+        batches,
+        boxes: count,
+        classes,
+    })
+}
+
+fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
+    let max_inputs = if call.version >= 5 { 6 } else { 5 };
+    call.expect_inputs(2, max_inputs)?;
+    center_encoding(&call.node.attributes)?;
+    infer_selection(ctx, call, 4)
+}
+
+/// The outputs of NonMaxSuppression (of `call.version`) or of NMSRotated
+/// (as version 5 and 9, with boxes of `box_size` numbers), once the input
+/// count and box encoding are checked.
+pub fn infer_selection(
+    ctx: &mut InferContext,
+    call: &OpCall<'_>,
+    box_size: i64,
+) -> Result<Vec<TensorInfo>, ShapeError> {
+    let index_type = index_type(call)?;
+    support::bool_attr(ctx, call, "sort_result_descending", true);
+    support::expect_integer_input(call, 2, "max_output_boxes_per_class (input 2)")?;
+    for (index, what) in [
+        (2, "max_output_boxes_per_class"),
+        (3, "iou_threshold"),
+        (4, "score_threshold"),
+        (5, "soft_nms_sigma"),
+    ] {
+        check_scalar(call, index, what)?;
+    }
+    let SelectionDims {
+        batches,
+        boxes: count,
+        classes,
+    } = boxes_and_scores(ctx, call, box_size)?;
     // No max input selects nothing (the spec's default 0).
     let max = if call.inputs.len() > 2 {
         match support::input_ints(call, 2).as_deref() {
@@ -163,7 +209,8 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         (Some(b), Some(n), Some(c)) => Some(n.mul(b)?.mul(c)?),
         _ => None,
     };
-    let reason = "count of boxes NonMaxSuppression selects";
+    let reason = format!("count of boxes {} selects", call.node.op_type.name);
+    let reason = reason.as_str();
     let k = match (max.filter(|&m| m >= 0), &batches, &count, &classes) {
         (Some(m), _, Some(n), Some(c)) if call.version <= 3 => {
             let per_class = Expr::constant(m).mul(c)?;
