@@ -11,6 +11,7 @@ pub(crate) mod bodies;
 pub use bodies::{slice_iterations, BODY_OPS};
 mod broadcast_op;
 pub mod bucketize;
+pub mod col2im;
 mod compress;
 mod concat;
 mod constant;
@@ -30,6 +31,7 @@ mod embedding_bag_offsets;
 mod embedding_bag_packed;
 mod embedding_segments_sum;
 mod extract;
+pub mod extract_image_patches;
 mod eye;
 pub mod fake_quantize;
 mod gather;
@@ -116,6 +118,7 @@ pub static ALL: &[&OpDef] = &[
     &batch_to_space::DEF,
     &broadcast_op::DEF,
     &bucketize::DEF,
+    &col2im::DEF,
     &compress::DEF,
     &concat::DEF,
     &constant::DEF,
@@ -202,6 +205,7 @@ pub static ALL: &[&OpDef] = &[
     &elementwise_unary::TAN,
     &elementwise_unary::TANH,
     &extract::DEF,
+    &extract_image_patches::DEF,
     &eye::DEF,
     &fake_quantize::DEF,
     &gather::DEF,
