@@ -84,13 +84,16 @@ mod scatter_elements_update;
 mod scatter_nd_update;
 mod scatter_update;
 mod search_sorted;
+pub mod segment_max;
 mod select;
 mod shape_of;
 mod shuffle_channels;
 mod slice;
+mod slice_scatter;
 mod softmax;
 mod space_to_batch;
 mod space_to_depth;
+mod sparse_fill_empty_rows;
 mod split;
 mod squeeze;
 mod stft;
@@ -263,13 +266,16 @@ pub static ALL: &[&OpDef] = &[
     &scatter_nd_update::DEF,
     &scatter_update::DEF,
     &search_sorted::DEF,
+    &segment_max::DEF,
     &select::DEF,
     &shape_of::DEF,
     &shuffle_channels::DEF,
     &slice::DEF,
+    &slice_scatter::DEF,
     &softmax::DEF,
     &space_to_batch::DEF,
     &space_to_depth::DEF,
+    &sparse_fill_empty_rows::DEF,
     &split::DEF,
     &squeeze::DEF,
     &stft::DEF,
