@@ -90,8 +90,10 @@ def slice_scatter_cases():
 
 def segment_max_cases():
     x = g.P("x", [-1, 3])
-    s = g.P("s", [-1], np.int32)
+    raw_ids = g.P("s", [-1], np.int32)
     y = g.P("y", [5, 2], np.int32)
+    # Sorted run-time ids (random inputs are not): running sums of them.
+    s = g.N(ops3.cumsum(raw_ids, C(0, "cumsum_axis")), "sorted_ids")
     outs = [
         g.N(ops16.segment_max(x, s, fill_mode="ZERO"), "runtime_ids"),
         g.N(ops16.segment_max(x, s, C(np.int64(4), "n4"), "LOWEST"), "num_segments_const"),
@@ -102,7 +104,7 @@ def segment_max_cases():
     g.case(
         "layout2_segment_max",
         "SegmentMax-16: run-time ids (fresh count), num_segments constant or read from a shape, constant ids with gaps (ZERO and LOWEST fill), ids beyond num_segments",
-        [x, s, y],
+        [x, raw_ids, y],
         outs,
         [{"x": [4, 3], "s": [4]}, {"x": [2, 3], "s": [2]}],
     )

@@ -365,6 +365,24 @@ pub fn clamped_forward_extent(
     Ok(symbols.max(&floor_positions(&slack, stride)?, &Expr::zero())?)
 }
 
+/// The positions of a forward window (floor rounding) on a concrete
+/// `input` with explicit `pads` and a dilated window of `window` (the same
+/// arithmetic as the shape rules, for kernels); `None` when the window does
+/// not fit.
+pub fn concrete_positions(
+    input: usize,
+    window: i64,
+    stride: i64,
+    pads: (i64, i64),
+) -> Option<usize> {
+    let slack = i64::try_from(input).ok()? + pads.0 + pads.1 - window;
+    if slack < 0 {
+        return None;
+    }
+    let positions = floor_positions(&Expr::constant(slack), stride).ok()?;
+    usize::try_from(positions.as_constant()?).ok()
+}
+
 /// The pads and the output extent of one forward axis: [`forward_pads`]
 /// then [`forward_extent`], except that `same_*` pads with floor rounding
 /// give `ceil(D/s)` directly (OpenVINO's rule for them; the general formula
