@@ -92,19 +92,21 @@ def segment_max_cases():
     x = g.P("x", [-1, 3])
     raw_ids = g.P("s", [-1], np.int32)
     y = g.P("y", [5, 2], np.int32)
+    n = g.P("n", [], np.int64)
     # Sorted run-time ids (random inputs are not): running sums of them.
     s = g.N(ops3.cumsum(raw_ids, C(0, "cumsum_axis")), "sorted_ids")
     outs = [
         g.N(ops16.segment_max(x, s, fill_mode="ZERO"), "runtime_ids"),
         g.N(ops16.segment_max(x, s, C(np.int64(4), "n4"), "LOWEST"), "num_segments_const"),
+        g.N(ops16.segment_max(x, s, n, "LOWEST"), "num_segments_runtime"),
         g.N(ops16.segment_max(x, s, ops8.gather(ops3.shape_of(x), C(0, "i0"), C(0, "ax0")), "ZERO"), "num_segments_from_shape"),
         g.N(ops16.segment_max(y, C(np.array([0, 0, 2, 2, 5], np.int32), "ids", np.int32), fill_mode="LOWEST"), "const_ids_lowest"),
         g.N(ops16.segment_max(y, C([0, 1, 1, 3, 3], "ids64"), C(np.int32(3), "n3", np.int32), "ZERO"), "const_ids_truncated"),
     ]
     g.case(
         "layout2_segment_max",
-        "SegmentMax-16: run-time ids (fresh count), num_segments constant or read from a shape, constant ids with gaps (ZERO and LOWEST fill), ids beyond num_segments",
-        [x, raw_ids, y],
+        "SegmentMax-16: run-time ids (fresh count), num_segments constant, run-time or read from a shape, constant ids with gaps (ZERO and LOWEST fill), ids beyond num_segments",
+        [x, raw_ids, y, n],
         outs,
         [{"x": [4, 3], "s": [4]}, {"x": [2, 3], "s": [2]}],
     )
@@ -122,11 +124,12 @@ def sparse_fill_empty_rows_cases():
     ind_c = C([[0, 1], [0, 3], [2, 0], [4, 2]], "ind_c")
     n1 = g.N(sfer(v, dense_from_shape, ind, dv), "runtime")
     n2 = g.N(sfer(cv, C([6, 4], "dense_c"), ind_c, cdv), "const")
+    n3 = g.N(sfer(ops1.convert(v, "f16"), ops1.convert(dense_from_shape, "i32"), ops1.convert(ind, "i32"), ops1.convert(dv, "f16")), "i32_f16")
     parts = ["indices", "values", "empty"]
-    outs = [(n.output(i), f"{n.get_friendly_name()}_{k}") for n in (n1, n2) for i, k in enumerate(parts)]
+    outs = [(n.output(i), f"{n.get_friendly_name()}_{k}") for n in (n1, n2, n3) for i, k in enumerate(parts)]
     g.case(
         "layout2_sparse_fill_empty_rows",
-        "SparseFillEmptyRows-16: run-time indices with the dense shape read from a shape (fresh entry count), constant indices (exact count, i32 values)",
+        "SparseFillEmptyRows-16: run-time indices with the dense shape read from a shape (fresh entry count), constant indices (exact count, i32 values), i32 indices with f16 values",
         [v, ind, dv, d, cv, cdv],
         outs,
         [{"v": [3], "ind": [3, 2], "d": [4, 5]}, {"v": [1], "ind": [1, 2], "d": [1, 1]}],

@@ -330,6 +330,17 @@ fn segment_max_counts_segments() {
         &[y.clone(), rule::ints(&[0, 0, 2, 2, 6])],
     ));
     assert_eq!(e.0, "segment-max-fill-mode");
+    let minus = shape_infer::TensorInfo::new(ir::ElementType::I64, ir::Shape::ranked(vec![]))
+        .with_value(vec![symdim::Expr::constant(-1)]);
+    let ids = rule::ints(&[0, 0, 2, 2, 6]);
+    let e = failure(rule::run(
+        &mut c,
+        "SegmentMax",
+        "opset16",
+        &zero,
+        &[y.clone(), ids, minus],
+    ));
+    assert_eq!(e.0, "segment-max-num-segments");
     let e = failure(rule::run(
         &mut c,
         "SegmentMax",

@@ -6,6 +6,7 @@
 
 use shape_infer::window::{self, WindowAttrs, WindowKind};
 
+use super::batch_to_space::check_shape;
 use super::{with_num, Call, KResult, Num};
 use crate::tensor::Tensor;
 
@@ -66,7 +67,6 @@ fn pair(call: &Call<'_>, i: usize, what: &str) -> KResult<[usize; 2]> {
 
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let x = call.input(0)?;
-    let out = call.out_shape(0)?;
     let image = pair(call, 1, "output_size")?;
     let kernel = pair(call, 2, "kernel_size")?;
     let attrs =
@@ -100,9 +100,19 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         )
         .into());
     }
+    let channels = columns / (kernel[0] * kernel[1]);
+    // output_size may be run-time data: the shape is computed here and
+    // checked against inference's where that is known.
+    let mut out = if x.shape.len() == 3 {
+        vec![batches]
+    } else {
+        vec![]
+    };
+    out.extend([channels, image[0], image[1]]);
+    let out = check_shape(call, out)?;
     let g = Geometry {
         batches,
-        channels: columns / (kernel[0] * kernel[1]),
+        channels,
         image,
         kernel,
         blocks,

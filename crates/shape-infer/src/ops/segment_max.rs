@@ -7,9 +7,9 @@
 //! As OpenVINO: the data has rank 1 or more; `segment_ids` is 1-D of i32 or
 //! i64 with one id per data row (its length and the data's first dim
 //! merge); known ids must be sorted; `num_segments` is a scalar i32/i64.
-//! Where OpenVINO gives `?` (ids and num_segments known only at run time)
-//! `S` is a fresh symbol bounded by the largest id + 1 where the ids' range
-//! is known.
+//! Where OpenVINO gives `?` (ids or num_segments known only at run time)
+//! `S` is a fresh symbol created by the layer, bounded by num_segments'
+//! range or, without num_segments, by the largest id + 1, where known.
 
 use ir::Shape;
 use symdim::Expr;
@@ -28,8 +28,8 @@ pub static DEF: OpDef = OpDef {
     doc: OpDoc {
         summary: "The maximum of the data's rows in each segment of the sorted `segment_ids`: `[S, D1, …]`; empty segments get 0 or the type's lowest value (`fill_mode`).",
         attributes: "`fill_mode` (`ZERO` or `LOWEST`)",
-        symbolic: "`S` = the `num_segments` value (an expression when read from a shape), else the last known segment id + 1, else a fresh symbol created by the layer, bounded by the ids' largest value + 1 where known; the data's first dim merged with the number of ids",
-        errors: "`input-rank` (scalar data, segment_ids not 1-D, num_segments not a scalar), `segment-ids-length` (not one id per data row), `segment-ids-sorted`, `segment-max-fill-mode`, `element-type` (segment_ids or num_segments not i32/i64)",
+        symbolic: "`S` = the `num_segments` value (an expression when read from a shape), else the last known segment id + 1, else a fresh symbol created by the layer, bounded by num_segments' range or (without it) the ids' largest value + 1, where known; the data's first dim merged with the number of ids",
+        errors: "`input-rank` (scalar data, segment_ids not 1-D, num_segments not a scalar), `segment-ids-length` (not one id per data row), `segment-ids-sorted`, `segment-max-num-segments` (a negative constant), `segment-max-fill-mode`, `element-type` (segment_ids or num_segments not i32/i64)",
     },
 };
 
@@ -89,18 +89,39 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         )?;
     }
     let num_segments = support::input_values(call, 2).and_then(|v| v.first());
-    out[0] = match (num_segments, &ids) {
-        (Some(n), _) => n.clone(),
-        (None, Some(ids)) => Expr::constant(ids.iter().max().map_or(0, |m| m + 1)),
-        (None, None) => {
-            let largest = support::known_value_bounds(ctx, &call.inputs[1])
-                .and_then(|b| b.iter().map(|&(_, hi)| hi).reduce(f64::max))
-                .filter(|hi| hi.is_finite())
-                .map(|hi| Expr::constant(hi.max(-1.0) as i64 + 1));
+    if let Some(n) = num_segments.and_then(Expr::as_constant).filter(|&n| n < 0) {
+        // OpenVINO's shape inference leaves the dim dynamic; no run can
+        // make a negative number of segments.
+        return Err(ShapeError::rule(
+            "segment-max-num-segments",
+            format!("num_segments is {n}; it must be 0 or more"),
+        ));
+    }
+    // The largest value input `index` may hold, where its range is known.
+    let largest = |ctx: &InferContext, index: usize| {
+        support::known_value_bounds(ctx, &call.inputs[index])
+            .and_then(|b| b.iter().map(|&(_, hi)| hi).reduce(f64::max))
+            .filter(|hi| hi.is_finite())
+            .map(|hi| hi.max(0.0) as i64)
+    };
+    out[0] = match (call.inputs.len() == 3, num_segments, &ids) {
+        (_, Some(n), _) => n.clone(),
+        (true, None, _) => {
+            let bound = largest(ctx, 2).map(Expr::constant);
             support::data_dependent_count(
                 ctx,
                 call,
-                largest.as_ref(),
+                bound.as_ref(),
+                "SegmentMax's num_segments, known only at run time",
+            )?
+        }
+        (false, None, Some(ids)) => Expr::constant(ids.iter().max().map_or(0, |m| m + 1)),
+        (false, None, None) => {
+            let bound = largest(ctx, 1).map(|hi| Expr::constant(hi + 1));
+            support::data_dependent_count(
+                ctx,
+                call,
+                bound.as_ref(),
                 "SegmentMax's segment count, the last segment id + 1, known only at run time",
             )?
         }
