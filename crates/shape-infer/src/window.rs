@@ -365,21 +365,25 @@ pub fn clamped_forward_extent(
     Ok(symbols.max(&floor_positions(&slack, stride)?, &Expr::zero())?)
 }
 
-/// The positions of a forward window (floor rounding) on a concrete
-/// `input` with explicit `pads` and a dilated window of `window` (the same
-/// arithmetic as the shape rules, for kernels); `None` when the window does
-/// not fit.
+/// The positions of a forward window (floor rounding) of `kernel` elements
+/// dilated by `dilation` on a concrete `input` with explicit `pads` (the
+/// same arithmetic as the shape rules, for kernels); `None` when the window
+/// does not fit.
 pub fn concrete_positions(
     input: usize,
-    window: i64,
+    kernel: i64,
+    dilation: i64,
     stride: i64,
     pads: (i64, i64),
 ) -> Option<usize> {
-    let slack = i64::try_from(input).ok()? + pads.0 + pads.1 - window;
-    if slack < 0 {
+    let window = dilated(&Expr::constant(kernel), dilation).ok()?;
+    let slack = Expr::constant(i64::try_from(input).ok()? + pads.0 + pads.1)
+        .sub(&window)
+        .ok()?;
+    if slack.as_constant()? < 0 {
         return None;
     }
-    let positions = floor_positions(&Expr::constant(slack), stride).ok()?;
+    let positions = floor_positions(&slack, stride).ok()?;
     usize::try_from(positions.as_constant()?).ok()
 }
 

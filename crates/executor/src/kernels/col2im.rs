@@ -84,12 +84,15 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     };
     let mut blocks = [0; 2];
     for axis in 0..2 {
-        let window = attrs.dilations[axis] * (kernel[axis] as i64 - 1) + 1;
         let pads = (attrs.pads_begin[axis], attrs.pads_end[axis]);
-        blocks[axis] = window::concrete_positions(image[axis], window, attrs.strides[axis], pads)
-            .ok_or_else(|| {
-            format!("the kernel does not fit the padded image on axis {axis}")
-        })?;
+        blocks[axis] = window::concrete_positions(
+            image[axis],
+            kernel[axis] as i64,
+            attrs.dilations[axis],
+            attrs.strides[axis],
+            pads,
+        )
+        .ok_or_else(|| format!("the kernel does not fit the padded image on axis {axis}"))?;
     }
     if blocks[0] * blocks[1] != count || columns % (kernel[0] * kernel[1]) != 0 {
         return Err(format!(

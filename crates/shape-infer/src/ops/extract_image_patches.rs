@@ -40,9 +40,13 @@ pub static DEF: OpDef = OpDef {
 /// spatial axis (rows, columns).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PatchAttrs {
+    /// The patch's rows and columns.
     pub sizes: [i64; 2],
+    /// How far the patch moves between positions.
     pub strides: [i64; 2],
+    /// The step between the input elements a patch takes (a dilation).
     pub rates: [i64; 2],
+    /// `valid`, `same_upper` or `same_lower`.
     pub auto_pad: AutoPad,
 }
 
