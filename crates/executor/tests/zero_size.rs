@@ -878,6 +878,133 @@ fn cases() -> Vec<Case> {
             vec![None, None],
         )
     }));
+    cases.push(case("ExtractImagePatches", |net| {
+        // No batch; and no rows (no patch positions).
+        let x = net.param("x", "f32", "0,2,5,5");
+        let y = net.param("y", "f32", "1,2,0,4");
+        let attrs = r#"sizes="3,2" strides="2,1" rates="1,2" auto_pad="#;
+        vec![
+            net.op(
+                "valid",
+                "ExtractImagePatches",
+                "opset3",
+                &format!(r#"{attrs}"valid""#),
+                &[x],
+                None,
+            ),
+            net.op(
+                "same",
+                "ExtractImagePatches",
+                "opset3",
+                &format!(r#"{attrs}"same_upper""#),
+                &[y],
+                None,
+            ),
+        ]
+    }));
+    cases.push(case("Col2Im", |net| {
+        // No batch; and no channels.
+        let x = net.param("x", "f32", "0,12,9");
+        let y = net.param("y", "f32", "0,9");
+        let size = net.i64s("size", &[2], &[4, 5]);
+        let kernel = net.i64s("kernel", &[2], &[2, 3]);
+        let attrs = r#"strides="1,1" dilations="1,1" pads_begin="0,0" pads_end="0,0""#;
+        vec![
+            net.op(
+                "batch",
+                "Col2Im",
+                "opset15",
+                attrs,
+                &[x, size, kernel],
+                None,
+            ),
+            net.op(
+                "channels",
+                "Col2Im",
+                "opset15",
+                attrs,
+                &[y, size, kernel],
+                None,
+            ),
+        ]
+    }));
+    cases.push(case("SliceScatter", |net| {
+        // No rows; and an empty slice.
+        let x = net.param("x", "f32", "0,3");
+        let y = net.param("y", "f32", "2,3");
+        let none = net.param("none", "f32", "2,0");
+        let start = net.i64s("start", &[1], &[1]);
+        let stop = net.i64s("stop", &[1], &[1]);
+        let step = net.i64s("step", &[1], &[1]);
+        let axis = net.i64s("axis", &[1], &[1]);
+        vec![
+            net.op(
+                "rows",
+                "SliceScatter",
+                "opset15",
+                "",
+                &[x, x, start, stop, step],
+                None,
+            ),
+            net.op(
+                "slice",
+                "SliceScatter",
+                "opset15",
+                "",
+                &[y, none, start, stop, step, axis],
+                None,
+            ),
+        ]
+    }));
+    cases.push(case("SegmentMax", |net| {
+        // No rows: empty segments (zeros), or no segments at all.
+        let x = net.param("x", "f32", "0,3");
+        let ids = net.param("ids", "i64", "0");
+        let two = net.i64s("two", &[], &[2]);
+        vec![
+            net.op(
+                "filled",
+                "SegmentMax",
+                "opset16",
+                r#"fill_mode="zero""#,
+                &[x, ids, two],
+                None,
+            ),
+            net.op(
+                "none",
+                "SegmentMax",
+                "opset16",
+                r#"fill_mode="lowest""#,
+                &[x, ids],
+                None,
+            ),
+        ]
+    }));
+    cases.push(case("SparseFillEmptyRows", |net| {
+        // No values: every row empty; and no rows.
+        let v = net.param("v", "f32", "0");
+        let ind = net.param("ind", "i64", "0,2");
+        let dv = net.f32s("dv", &[], &[1.5]);
+        let rows = net.i64s("rows", &[2], &[3, 4]);
+        let no_rows = net.i64s("no_rows", &[2], &[0, 4]);
+        let mut outs = net.op_multi(
+            "rows",
+            "SparseFillEmptyRows",
+            "opset16",
+            "",
+            &[v, rows, ind, dv],
+            vec![None, None, None],
+        );
+        outs.extend(net.op_multi(
+            "no_rows",
+            "SparseFillEmptyRows",
+            "opset16",
+            "",
+            &[v, no_rows, ind, dv],
+            vec![None, None, None],
+        ));
+        outs
+    }));
     cases.push(case("Reverse", |net| {
         // No rows, in both modes.
         let x = net.param("x", "f32", "0,3");

@@ -324,7 +324,7 @@ pub fn forward_extent(
     }
     let slack = padded.sub(window)?;
     Ok(match rounding {
-        Rounding::Floor => slack.floor_div(stride)?.add_const(1)?,
+        Rounding::Floor => floor_positions(&slack, stride)?,
         Rounding::Ceil => slack.ceil_div(stride)?.add_const(1)?,
         Rounding::CeilTorch if ends_before_end_pad(window, stride, pads) => {
             // `last*s < D + pb + pe - dk + s <= D + pb`: the last window
@@ -342,6 +342,49 @@ pub fn forward_extent(
             ctx.symbols.min(&last.add_const(1)?, &kept)?
         }
     })
+}
+
+/// `floor(slack/s) + 1`: the positions of a window with `slack` spare
+/// elements (`D + pb + pe - dk`) moving by `stride`.
+fn floor_positions(slack: &Dim, stride: i64) -> Result<Dim, ShapeError> {
+    Ok(slack.floor_div(stride)?.add_const(1)?)
+}
+
+/// The positions of a forward window (floor rounding) where a window that
+/// does not fit gives none instead of an error (ExtractImagePatches):
+/// `max(floor((D + pb + pe - dk)/s) + 1, 0)`, the `max` dropped when the
+/// dims decide it.
+pub fn clamped_forward_extent(
+    symbols: &SymbolTable,
+    input: &Dim,
+    window: &Dim,
+    stride: i64,
+    pads: &Pads,
+) -> Result<Dim, ShapeError> {
+    let slack = input.add(&pads.begin)?.add(&pads.end)?.sub(window)?;
+    Ok(symbols.max(&floor_positions(&slack, stride)?, &Expr::zero())?)
+}
+
+/// The positions of a forward window (floor rounding) of `kernel` elements
+/// dilated by `dilation` on a concrete `input` with explicit `pads` (the
+/// same arithmetic as the shape rules, for kernels); `None` when the window
+/// does not fit.
+pub fn concrete_positions(
+    input: usize,
+    kernel: i64,
+    dilation: i64,
+    stride: i64,
+    pads: (i64, i64),
+) -> Option<usize> {
+    let window = dilated(&Expr::constant(kernel), dilation).ok()?;
+    let slack = Expr::constant(i64::try_from(input).ok()? + pads.0 + pads.1)
+        .sub(&window)
+        .ok()?;
+    if slack.as_constant()? < 0 {
+        return None;
+    }
+    let positions = floor_positions(&slack, stride).ok()?;
+    usize::try_from(positions.as_constant()?).ok()
 }
 
 /// The pads and the output extent of one forward axis: [`forward_pads`]

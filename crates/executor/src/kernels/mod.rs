@@ -20,6 +20,7 @@ mod batch_to_space;
 pub(crate) mod bodies;
 mod broadcast_op;
 mod bucketize;
+mod col2im;
 mod compress;
 mod concat;
 mod constant;
@@ -39,6 +40,7 @@ mod embedding_bag_offsets;
 mod embedding_bag_packed;
 mod embedding_segments_sum;
 mod extract;
+mod extract_image_patches;
 mod eye;
 mod fake_convert;
 mod fake_quantize;
@@ -87,11 +89,14 @@ mod roll;
 mod scaled_dot_product_attention;
 mod scatter;
 mod search_sorted;
+mod segment_max;
 mod select;
 mod shape_of;
 mod slice;
+mod slice_scatter;
 mod softmax;
 mod space_to_batch;
+mod sparse_fill_empty_rows;
 mod split;
 mod squeeze;
 mod stft;
@@ -184,8 +189,10 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Select" => select::run,
         "Reshape" => reshape::run,
         "Slice" => slice::run,
+        "SliceScatter" => slice_scatter::run,
         "Compress" => compress::run,
         "Extract" => extract::run,
+        "ExtractImagePatches" => extract_image_patches::run,
         "Add" => b::add,
         "Subtract" => b::subtract,
         "Multiply" => b::multiply,
@@ -287,6 +294,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "SoftMax" => softmax::run,
         "LogSoftmax" => log_softmax::run,
         "StridedSlice" => strided_slice::run,
+        "SparseFillEmptyRows" => sparse_fill_empty_rows::run,
         "Split" => split::run,
         "VariadicSplit" => split::run,
         "ReduceSum" => reduce::sum,
@@ -312,7 +320,9 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "BatchToSpace" => batch_to_space::run,
         "SpaceToBatch" => space_to_batch::run,
         "Bucketize" => bucketize::run,
+        "Col2Im" => col2im::run,
         "SearchSorted" => search_sorted::run,
+        "SegmentMax" => segment_max::run,
         "Broadcast" => broadcast_op::run,
         "NonMaxSuppression" => non_max_suppression::run,
         "MatrixNms" => matrix_nms::run,
@@ -362,8 +372,11 @@ pub const OPS: &[&str] = &[
     "Select",
     "Reshape",
     "Slice",
+    "SliceScatter",
     "Compress",
     "Extract",
+    "Col2Im",
+    "ExtractImagePatches",
     "Add",
     "Subtract",
     "Multiply",
@@ -423,6 +436,7 @@ pub const OPS: &[&str] = &[
     "SoftMax",
     "LogSoftmax",
     "StridedSlice",
+    "SparseFillEmptyRows",
     "Split",
     "VariadicSplit",
     "ReduceSum",
@@ -449,6 +463,7 @@ pub const OPS: &[&str] = &[
     "SpaceToBatch",
     "Bucketize",
     "SearchSorted",
+    "SegmentMax",
     "Broadcast",
     "NonMaxSuppression",
     "MatrixNms",

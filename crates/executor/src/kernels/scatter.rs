@@ -269,7 +269,7 @@ fn apply(call: &Call<'_>, plan: &Plan, red: Reduction, use_init: bool) -> KResul
 }
 
 /// What the reductions need beyond [`Num`].
-trait Extra: Num {
+pub(super) trait Extra: Num {
     fn one() -> Self;
     fn lowest() -> Self;
     fn highest() -> Self;

@@ -11,6 +11,7 @@ pub(crate) mod bodies;
 pub use bodies::{slice_iterations, BODY_OPS};
 mod broadcast_op;
 pub mod bucketize;
+pub mod col2im;
 mod compress;
 mod concat;
 mod constant;
@@ -30,6 +31,7 @@ mod embedding_bag_offsets;
 mod embedding_bag_packed;
 mod embedding_segments_sum;
 mod extract;
+pub mod extract_image_patches;
 mod eye;
 mod fake_convert;
 pub mod fake_quantize;
@@ -90,13 +92,16 @@ mod scatter_elements_update;
 mod scatter_nd_update;
 mod scatter_update;
 mod search_sorted;
+pub mod segment_max;
 mod select;
 mod shape_of;
 mod shuffle_channels;
 mod slice;
+mod slice_scatter;
 mod softmax;
 mod space_to_batch;
 mod space_to_depth;
+mod sparse_fill_empty_rows;
 mod split;
 mod squeeze;
 mod stft;
@@ -125,6 +130,7 @@ pub static ALL: &[&OpDef] = &[
     &batch_to_space::DEF,
     &broadcast_op::DEF,
     &bucketize::DEF,
+    &col2im::DEF,
     &compress::DEF,
     &concat::DEF,
     &constant::DEF,
@@ -211,6 +217,7 @@ pub static ALL: &[&OpDef] = &[
     &elementwise_unary::TAN,
     &elementwise_unary::TANH,
     &extract::DEF,
+    &extract_image_patches::DEF,
     &eye::DEF,
     &fake_convert::DEF,
     &inverse::DEF,
@@ -276,13 +283,16 @@ pub static ALL: &[&OpDef] = &[
     &scatter_nd_update::DEF,
     &scatter_update::DEF,
     &search_sorted::DEF,
+    &segment_max::DEF,
     &select::DEF,
     &shape_of::DEF,
     &shuffle_channels::DEF,
     &slice::DEF,
+    &slice_scatter::DEF,
     &softmax::DEF,
     &space_to_batch::DEF,
     &space_to_depth::DEF,
+    &sparse_fill_empty_rows::DEF,
     &split::DEF,
     &squeeze::DEF,
     &stft::DEF,

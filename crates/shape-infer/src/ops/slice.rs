@@ -38,7 +38,11 @@ pub static DEF: OpDef = OpDef {
     },
 };
 
-fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
+/// Slice's rule; SliceScatter checks its updates against it.
+pub(super) fn infer(
+    ctx: &mut InferContext,
+    call: &OpCall<'_>,
+) -> Result<Vec<TensorInfo>, ShapeError> {
     call.expect_inputs(3, 5)?;
     for (i, what) in [
         (1, "input 1 (start)"),
