@@ -22,6 +22,7 @@ mod ctc_greedy_decoder;
 mod ctc_greedy_decoder_seq_len;
 mod cum_sum;
 mod depth_to_space;
+pub mod detection_output;
 pub(crate) mod dft;
 pub mod einsum;
 mod elementwise_binary;
@@ -128,6 +129,7 @@ pub static ALL: &[&OpDef] = &[
     &ctc_greedy_decoder_seq_len::DEF,
     &cum_sum::DEF,
     &depth_to_space::DEF,
+    &detection_output::DEF,
     &dft::DFT,
     &dft::IDFT,
     &einsum::DEF,

@@ -1,0 +1,93 @@
+//! DetectionOutput-1/-8, Proposal-1/-4, GenerateProposals-9 and the
+//! ExperimentalDetectron detection ops on symbolic shapes: the row counts as
+//! expressions of the input dims, the data-dependent counts as fresh
+//! symbols with their bound, and the spec checks as errors.
+
+mod support;
+
+use support::Ir;
+
+/// DetectionOutput of `version` on box logits `loc`, class predictions
+/// `conf` and proposals `priors` (dims as text).
+fn detection(version: &str, attrs: &[(&str, &str)], loc: &str, conf: &str, priors: &str) -> Ir {
+    let mut net = Ir::new();
+    let l = net.param("loc", loc, "f32");
+    let c = net.param("conf", conf, "f32");
+    let p = net.param("priors", priors, "f32");
+    let d = net.op("det", "DetectionOutput", version, attrs, &[l, c, p]);
+    net.result(d);
+    net
+}
+
+#[test]
+fn detection_rows_are_expressions_of_the_prior_dim() {
+    let all = [
+        ("num_classes", "3"),
+        ("keep_top_k", "-1"),
+        ("top_k", "-1"),
+        ("normalized", "true"),
+    ];
+    let r = detection("opset1", &all, "N,Q", "N,K", "1,2,Q").run_checked();
+    assert_eq!(r.shape("det"), "[1, 1, 3*N*(Q/4), 7]");
+    let pixels = [("num_classes", "3"), ("keep_top_k", "-1"), ("top_k", "2")];
+    let r = detection("opset1", &pixels, "N,Q", "N,K", "1,2,Q").run_checked();
+    assert_eq!(r.shape("det"), "[1, 1, 6*N, 7]");
+    let keep = [("keep_top_k", "10"), ("normalized", "true")];
+    let r = detection("opset8", &keep, "N,24", "N,18", "1,2,24").run_checked();
+    r.clean();
+    assert_eq!(r.shape("det"), "[1, 1, 10*N, 7]");
+}
+
+#[test]
+fn version_8_deduces_the_class_count() {
+    let attrs = [
+        ("keep_top_k", "-1"),
+        ("top_k", "-1"),
+        ("normalized", "true"),
+    ];
+    let r = detection("opset8", &attrs, "2,24", "2,18", "1,2,24").run_checked();
+    r.clean();
+    assert_eq!(r.shape("det"), "[1, 1, 36, 7]");
+    // Per-class locations: the class count also from the box logits.
+    let attrs = [
+        ("keep_top_k", "-1"),
+        ("top_k", "2"),
+        ("share_location", "false"),
+        ("normalized", "true"),
+    ];
+    let r = detection("opset8", &attrs, "1,72", "1,18", "1,2,24").run_checked();
+    r.clean();
+    assert_eq!(r.shape("det"), "[1, 1, 6, 7]");
+}
+
+#[test]
+fn detection_dims_that_do_not_fit_are_errors() {
+    let attrs = [
+        ("num_classes", "3"),
+        ("keep_top_k", "5"),
+        ("normalized", "true"),
+    ];
+    let mut net = detection("opset1", &attrs, "1,24", "1,20", "1,2,24");
+    net.run_checked()
+        .error("det", "detection-input", "class predictions");
+    net = detection("opset1", &attrs, "1,24", "1,18", "1,1,24");
+    net.run_checked()
+        .error("det", "detection-input", "proposals' dim 1");
+    net = detection("opset1", &attrs, "1,24", "1,18", "1,2,22");
+    net.run_checked()
+        .error("det", "detection-input", "multiple of 4");
+    net = detection("opset1", &attrs, "1,24", "1,18", "2,24");
+    net.run_checked()
+        .error("det", "detection-input", "must be 3-D");
+    net = detection("opset1", &attrs, "1,24", "1,18", "3,2,24");
+    net.run_checked()
+        .error("det", "detection-input", "must be 1 or the image count");
+    let code = [
+        ("num_classes", "3"),
+        ("keep_top_k", "5"),
+        ("code_type", "caffe.PriorBoxParameter.CENTER"),
+    ];
+    detection("opset1", &code, "1,24", "1,18", "1,2,30")
+        .run_checked()
+        .error("det", "detection-attribute", "code_type");
+}

@@ -1,0 +1,153 @@
+"""Detection heads (issue 17): DetectionOutput-1/-8 (Caffe and MXNet styles,
+shared and per-class locations, corner and center-size codes, variances in
+the priors or in the target, normalized and pixel priors, priors per image,
+the auxiliary ARM inputs, every top_k/keep_top_k regime), Proposal-1/-4,
+GenerateProposals-9 and the ExperimentalDetectron ops of opset6.
+
+Random inputs are uniform in [-3, 3]; the graphs map them into the ranges
+the ops expect (Sigmoid for scores and priors, a scale for box deltas) so
+the outputs exercise the selection rather than clipping everything away.
+"""
+
+import numpy as np
+import openvino.opset1 as ops1
+import openvino.opset8 as ops8
+
+import gen_op_goldens as g
+
+F32 = np.float32
+
+# DetectionOutput's main case: 6 priors, 3 classes.
+PRIORS = 6
+CLASSES = 3
+
+
+def sig(node, name):
+    return g.N(ops1.sigmoid(node), name)
+
+
+def corner_priors(param, rows, name):
+    """Valid corner boxes `[x, y, x + w, y + h]` in (0, 1) from a Parameter
+    of `rows` rows of PRIORS * 4 values (the second row, variances, in
+    (0, 0.5))."""
+    half = g.C(0.5, name + "_half", F32)
+    scaled = ops1.multiply(ops1.sigmoid(param), half)
+    shift = np.tile(np.array([0.0, 0.0, 0.5, 0.5], F32), PRIORS)
+    offsets = np.stack([shift] + [np.zeros_like(shift)] * (rows - 1))[None]
+    return g.N(ops1.add(scaled, g.C(offsets, name + "_offsets", F32)), name)
+
+
+def pixel_priors(param, name):
+    """Priors of 5 values `[id, x0, y0, x1, y1]` in pixels (an image of 3 x
+    2), then their variances, from a Parameter `[1, 2, PRIORS * 5]`."""
+    scale = np.tile(np.array([1.0, 1.5, 1.0, 1.5, 1.0], F32), PRIORS)
+    shift = np.tile(np.array([0.0, 0.0, 0.0, 1.5, 1.0], F32), PRIORS)
+    scale = np.stack([scale, np.full_like(scale, 0.5)])[None]
+    shift = np.stack([shift, np.zeros_like(shift)])[None]
+    scaled = ops1.multiply(ops1.sigmoid(param), g.C(scale, name + "_scale", F32))
+    return g.N(ops1.add(scaled, g.C(shift, name + "_shift", F32)), name)
+
+
+def detection_attrs(**extra):
+    attrs = {
+        "keep_top_k": [5],
+        "nms_threshold": 0.45,
+        "confidence_threshold": 0.3,
+        "code_type": "caffe.PriorBoxParameter.CORNER",
+        "normalized": True,
+        "share_location": True,
+    }
+    attrs.update(extra)
+    return attrs
+
+
+def detection_output():
+    loc = g.P("loc", [-1, PRIORS * 4])
+    loc_class = g.P("loc_class", [-1, PRIORS * CLASSES * 4])
+    conf = g.P("conf", [-1, PRIORS * CLASSES])
+    priors = g.P("priors", [1, 2, PRIORS * 4])
+    priors_target = g.P("priors_target", [1, 1, PRIORS * 4])
+    priors_pixels = g.P("priors_pixels", [1, 2, PRIORS * 5])
+    priors_image = g.P("priors_image", [-1, 2, PRIORS * 4])
+    arm_conf = g.P("arm_conf", [-1, PRIORS * 2])
+    arm_loc = g.P("arm_loc", [-1, PRIORS * 4])
+    arm_loc_class = g.P("arm_loc_class", [-1, PRIORS * CLASSES * 4])
+    params = [loc, loc_class, conf, priors, priors_target, priors_pixels, priors_image, arm_conf, arm_loc, arm_loc_class]
+
+    fifth = g.C(0.2, "fifth", F32)
+    loc_s = g.N(ops1.multiply(loc, fifth), "loc_small")
+    loc_c = g.N(ops1.multiply(loc_class, fifth), "loc_class_small")
+    arm_l = g.N(ops1.multiply(arm_loc, fifth), "arm_loc_small")
+    arm_lc = g.N(ops1.multiply(arm_loc_class, fifth), "arm_loc_class_small")
+    scores = sig(conf, "scores")
+    arm_scores = sig(arm_conf, "arm_scores")
+    pri = corner_priors(priors, 2, "priors_corner")
+    pri_t = corner_priors(priors_target, 1, "priors_target_corner")
+    pri_i = g.N(ops1.sigmoid(priors_image), "priors_image_sig")
+    pri_p = pixel_priors(priors_pixels, "priors_px")
+    center = "caffe.PriorBoxParameter.CENTER_SIZE"
+
+    def v1(a, name, *inputs):
+        return g.N(ops1.detection_output(*inputs[:3], dict(a, num_classes=CLASSES), *inputs[3:]), name)
+
+    def v8(a, name, *inputs):
+        return g.N(ops8.detection_output(*inputs[:3], a, *inputs[3:]), name)
+
+    outs = [
+        v1(detection_attrs(top_k=4), "v1_caffe", loc_s, scores, pri),
+        v8(detection_attrs(code_type=center, clip_before_nms=True, clip_after_nms=True, keep_top_k=[-1], top_k=3, background_label_id=1), "v8_center_clip_top_k", loc_s, scores, pri),
+        v8(detection_attrs(share_location=False, keep_top_k=[-1], top_k=-1, variance_encoded_in_target=True, nms_threshold=0.3), "v8_per_class_in_target", loc_c, scores, pri_t),
+        v8(detection_attrs(code_type=center, decrease_label_id=True, keep_top_k=[4], top_k=5), "v8_mxnet", loc_s, scores, pri),
+        v8(detection_attrs(normalized=False, input_height=2, input_width=3, keep_top_k=[8], confidence_threshold=0.5), "v8_pixels", loc_s, scores, pri_p),
+        v1(detection_attrs(keep_top_k=[0], top_k=2), "v1_keep_none_priors_per_image", loc_s, scores, pri_i),
+        v1(detection_attrs(keep_top_k=[-1], top_k=2, nms_threshold=0.6), "v1_priors_per_image", loc_s, scores, pri_i),
+        v8(detection_attrs(code_type=center, objectness_score=0.4, keep_top_k=[6]), "v8_arm", loc_s, scores, pri, arm_scores, arm_l),
+        v8(detection_attrs(decrease_label_id=True, objectness_score=0.5, keep_top_k=[6], clip_after_nms=True), "v8_arm_mxnet", loc_s, scores, pri, arm_scores, arm_l),
+        v1(detection_attrs(share_location=False, objectness_score=0.3, keep_top_k=[-1], top_k=2, background_label_id=2), "v1_arm_per_class", loc_c, scores, pri, arm_scores, arm_lc),
+    ]
+    g.case(
+        "detect_detection_output",
+        "DetectionOutput-1/-8: Caffe style and MXNet style (decrease_label_id), shared and per-class locations, CORNER and CENTER_SIZE, variances in the priors and in the target, normalized and pixel priors (input_height/width), priors per image, the auxiliary ARM inputs with objectness_score, clip before/after NMS, a background label other than 0, and every size regime: N*keep_top_k, N*top_k*C, N*P*C",
+        params,
+        outs,
+        [{"loc": [2, 24], "loc_class": [2, 72], "conf": [2, 18], "priors": [1, 2, 24], "priors_target": [1, 1, 24], "priors_pixels": [1, 2, 30], "priors_image": [2, 2, 24], "arm_conf": [2, 12], "arm_loc": [2, 24], "arm_loc_class": [2, 72]},
+         {"loc": [1, 24], "loc_class": [1, 72], "conf": [1, 18], "priors": [1, 2, 24], "priors_target": [1, 1, 24], "priors_pixels": [1, 2, 30], "priors_image": [1, 2, 24], "arm_conf": [1, 12], "arm_loc": [1, 24], "arm_loc_class": [1, 72]}],
+    )
+
+    # Symbolic prior counts: P = Q/4 (normalized) and Q/5 (pixels).
+    loc = g.P("loc", [-1, -1])
+    conf = g.P("conf", [-1, -1])
+    priors = g.P("priors", [1, 2, -1])
+    loc5 = g.P("loc5", [-1, -1])
+    conf5 = g.P("conf5", [-1, -1])
+    priors5 = g.P("priors5", [1, 2, -1])
+    scores = sig(conf, "scores")
+    scores5 = sig(conf5, "scores5")
+    pri = sig(priors, "priors_sig")
+    pri5 = sig(priors5, "priors5_sig")
+    outs = [
+        v1(detection_attrs(keep_top_k=[-1], top_k=-1), "v1_all", loc, scores, pri),
+        v1(detection_attrs(keep_top_k=[-1], top_k=2, normalized=False), "v1_pixels_top_k", loc5, scores5, pri5),
+        v8(detection_attrs(keep_top_k=[3]), "v8_keep", loc, scores, pri),
+    ]
+    g.case(
+        "detect_detection_output_symbolic",
+        "DetectionOutput-1/-8 with symbolic prior counts: P = Q/4 (normalized) or Q/5, rows N*P*C, N*top_k*C and N*keep_top_k as expressions",
+        [loc, conf, priors, loc5, conf5, priors5],
+        outs,
+        [{"loc": [2, 16], "conf": [2, 12], "priors": [1, 2, 16], "loc5": [2, 12], "conf5": [2, 9], "priors5": [1, 2, 15]},
+         {"loc": [1, 8], "conf": [1, 6], "priors": [1, 2, 8], "loc5": [3, 8], "conf5": [3, 6], "priors5": [1, 2, 10]}],
+    )
+
+    g.EXPECTED_RULES["invalid_detection_output_classes"] = "detection-input"
+    l = g.P("l", [1, 24])
+    c = g.P("c", [1, 18])
+    p = g.P("p", [1, 2, 24])
+    d = g.N(ops1.detection_output(l, c, p, dict(detection_attrs(), num_classes=3)), "detection")
+    g.INVALID.append(
+        ("invalid_detection_output_classes", "detection", "c: [1,18] -> [1,20] (20 scores for 6 priors of 3 classes)", g.ov.Model([ops1.result(d)], [l, c, p]), g._param_edit("c", [1, 20]))
+    )
+
+
+def build():
+    detection_output()
