@@ -31,6 +31,7 @@ mod ctc_greedy_decoder;
 mod ctc_greedy_decoder_seq_len;
 mod cum_sum;
 mod depth_to_space;
+mod detection_output;
 pub(crate) mod dft;
 mod einsum;
 mod elementwise_binary;
@@ -302,6 +303,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "SearchSorted" => search_sorted::run,
         "Broadcast" => broadcast_op::run,
         "NonMaxSuppression" => non_max_suppression::run,
+        "DetectionOutput" => detection_output::run,
         "NonZero" => non_zero::run,
         "MaxPool" => max_pool::run,
         "AvgPool" => avg_pool::run,
@@ -430,6 +432,7 @@ pub const OPS: &[&str] = &[
     "SearchSorted",
     "Broadcast",
     "NonMaxSuppression",
+    "DetectionOutput",
     "NonZero",
     "FloorMod",
     "Mod",
