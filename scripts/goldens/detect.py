@@ -11,6 +11,7 @@ the outputs exercise the selection rather than clipping everything away.
 
 import numpy as np
 import openvino.opset1 as ops1
+import openvino.opset4 as ops4
 import openvino.opset8 as ops8
 
 import gen_op_goldens as g
@@ -99,7 +100,7 @@ def detection_output():
         v8(detection_attrs(share_location=False, keep_top_k=[-1], top_k=-1, variance_encoded_in_target=True, nms_threshold=0.3), "v8_per_class_in_target", loc_c, scores, pri_t),
         v8(detection_attrs(code_type=center, decrease_label_id=True, keep_top_k=[4], top_k=5), "v8_mxnet", loc_s, scores, pri),
         v8(detection_attrs(normalized=False, input_height=2, input_width=3, keep_top_k=[8], confidence_threshold=0.5), "v8_pixels", loc_s, scores, pri_p),
-        v1(detection_attrs(keep_top_k=[0], top_k=2), "v1_keep_none_priors_per_image", loc_s, scores, pri_i),
+        v1(detection_attrs(keep_top_k=[0], top_k=-1), "v1_keep_none_priors_per_image", loc_s, scores, pri_i),
         v1(detection_attrs(keep_top_k=[-1], top_k=2, nms_threshold=0.6), "v1_priors_per_image", loc_s, scores, pri_i),
         v8(detection_attrs(code_type=center, objectness_score=0.4, keep_top_k=[6]), "v8_arm", loc_s, scores, pri, arm_scores, arm_l),
         v8(detection_attrs(decrease_label_id=True, objectness_score=0.5, keep_top_k=[6], clip_after_nms=True), "v8_arm_mxnet", loc_s, scores, pri, arm_scores, arm_l),
@@ -149,5 +150,58 @@ def detection_output():
     )
 
 
+def proposal_attrs(**extra):
+    attrs = {
+        "base_size": np.uint32(8),
+        "pre_nms_topn": np.uint32(20),
+        "post_nms_topn": np.uint32(5),
+        "nms_thresh": 0.7,
+        "feat_stride": np.uint32(8),
+        "min_size": np.uint32(2),
+        "ratio": [0.5, 1.0, 2.0],
+        "scale": [2.0, 4.0],
+    }
+    attrs.update(extra)
+    return attrs
+
+
+def proposal():
+    # 6 anchors (3 ratios x 2 scales) per cell of an H x W feature map.
+    probs = g.P("probs", [-1, 12, -1, -1])
+    deltas = g.P("deltas", [-1, 24, -1, -1])
+    scores = sig(probs, "scores")
+    small = g.N(ops1.multiply(deltas, g.C(0.2, "fifth", F32)), "deltas_small")
+    info3 = g.C([40.0, 48.0, 1.0], "image_info3", F32)
+    info4 = g.C([40.0, 48.0, 0.5, 1.5], "image_info4", F32)
+    u = np.uint32
+
+    def outs(node, name):
+        node.set_friendly_name(name)
+        suffix = ["boxes", "scores"]
+        return [(node.output(i), f"{name}_{suffix[i]}") for i in range(node.get_output_size())]
+
+    o = []
+    o += outs(ops1.proposal(scores, small, info3, proposal_attrs()), "v1_caffe")
+    o += outs(ops4.proposal(scores, small, info4, proposal_attrs(framework="tensorflow", normalize=True, clip_after_nms=True, post_nms_topn=u(4), box_size_scale=2.0, box_coordinate_scale=3.0)), "v4_tensorflow")
+    o += outs(ops4.proposal(scores, small, info4, proposal_attrs(clip_before_nms=False, min_size=u(4), pre_nms_topn=u(30), post_nms_topn=u(6), nms_thresh=0.5)), "v4_no_clip")
+    o += outs(ops4.proposal(scores, small, info3, proposal_attrs(framework="tensorflow", clip_before_nms=False, clip_after_nms=True, base_size=u(6), post_nms_topn=u(3))), "v4_tensorflow_clip_after")
+    g.case(
+        "detect_proposal",
+        "Proposal-1/-4: Caffe-like and tensorflow anchors, clip before and after NMS, normalize, box size and coordinate scales, 3- and 4-element image info (min_size scaled per axis), boxes [N*post_nms_topn, 5] and v4 scores [N*post_nms_topn]",
+        [probs, deltas],
+        o,
+        [{"probs": [2, 12, 3, 4], "deltas": [2, 24, 3, 4]}, {"probs": [1, 12, 5, 6], "deltas": [1, 24, 5, 6]}],
+    )
+
+    g.EXPECTED_RULES["invalid_proposal_anchors"] = "proposal-input"
+    p = g.P("p", [1, 12, 3, 4])
+    d = g.P("d", [1, 24, 3, 4])
+    n = g.N(ops4.proposal(p, d, g.C([40.0, 48.0, 1.0], "info", F32), proposal_attrs()), "proposal")
+    g.INVALID.append(
+        ("invalid_proposal_anchors", "proposal", "d: [1,24,3,4] -> [1,20,3,4] (deltas of 5 anchors for 6)", g.ov.Model([ops1.result(n.output(0))], [p, d]), g._param_edit("d", [1, 20, 3, 4]))
+    )
+
+
 def build():
     detection_output()
+    proposal()

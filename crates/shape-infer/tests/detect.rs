@@ -91,3 +91,44 @@ fn detection_dims_that_do_not_fit_are_errors() {
         .run_checked()
         .error("det", "detection-attribute", "code_type");
 }
+
+/// Proposal of `version` on scores `probs`, deltas `deltas` and image info
+/// `info` (dims as text).
+fn proposal(version: &str, probs: &str, deltas: &str, info: &str, outputs: usize) -> Ir {
+    let mut net = Ir::new();
+    let p = net.param("probs", probs, "f32");
+    let d = net.param("deltas", deltas, "f32");
+    let i = net.param("info", info, "f32");
+    let attrs = [("post_nms_topn", "7"), ("ratio", "0.5,1"), ("scale", "2")];
+    for out in net.layer("prop", "Proposal", version, &attrs, &[p, d, i], outputs) {
+        net.result(out);
+    }
+    net
+}
+
+#[test]
+fn proposal_rows_are_the_batch_times_post_nms_topn() {
+    let r = proposal("opset1", "N,4,H,W", "N,8,H,W", "3", 1).run_checked();
+    r.clean();
+    assert_eq!(r.shape("prop"), "[7*N, 5]");
+    let r = proposal("opset4", "N,4,H,W", "N,8,H,W", "4", 2).run_checked();
+    r.clean();
+    assert_eq!(r.shape_of("prop", 0), "[7*N, 5]");
+    assert_eq!(r.shape_of("prop", 1), "[7*N]");
+}
+
+#[test]
+fn proposal_inputs_that_do_not_fit_are_errors() {
+    proposal("opset1", "1,4,3,3", "1,6,3,3", "3", 1)
+        .run_checked()
+        .error("prop", "proposal-input", "anchor count");
+    proposal("opset1", "1,4,3,3", "2,8,3,3", "3", 1)
+        .run_checked()
+        .error("prop", "proposal-input", "batch");
+    proposal("opset4", "1,4,3,3", "1,8,3,3", "5", 2)
+        .run_checked()
+        .error("prop", "proposal-input", "3 or 4 elements");
+    proposal("opset4", "1,4,3", "1,8,3,3", "3", 2)
+        .run_checked()
+        .error("prop", "proposal-input", "must be 4-D");
+}

@@ -65,6 +65,7 @@ mod pad;
 mod parameter;
 pub mod prior_box;
 pub mod prior_box_clustered;
+pub mod proposal;
 mod range;
 mod rdft;
 mod reduce;
@@ -236,6 +237,7 @@ pub static ALL: &[&OpDef] = &[
     &parameter::DEF,
     &prior_box::DEF,
     &prior_box_clustered::DEF,
+    &proposal::DEF,
     &range::DEF,
     &rdft::DEF,
     &reduce::L1,
