@@ -66,6 +66,7 @@ mod one_hot;
 pub(crate) mod pad;
 mod prior_box;
 mod prior_box_clustered;
+mod proposal;
 mod range;
 mod rdft;
 mod reduce;
@@ -304,6 +305,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Broadcast" => broadcast_op::run,
         "NonMaxSuppression" => non_max_suppression::run,
         "DetectionOutput" => detection_output::run,
+        "Proposal" => proposal::run,
         "NonZero" => non_zero::run,
         "MaxPool" => max_pool::run,
         "AvgPool" => avg_pool::run,
@@ -433,6 +435,7 @@ pub const OPS: &[&str] = &[
     "Broadcast",
     "NonMaxSuppression",
     "DetectionOutput",
+    "Proposal",
     "NonZero",
     "FloorMod",
     "Mod",
