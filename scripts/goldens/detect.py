@@ -13,6 +13,7 @@ import numpy as np
 import openvino.opset1 as ops1
 import openvino.opset4 as ops4
 import openvino.opset8 as ops8
+import openvino.opset9 as ops9
 
 import gen_op_goldens as g
 
@@ -202,6 +203,49 @@ def proposal():
     )
 
 
+def generate_proposals():
+    # 3 anchors per cell of an H x W feature map, a batch of B images.
+    info = g.P("im_info", [-1, 3])
+    anchors = g.P("anchors", [-1, -1, 3, 4])
+    deltas = g.P("deltas", [-1, 12, -1, -1])
+    scores = g.P("scores", [-1, 3, -1, -1])
+    # Image sizes in (10, 50) x (10, 58), scales in (0.2, 1.2).
+    im = g.N(ops1.add(ops1.multiply(ops1.sigmoid(info), g.C([40.0, 48.0, 1.0], "info_scale", F32)), g.C([10.0, 10.0, 0.2], "info_shift", F32)), "image_info")
+    # Corner anchors: x0, y0 in (0, 20), x1, y1 in (20, 40).
+    anc = g.N(ops1.add(ops1.multiply(ops1.sigmoid(anchors), g.C(20.0, "anchor_scale", F32)), g.C([0.0, 0.0, 20.0, 20.0], "anchor_shift", F32)), "anchor_boxes")
+    d = g.N(ops1.multiply(deltas, g.C(0.3, "delta_scale", F32)), "deltas_small")
+    sc = sig(scores, "objectness")
+
+    def outs(node, name):
+        node.set_friendly_name(name)
+        suffix = ["rois", "scores", "counts"]
+        return [(node.output(i), f"{name}_{suffix[i]}") for i in range(3)]
+
+    o = []
+    o += outs(ops9.generate_proposals(im, anc, d, sc, 2.0, 0.5, 20, 6), "normalized")
+    o += outs(ops9.generate_proposals(im, anc, d, sc, 3.0, 0.7, 50, 10, normalized=False, roi_num_type="i32"), "pixels_i32")
+    o += outs(ops9.generate_proposals(im, anc, d, sc, 0.0, 0.3, 1000, 1000), "all")
+    g.case(
+        "detect_generate_proposals",
+        "GenerateProposals-9: normalized and pixel boxes (+1 in sizes), min_size scaled by the image scale, pre/post_nms_count below and above the proposal count, i32/i64 counts; rois [k, 4] with k data-dependent, bounded by B*min(post, pre, A*H*W)",
+        [info, anchors, deltas, scores],
+        o,
+        [{"im_info": [2, 3], "anchors": [3, 4, 3, 4], "deltas": [2, 12, 3, 4], "scores": [2, 3, 3, 4]},
+         {"im_info": [1, 3], "anchors": [5, 2, 3, 4], "deltas": [1, 12, 5, 2], "scores": [1, 3, 5, 2]}],
+    )
+
+    g.EXPECTED_RULES["invalid_generate_proposals_width"] = "generate-proposals-input"
+    i = g.P("i", [1, 3])
+    a = g.P("a", [3, 4, 3, 4])
+    dl = g.P("dl", [1, 12, 3, 4])
+    s = g.P("s", [1, 3, 3, 4])
+    n = g.N(ops9.generate_proposals(i, a, dl, s, 1.0, 0.5, 10, 5), "proposals")
+    g.INVALID.append(
+        ("invalid_generate_proposals_width", "proposals", "a: [3,4,3,4] -> [3,5,3,4] (anchors of width 5 for scores of width 4)", g.ov.Model([ops1.result(n.output(0))], [i, a, dl, s]), g._param_edit("a", [3, 5, 3, 4]))
+    )
+
+
 def build():
     detection_output()
     proposal()
+    generate_proposals()

@@ -132,3 +132,65 @@ fn proposal_inputs_that_do_not_fit_are_errors() {
         .run_checked()
         .error("prop", "proposal-input", "must be 4-D");
 }
+
+/// GenerateProposals on im_info `[B, 3]`, anchors `[H, W, A, 4]`, deltas
+/// `[B, 4A, H, W]` and scores `[B, A, H, W]` (dims as text).
+fn generate(attrs: &[(&str, &str)], anchors: &str, deltas: &str, scores: &str) -> Ir {
+    let mut net = Ir::new();
+    let info = net.param("info", "B,3", "f32");
+    let a = net.param("anchors", anchors, "f32");
+    let d = net.param("deltas", deltas, "f32");
+    let s = net.param("scores", scores, "f32");
+    for out in net.layer(
+        "gen",
+        "GenerateProposals",
+        "opset9",
+        attrs,
+        &[info, a, d, s],
+        3,
+    ) {
+        net.result(out);
+    }
+    net
+}
+
+#[test]
+fn generate_proposals_count_is_bounded_by_every_limit() {
+    let attrs = [
+        ("pre_nms_count", "20"),
+        ("post_nms_count", "6"),
+        ("roi_num_type", "i32"),
+    ];
+    let r = generate(&attrs, "H,W,3,4", "B,12,H,W", "B,3,H,W").run_checked();
+    r.clean();
+    let (upper, lo, _) = r.bound_of("gen", 0);
+    assert_eq!((upper.as_str(), lo), ("B*min(3*H*W, 6)", Some(0)));
+    assert_eq!(
+        r.shape_of("gen", 1),
+        r.shape_of("gen", 0).replace(", 4]", "]")
+    );
+    assert_eq!(r.shape_of("gen", 2), "[B]");
+    assert_eq!(r.tensor_of("gen", 2).element_type.to_string(), "i32");
+}
+
+#[test]
+fn generate_proposals_checks_are_errors() {
+    let attrs = [("pre_nms_count", "20"), ("post_nms_count", "6")];
+    generate(&attrs, "3,5,3,4", "B,12,3,4", "B,3,3,4")
+        .run_checked()
+        .error("gen", "generate-proposals-input", "widths of anchors");
+    generate(&attrs, "3,4,3,4", "B,8,3,4", "B,3,3,4")
+        .run_checked()
+        .error("gen", "generate-proposals-input", "deltas' dim 1");
+    generate(&attrs, "3,4,3,5", "B,12,3,4", "B,3,3,4")
+        .run_checked()
+        .error("gen", "generate-proposals-input", "last dim");
+    let eta = [
+        ("pre_nms_count", "20"),
+        ("post_nms_count", "6"),
+        ("nms_eta", "0.5"),
+    ];
+    generate(&eta, "3,4,3,4", "B,12,3,4", "B,3,3,4")
+        .run_checked()
+        .error("gen", "generate-proposals-attribute", "nms_eta");
+}

@@ -37,6 +37,7 @@ mod gather;
 mod gather_elements;
 mod gather_nd;
 mod gather_tree;
+pub mod generate_proposals;
 pub mod grid_sample;
 mod grn;
 mod group_convolution;
@@ -210,6 +211,7 @@ pub static ALL: &[&OpDef] = &[
     &gather::DEF,
     &gather_elements::DEF,
     &gather_tree::DEF,
+    &generate_proposals::DEF,
     &gather_nd::DEF,
     &grid_sample::DEF,
     &grn::DEF,
