@@ -46,6 +46,7 @@ mod gather;
 mod gather_elements;
 mod gather_nd;
 mod gather_tree;
+mod generate_proposals;
 mod grid_sample;
 mod grn;
 mod group_normalization;
@@ -67,6 +68,7 @@ pub(crate) mod pad;
 mod prior_box;
 mod prior_box_clustered;
 mod proposal;
+mod proposal_nms;
 mod range;
 mod rdft;
 mod reduce;
@@ -306,6 +308,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "NonMaxSuppression" => non_max_suppression::run,
         "DetectionOutput" => detection_output::run,
         "Proposal" => proposal::run,
+        "GenerateProposals" => generate_proposals::run,
         "NonZero" => non_zero::run,
         "MaxPool" => max_pool::run,
         "AvgPool" => avg_pool::run,
@@ -436,6 +439,7 @@ pub const OPS: &[&str] = &[
     "NonMaxSuppression",
     "DetectionOutput",
     "Proposal",
+    "GenerateProposals",
     "NonZero",
     "FloorMod",
     "Mod",

@@ -20,6 +20,7 @@
 
 use shape_infer::ops::proposal::{attributes, Attrs};
 
+use super::proposal_nms::{clip, suppress};
 use super::{from_f64s, to_f64s, Call, KResult};
 use crate::tensor::{check_scratch, Tensor};
 
@@ -85,10 +86,6 @@ fn image_info(call: &Call<'_>) -> KResult<[f32; 4]> {
         return Err("the image info must have non-negative scales".into());
     }
     Ok([height, width, scale_h, scale_w])
-}
-
-fn clip(v: f32, hi: f32) -> f32 {
-    v.min(hi).max(0.0)
 }
 
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
@@ -171,7 +168,9 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         // The CPU plugin's order: cell-major, anchor-minor; best first.
         candidates.sort_by(|l, r| r.score.total_cmp(&l.score));
         candidates.truncate(pre);
-        let kept = suppress(&candidates, a.nms_thresh, post, style.offset);
+        let corners: Vec<[f32; 4]> = candidates.iter().map(|c| c.corners).collect();
+        let dead = vec![false; corners.len()];
+        let kept = suppress(&corners, dead, a.nms_thresh, post, style.offset);
         for (roi, &index) in kept.iter().enumerate() {
             let mut c = candidates[index].corners;
             if a.clip_after_nms {
@@ -254,42 +253,4 @@ impl Cell {
             score: if big_enough { self.score } else { 0.0 },
         }
     }
-}
-
-/// Greedy suppression in order: a box dies when its IoU with a kept one is
-/// above `threshold`; at most `max` kept (their indices).
-fn suppress(candidates: &[Candidate], threshold: f32, max: usize, offset: f32) -> Vec<usize> {
-    let mut dead = vec![false; candidates.len()];
-    let mut kept = Vec::new();
-    for i in 0..candidates.len() {
-        if dead[i] {
-            continue;
-        }
-        kept.push(i);
-        if kept.len() == max {
-            break;
-        }
-        let a = candidates[i].corners;
-        for (j, d) in dead.iter_mut().enumerate().skip(i + 1) {
-            let b = candidates[j].corners;
-            if iou(&a, &b, offset) > threshold {
-                *d = true;
-            }
-        }
-    }
-    kept
-}
-
-/// The CPU plugin's IoU of two corner boxes with sizes `x1 - x0 + offset`:
-/// 0 when they do not touch.
-fn iou(a: &[f32; 4], b: &[f32; 4], offset: f32) -> f32 {
-    if !(a[0] <= b[2] && a[1] <= b[3] && b[0] <= a[2] && b[1] <= a[3]) {
-        return 0.0;
-    }
-    let width = (a[2].min(b[2]) - a[0].max(b[0]) + offset).max(0.0);
-    let height = (a[3].min(b[3]) - a[1].max(b[1]) + offset).max(0.0);
-    let area = width * height;
-    let area_a = (a[2] - a[0] + offset) * (a[3] - a[1] + offset);
-    let area_b = (b[2] - b[0] + offset) * (b[3] - b[1] + offset);
-    area / (area_a + area_b - area)
 }
