@@ -245,7 +245,91 @@ def generate_proposals():
     )
 
 
+def opset6_node(type_name, attrs, inputs, precisions):
+    """An opset6 layer OpenVINO's Python API cannot build (the
+    ExperimentalDetectron ops): read from IR text fed by stub Parameters,
+    then its inputs rewired to `inputs` (outputs of the case's graph)."""
+    layers, edges = [], []
+    n = len(inputs)
+
+    def dims(src):
+        return "".join("<dim>-1</dim>" for _ in range(len(src.get_partial_shape())))
+
+    for i, src in enumerate(inputs):
+        shape = ",".join(["?"] * len(src.get_partial_shape()))
+        layers.append(f'<layer id="{i}" name="stub{i}" type="Parameter" version="opset1"><data shape="{shape}" element_type="f32"/><output><port id="0" precision="FP32">{dims(src)}</port></output></layer>')
+        edges.append(f'<edge from-layer="{i}" from-port="0" to-layer="{n}" to-port="{i}"/>')
+    data = " ".join(f'{k}="{v}"' for k, v in attrs.items())
+    ins = "".join(f'<port id="{i}" precision="FP32">{dims(src)}</port>' for i, src in enumerate(inputs))
+    outs = "".join(f'<port id="{n + j}" precision="{p}"/>' for j, p in enumerate(precisions))
+    layers.append(f'<layer id="{n}" name="stub" type="{type_name}" version="opset6"><data {data}/><input>{ins}</input><output>{outs}</output></layer>')
+    for j in range(len(precisions)):
+        layers.append(f'<layer id="{n + 1 + j}" name="stub_result{j}" type="Result" version="opset1"><input><port id="0"/></input></layer>')
+        edges.append(f'<edge from-layer="{n}" from-port="{n + j}" to-layer="{n + 1 + j}" to-port="0"/>')
+    xml = f'<?xml version="1.0"?><net name="stub" version="11"><layers>{"".join(layers)}</layers><edges>{"".join(edges)}</edges></net>'
+    model = g.ov.Core().read_model(xml.encode(), g.ov.Tensor(np.zeros(0, np.uint8)))
+    node = next(op for op in model.get_ordered_ops() if op.get_type_name() == type_name)
+    for i, src in enumerate(inputs):
+        node.input(i).replace_source_output(src)
+    node.validate_and_infer_types()
+    return node
+
+
+def named_outputs(node, name, suffixes):
+    node.set_friendly_name(name)
+    return [(node.output(i), f"{name}_{suffixes[i]}") for i in range(node.get_output_size())]
+
+
+def ed_detection_output():
+    # 3 classes (class 0 the background), R rois.
+    rois = g.P("rois", [-1, 4])
+    deltas = g.P("deltas", [-1, 12])
+    scores = g.P("scores", [-1, 3])
+    # Corner rois: x0, y0 in (0, 30), x1, y1 in (20, 50), in an image of 50 x 60.
+    boxes = g.N(ops1.add(ops1.multiply(ops1.sigmoid(rois), g.C(30.0, "roi_scale", F32)), g.C([0.0, 0.0, 20.0, 20.0], "roi_shift", F32)), "roi_boxes")
+    d = g.N(ops1.multiply(deltas, g.C(0.5, "delta_scale", F32)), "deltas_half")
+    sc = sig(scores, "class_scores")
+    info = g.C([[50.0, 60.0, 1.0]], "image_info", F32)
+    base = {"score_threshold": 0.3, "nms_threshold": 0.5, "max_delta_log_wh": 2.0, "num_classes": 3, "post_nms_count": 8, "max_detections_per_image": 6, "class_agnostic_box_regression": "false", "deltas_weights": "10,10,5,5"}
+    suffixes = ["boxes", "classes", "scores"]
+    o = []
+    o += named_outputs(opset6_node("ExperimentalDetectronDetectionOutput", base, [boxes.output(0), d.output(0), sc.output(0), info.output(0)], ["FP32", "I32", "FP32"]), "per_class", suffixes)
+    agnostic = dict(base, class_agnostic_box_regression="true", nms_threshold=0.3, post_nms_count=3, max_detections_per_image=4, score_threshold=0.5, deltas_weights="1,2,0.5,1.5")
+    o += named_outputs(opset6_node("ExperimentalDetectronDetectionOutput", agnostic, [boxes.output(0), d.output(0), sc.output(0), info.output(0)], ["FP32", "I32", "FP32"]), "agnostic", suffixes)
+    g.case(
+        "detect_ed_detection_output",
+        "ExperimentalDetectronDetectionOutput-6: per-class and class-agnostic box regression, deltas weights, max_delta_log_wh, score and NMS thresholds, post_nms_count per class and max_detections_per_image; boxes [M, 4], classes [M] i32, scores [M]",
+        [rois, deltas, scores],
+        o,
+        [{"rois": [10, 4], "deltas": [10, 12], "scores": [10, 3]}, {"rois": [3, 4], "deltas": [3, 12], "scores": [3, 3]}],
+    )
+
+
+def ed_generate_proposals():
+    # 3 anchors per cell of an H x W feature map.
+    anchors = g.P("anchors", [-1, 4])
+    deltas = g.P("deltas", [12, -1, -1])
+    scores = g.P("scores", [3, -1, -1])
+    anc = g.N(ops1.add(ops1.multiply(ops1.sigmoid(anchors), g.C(20.0, "anchor_scale", F32)), g.C([0.0, 0.0, 20.0, 20.0], "anchor_shift", F32)), "anchor_boxes")
+    d = g.N(ops1.multiply(deltas, g.C(0.3, "delta_scale", F32)), "deltas_small")
+    sc = sig(scores, "objectness")
+    info = g.C([40.0, 48.0, 1.5], "image_info", F32)
+    inputs = [info.output(0), anc.output(0), d.output(0), sc.output(0)]
+    o = []
+    o += named_outputs(opset6_node("ExperimentalDetectronGenerateProposalsSingleImage", {"min_size": 2.0, "nms_threshold": 0.6, "pre_nms_count": 30, "post_nms_count": 8}, inputs, ["FP32", "FP32"]), "kept", ["rois", "scores"])
+    o += named_outputs(opset6_node("ExperimentalDetectronGenerateProposalsSingleImage", {"min_size": 0.0, "nms_threshold": 0.9, "pre_nms_count": 1000, "post_nms_count": 5}, inputs, ["FP32", "FP32"]), "all", ["rois", "scores"])
+    g.case(
+        "detect_ed_generate_proposals",
+        "ExperimentalDetectronGenerateProposalsSingleImage-6: anchors refined and clipped, min_size scaled by the image scale, pre_nms_count below and above the proposal count; rois [post_nms_count, 4] and scores [post_nms_count]",
+        [anchors, deltas, scores],
+        o,
+        [{"anchors": [36, 4], "deltas": [12, 3, 4], "scores": [3, 3, 4]}, {"anchors": [30, 4], "deltas": [12, 5, 2], "scores": [3, 5, 2]}],
+    )
+
+
 def build():
     detection_output()
     proposal()
     generate_proposals()
+    ed_detection_output()
+    ed_generate_proposals()

@@ -194,3 +194,61 @@ fn generate_proposals_checks_are_errors() {
         .run_checked()
         .error("gen", "generate-proposals-attribute", "nms_eta");
 }
+
+#[test]
+fn experimental_detectron_outputs_have_the_attribute_sizes() {
+    let mut net = Ir::new();
+    let rois = net.param("rois", "R,4", "f32");
+    let deltas = net.param("deltas", "R,12", "f32");
+    let scores = net.param("scores", "R,3", "f32");
+    let info = net.param("info", "1,3", "f32");
+    let attrs = [
+        ("num_classes", "3"),
+        ("max_detections_per_image", "6"),
+        ("post_nms_count", "8"),
+        ("deltas_weights", "10,10,5,5"),
+    ];
+    let inputs = [rois, deltas, scores, info];
+    let det = "ExperimentalDetectronDetectionOutput";
+    for out in net.layer("det", det, "opset6", &attrs, &inputs, 3) {
+        net.result(out);
+    }
+    let r = net.run_checked();
+    r.clean();
+    assert_eq!(r.shape_of("det", 0), "[6, 4]");
+    assert_eq!(r.tensor_of("det", 1).element_type.to_string(), "i32");
+    assert_eq!(r.shape_of("det", 2), "[6]");
+
+    let mut net = Ir::new();
+    let rois = net.param("rois", "R,4", "f32");
+    let deltas = net.param("deltas", "R,8", "f32");
+    let scores = net.param("scores", "R,3", "f32");
+    let info = net.param("info", "1,3", "f32");
+    let d = net.layer(
+        "det",
+        det,
+        "opset6",
+        &attrs,
+        &[rois, deltas, scores, info],
+        3,
+    );
+    net.result(d[0]);
+    net.run_checked()
+        .error("det", "ed-detection-input", "num_classes * 4");
+
+    let mut net = Ir::new();
+    let info = net.param("info", "3", "f32");
+    let anchors = net.param("anchors", "K,4", "f32");
+    let deltas = net.param("deltas", "12,H,W", "f32");
+    let scores = net.param("scores", "3,H,W", "f32");
+    let attrs = [("pre_nms_count", "30"), ("post_nms_count", "8")];
+    let single = "ExperimentalDetectronGenerateProposalsSingleImage";
+    let inputs = [info, anchors, deltas, scores];
+    for out in net.layer("gen", single, "opset6", &attrs, &inputs, 2) {
+        net.result(out);
+    }
+    let r = net.run_checked();
+    r.clean();
+    assert_eq!(r.shape_of("gen", 0), "[8, 4]");
+    assert_eq!(r.shape_of("gen", 1), "[8]");
+}

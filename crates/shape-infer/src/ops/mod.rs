@@ -30,6 +30,8 @@ mod elementwise_unary;
 mod embedding_bag_offsets;
 mod embedding_bag_packed;
 mod embedding_segments_sum;
+pub mod experimental_detectron_detection_output;
+mod experimental_detectron_generate_proposals;
 mod extract;
 mod eye;
 pub mod fake_quantize;
@@ -206,6 +208,8 @@ pub static ALL: &[&OpDef] = &[
     &elementwise_unary::TAN,
     &elementwise_unary::TANH,
     &extract::DEF,
+    &experimental_detectron_detection_output::DEF,
+    &experimental_detectron_generate_proposals::DEF,
     &eye::DEF,
     &fake_quantize::DEF,
     &gather::DEF,
