@@ -25,24 +25,27 @@ fn max_delta_log_wh() -> f32 {
 
 /// A refined anchor.
 #[derive(Clone, Copy)]
-struct Refined {
-    corners: [f32; 4],
-    score: f32,
+pub(crate) struct Refined {
+    pub corners: [f32; 4],
+    pub score: f32,
     /// Both sides reach the minimum size.
-    big_enough: bool,
+    pub big_enough: bool,
 }
 
 /// One image's settings.
-struct Image {
-    height: f32,
-    width: f32,
-    min_h: f32,
-    min_w: f32,
-    offset: f32,
+pub(crate) struct Image {
+    pub height: f32,
+    pub width: f32,
+    pub min_h: f32,
+    pub min_w: f32,
+    /// 1 when box sides are `x1 - x0 + 1` (pixel boxes), else 0.
+    pub offset: f32,
 }
 
 impl Image {
-    fn refine(&self, anchor: [f32; 4], delta: [f32; 4], score: f32) -> Refined {
+    /// An anchor `(x0, y0, x1, y1)` moved by its deltas `(dx, dy, d log w,
+    /// d log h)` and clipped to the image.
+    pub(crate) fn refine(&self, anchor: [f32; 4], delta: [f32; 4], score: f32) -> Refined {
         let offset = self.offset;
         let [x0, y0, x1, y1] = anchor;
         let ww = x1 - x0 + offset;

@@ -39,6 +39,7 @@ mod elementwise_unary;
 mod embedding_bag_offsets;
 mod embedding_bag_packed;
 mod embedding_segments_sum;
+mod experimental_detectron_generate_proposals;
 mod extract;
 mod eye;
 mod fake_quantize;
@@ -309,6 +310,9 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "DetectionOutput" => detection_output::run,
         "Proposal" => proposal::run,
         "GenerateProposals" => generate_proposals::run,
+        "ExperimentalDetectronGenerateProposalsSingleImage" => {
+            experimental_detectron_generate_proposals::run
+        }
         "NonZero" => non_zero::run,
         "MaxPool" => max_pool::run,
         "AvgPool" => avg_pool::run,
@@ -440,6 +444,7 @@ pub const OPS: &[&str] = &[
     "DetectionOutput",
     "Proposal",
     "GenerateProposals",
+    "ExperimentalDetectronGenerateProposalsSingleImage",
     "NonZero",
     "FloorMod",
     "Mod",
