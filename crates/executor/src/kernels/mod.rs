@@ -39,6 +39,7 @@ mod elementwise_unary;
 mod embedding_bag_offsets;
 mod embedding_bag_packed;
 mod embedding_segments_sum;
+mod experimental_detectron_detection_output;
 mod experimental_detectron_generate_proposals;
 mod extract;
 mod eye;
@@ -310,6 +311,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "DetectionOutput" => detection_output::run,
         "Proposal" => proposal::run,
         "GenerateProposals" => generate_proposals::run,
+        "ExperimentalDetectronDetectionOutput" => experimental_detectron_detection_output::run,
         "ExperimentalDetectronGenerateProposalsSingleImage" => {
             experimental_detectron_generate_proposals::run
         }
@@ -444,6 +446,7 @@ pub const OPS: &[&str] = &[
     "DetectionOutput",
     "Proposal",
     "GenerateProposals",
+    "ExperimentalDetectronDetectionOutput",
     "ExperimentalDetectronGenerateProposalsSingleImage",
     "NonZero",
     "FloorMod",
