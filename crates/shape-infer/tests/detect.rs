@@ -252,3 +252,33 @@ fn experimental_detectron_outputs_have_the_attribute_sizes() {
     assert_eq!(r.shape_of("gen", 0), "[8, 4]");
     assert_eq!(r.shape_of("gen", 1), "[8]");
 }
+
+#[test]
+fn detection_prefers_a_constant_prior_count_and_takes_f32_proposals() {
+    // OpenVINO's type_prop `detection_output_v0_calculated_num_prior_boxes`:
+    // the prior count from the auxiliary class predictions.
+    let mut net = Ir::new();
+    let l = net.param("loc", "4,L", "f16");
+    let c = net.param("conf", "4,K", "f16");
+    let p = net.param("priors", "B,2,Q", "f32");
+    let ac = net.param("aux_conf", "4,20", "f16");
+    let al = net.param("aux_loc", "4,L", "f16");
+    let attrs = [
+        ("num_classes", "2"),
+        ("keep_top_k", "-1"),
+        ("top_k", "-1"),
+        ("share_location", "false"),
+        ("normalized", "true"),
+    ];
+    let d = net.op(
+        "det",
+        "DetectionOutput",
+        "opset1",
+        &attrs,
+        &[l, c, p, ac, al],
+    );
+    let r = net.run_to(d);
+    r.clean();
+    assert_eq!(r.shape("det"), "[1, 1, 80, 7]");
+    assert_eq!(r.element_type("det"), "f16");
+}

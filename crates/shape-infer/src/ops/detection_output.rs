@@ -215,7 +215,10 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     }
     support::expect_real_input(call, 0, "box logits (input 0)")?;
     let element_type = call.inputs[0].element_type;
-    for index in 1..call.inputs.len() {
+    // The proposals may be of another floating-point type (OpenVINO's
+    // type_prop `detection_f16_with_proposals_f32`).
+    support::expect_real_input(call, 2, "proposals (input 2)")?;
+    for index in (1..call.inputs.len()).filter(|&i| i != 2) {
         support::expect_same_type(call, 0, index)?;
     }
     let loc = ranked(call, 0, 2, "box logits")?;
@@ -252,32 +255,38 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     } else {
         classes_attr.clone()
     };
-    // The prior count P, from the proposals first (a constant divisor),
-    // then from whichever input gives it.
-    let mut priors: Option<Dim> = None;
+    // The prior count P: a constant from any input that gives one (as
+    // OpenVINO, which deduces it from static dims only), else the
+    // expression of the first (the proposals' has a constant divisor).
+    let mut candidates: Vec<Dim> = Vec::new();
     if let Some(p) = proposals {
-        priors = divide(ctx, &p[2], &prior_size, "the proposals' last dim")?;
+        candidates.extend(divide(ctx, &p[2], &prior_size, "the proposals' last dim")?);
     }
-    if priors.is_none() {
-        if let (Some(l), Some(lc)) = (loc, &loc_classes) {
-            priors = divide(ctx, &l[1], &lc.mul_const(4)?, "the box logits' dim 1")?;
-        }
+    if let (Some(l), Some(lc)) = (loc, &loc_classes) {
+        candidates.extend(divide(
+            ctx,
+            &l[1],
+            &lc.mul_const(4)?,
+            "the box logits' dim 1",
+        )?);
     }
-    if priors.is_none() {
-        if let Some(a) = aux_conf {
-            priors = divide(
-                ctx,
-                &a[1],
-                &Expr::constant(2),
-                "the auxiliary class predictions' dim 1",
-            )?;
-        }
+    if let Some(a) = aux_conf {
+        let two = Expr::constant(2);
+        candidates.extend(divide(
+            ctx,
+            &a[1],
+            &two,
+            "the auxiliary class predictions' dim 1",
+        )?);
     }
-    if priors.is_none() {
-        if let (Some(c), Some(n)) = (conf, &classes_attr) {
-            priors = divide(ctx, &c[1], n, "the class predictions' dim 1")?;
-        }
+    if let (Some(c), Some(n)) = (conf, &classes_attr) {
+        candidates.extend(divide(ctx, &c[1], n, "the class predictions' dim 1")?);
     }
+    let priors = candidates
+        .iter()
+        .find(|p| p.is_constant())
+        .or(candidates.first())
+        .cloned();
     // The class count C: version 1's attribute, else deduced.
     let mut classes = classes_attr;
     if let (None, Some(p)) = (&classes, &priors) {
