@@ -77,6 +77,77 @@ fn none(_: &mut Net) -> Vec<Out> {
     Vec::new()
 }
 
+/// The detection heads (issue 17): no images, no feature-map rows, no rois.
+fn detection_cases(cases: &mut Vec<Case>) {
+    cases.push(case("DetectionOutput", |net| {
+        let loc = net.param("loc", "f32", "0,24");
+        let conf = net.param("conf", "f32", "0,18");
+        let priors = net.param("priors", "f32", "1,2,24");
+        let attrs =
+            r#"keep_top_k="5" normalized="true" code_type="caffe.PriorBoxParameter.CORNER""#;
+        vec![net.op(
+            "op",
+            "DetectionOutput",
+            "opset8",
+            attrs,
+            &[loc, conf, priors],
+            None,
+        )]
+    }));
+    cases.push(case("Proposal", |net| {
+        let probs = net.param("probs", "f32", "1,4,0,3");
+        let deltas = net.param("deltas", "f32", "1,8,0,3");
+        let info = net.f32s("info", &[3], &[40.0, 48.0, 1.0]);
+        let attrs = r#"post_nms_topn="3" ratio="0.5,1" scale="2" base_size="8" feat_stride="8""#;
+        net.op_multi(
+            "op",
+            "Proposal",
+            "opset4",
+            attrs,
+            &[probs, deltas, info],
+            vec![None; 2],
+        )
+    }));
+    cases.push(case("GenerateProposals", |net| {
+        let info = net.param("info", "f32", "0,3");
+        let anchors = net.param("anchors", "f32", "2,2,3,4");
+        let deltas = net.param("deltas", "f32", "0,12,2,2");
+        let scores = net.param("scores", "f32", "0,3,2,2");
+        let attrs = r#"pre_nms_count="10" post_nms_count="4" nms_threshold="0.5" min_size="1""#;
+        let inputs = [info, anchors, deltas, scores];
+        net.op_multi(
+            "op",
+            "GenerateProposals",
+            "opset9",
+            attrs,
+            &inputs,
+            vec![None; 3],
+        )
+    }));
+    cases.push(case(
+        "ExperimentalDetectronGenerateProposalsSingleImage",
+        |net| {
+            let info = net.f32s("info", &[3], &[40.0, 48.0, 1.0]);
+            let anchors = net.param("anchors", "f32", "0,4");
+            let deltas = net.param("deltas", "f32", "12,0,3");
+            let scores = net.param("scores", "f32", "3,0,3");
+            let attrs = r#"pre_nms_count="10" post_nms_count="4" nms_threshold="0.5" min_size="1""#;
+            let op = "ExperimentalDetectronGenerateProposalsSingleImage";
+            let inputs = [info, anchors, deltas, scores];
+            net.op_multi("op", op, "opset6", attrs, &inputs, vec![None; 2])
+        },
+    ));
+    cases.push(case("ExperimentalDetectronDetectionOutput", |net| {
+        let rois = net.param("rois", "f32", "0,4");
+        let deltas = net.param("deltas", "f32", "0,12");
+        let scores = net.param("scores", "f32", "0,3");
+        let info = net.f32s("info", &[1, 3], &[50.0, 60.0, 1.0]);
+        let attrs = r#"num_classes="3" post_nms_count="5" max_detections_per_image="6" deltas_weights="10,10,5,5""#;
+        let op = "ExperimentalDetectronDetectionOutput";
+        net.op_multi("op", op, "opset6", attrs, &[rois, deltas, scores, info], vec![None; 3])
+    }));
+}
+
 fn cases() -> Vec<Case> {
     let mut cases = vec![
         case("Parameter", |net| vec![x(net)]),
@@ -1132,6 +1203,7 @@ fn cases() -> Vec<Case> {
             )
         }));
     }
+    detection_cases(&mut cases);
     for (mode, padding, data, grid) in [
         // No grid points, an empty batch, and points over empty data.
         ("bilinear", "zeros", "1,2,3,3", "1,0,4,2"),

@@ -32,6 +32,7 @@ mod ctc_greedy_decoder;
 mod ctc_greedy_decoder_seq_len;
 mod cum_sum;
 mod depth_to_space;
+mod detection_output;
 pub(crate) mod dft;
 mod einsum;
 mod elementwise_binary;
@@ -39,6 +40,8 @@ mod elementwise_unary;
 mod embedding_bag_offsets;
 mod embedding_bag_packed;
 mod embedding_segments_sum;
+mod experimental_detectron_detection_output;
+mod experimental_detectron_generate_proposals;
 mod extract;
 mod extract_image_patches;
 mod eye;
@@ -48,6 +51,7 @@ mod gather;
 mod gather_elements;
 mod gather_nd;
 mod gather_tree;
+mod generate_proposals;
 mod grid_sample;
 mod grn;
 mod group_normalization;
@@ -75,6 +79,8 @@ pub(crate) mod pad;
 mod prior_box;
 mod prior_box_clustered;
 pub(crate) mod random_uniform;
+mod proposal;
+mod proposal_nms;
 mod range;
 mod rdft;
 mod reduce;
@@ -328,6 +334,13 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "MatrixNms" => matrix_nms::run,
         "MulticlassNms" => multiclass_nms::run,
         "NMSRotated" => nms_rotated::run,
+        "DetectionOutput" => detection_output::run,
+        "Proposal" => proposal::run,
+        "GenerateProposals" => generate_proposals::run,
+        "ExperimentalDetectronDetectionOutput" => experimental_detectron_detection_output::run,
+        "ExperimentalDetectronGenerateProposalsSingleImage" => {
+            experimental_detectron_generate_proposals::run
+        }
         "NonZero" => non_zero::run,
         "MaxPool" => max_pool::run,
         "AvgPool" => avg_pool::run,
@@ -469,6 +482,11 @@ pub const OPS: &[&str] = &[
     "MatrixNms",
     "MulticlassNms",
     "NMSRotated",
+    "DetectionOutput",
+    "Proposal",
+    "GenerateProposals",
+    "ExperimentalDetectronDetectionOutput",
+    "ExperimentalDetectronGenerateProposalsSingleImage",
     "NonZero",
     "FloorMod",
     "Mod",

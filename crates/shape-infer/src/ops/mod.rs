@@ -23,6 +23,7 @@ mod ctc_greedy_decoder;
 mod ctc_greedy_decoder_seq_len;
 mod cum_sum;
 mod depth_to_space;
+pub mod detection_output;
 pub(crate) mod dft;
 pub mod einsum;
 mod elementwise_binary;
@@ -30,6 +31,8 @@ mod elementwise_unary;
 mod embedding_bag_offsets;
 mod embedding_bag_packed;
 mod embedding_segments_sum;
+pub mod experimental_detectron_detection_output;
+mod experimental_detectron_generate_proposals;
 mod extract;
 pub mod extract_image_patches;
 mod eye;
@@ -39,6 +42,7 @@ mod gather;
 mod gather_elements;
 mod gather_nd;
 mod gather_tree;
+pub mod generate_proposals;
 pub mod grid_sample;
 mod grn;
 mod group_convolution;
@@ -74,6 +78,7 @@ mod parameter;
 pub mod prior_box;
 pub mod prior_box_clustered;
 pub(crate) mod random_uniform;
+pub mod proposal;
 mod range;
 mod rdft;
 mod reduce;
@@ -143,6 +148,7 @@ pub static ALL: &[&OpDef] = &[
     &ctc_greedy_decoder_seq_len::DEF,
     &cum_sum::DEF,
     &depth_to_space::DEF,
+    &detection_output::DEF,
     &dft::DFT,
     &dft::IDFT,
     &einsum::DEF,
@@ -218,6 +224,8 @@ pub static ALL: &[&OpDef] = &[
     &elementwise_unary::TANH,
     &extract::DEF,
     &extract_image_patches::DEF,
+    &experimental_detectron_detection_output::DEF,
+    &experimental_detectron_generate_proposals::DEF,
     &eye::DEF,
     &fake_convert::DEF,
     &inverse::DEF,
@@ -228,6 +236,7 @@ pub static ALL: &[&OpDef] = &[
     &gather::DEF,
     &gather_elements::DEF,
     &gather_tree::DEF,
+    &generate_proposals::DEF,
     &gather_nd::DEF,
     &grid_sample::DEF,
     &grn::DEF,
@@ -258,6 +267,7 @@ pub static ALL: &[&OpDef] = &[
     &parameter::DEF,
     &prior_box::DEF,
     &prior_box_clustered::DEF,
+    &proposal::DEF,
     &range::DEF,
     &rdft::DEF,
     &reduce::L1,

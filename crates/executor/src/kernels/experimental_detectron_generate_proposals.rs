@@ -1,0 +1,105 @@
+//! ExperimentalDetectronGenerateProposalsSingleImage-6 as OpenVINO's CPU
+//! plugin computes it (in `f32`): GenerateProposals' refinement of the
+//! anchors `[H*W*A, 4]` (order: row, column, anchor) with pixel sides
+//! (`x1 - x0 + 1`) and a `min_size` not scaled by the image, the score of a
+//! box below it zeroed; then the best `pre_nms_count` suppressed (sides
+//! without the +1, zero scores never kept) and `post_nms_count` rows
+//! written, zero after the kept ones.
+
+use shape_infer::ops::generate_proposals::counts;
+use shape_infer::ops::prior_box::float;
+
+use super::generate_proposals::Image;
+use super::proposal_nms::suppress;
+use super::{from_f64s, to_f64s, Call, KResult};
+use crate::tensor::{check_scratch, Tensor};
+
+fn f32s(call: &Call<'_>, index: usize) -> KResult<Vec<f32>> {
+    Ok(to_f64s(call.input(index)?)?
+        .into_iter()
+        .map(|v| v as f32)
+        .collect())
+}
+
+pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    let attributes = &call.node.attributes;
+    let (pre, post) = counts(attributes).map_err(|e| e.to_string())?;
+    let min_size = float(attributes, "min_size", Some(0.0)).map_err(|e| e.to_string())?;
+    let threshold = float(attributes, "nms_threshold", Some(0.0)).map_err(|e| e.to_string())?;
+    let shape = |i: usize| call.input(i).map(|t| t.shape.clone());
+    let (anchor_shape, delta_shape, score_shape) = (shape(1)?, shape(2)?, shape(3)?);
+    let (count, height, width) = match (
+        anchor_shape.as_slice(),
+        delta_shape.as_slice(),
+        score_shape.as_slice(),
+    ) {
+        (&[k, 4], &[dc, dh, dw], &[a, h, w]) if k == a * h * w && (dc, dh, dw) == (4 * a, h, w) => {
+            (a, h, w)
+        }
+        _ => {
+            return Err(format!(
+                "anchors {anchor_shape:?}, deltas {delta_shape:?} and scores {score_shape:?} do not fit [H*W*A, 4], [4A, H, W] and [A, H, W]"
+            )
+            .into())
+        }
+    };
+    let info = f32s(call, 0)?;
+    let [img_h, img_w, ..] = info.as_slice() else {
+        return Err(format!("im_info has {} values, not 3", info.len()).into());
+    };
+    let cells = height * width;
+    let total = count * cells;
+    check_scratch(
+        total,
+        24,
+        "ExperimentalDetectronGenerateProposalsSingleImage",
+    )?;
+    let anchors = f32s(call, 1)?;
+    let deltas = f32s(call, 2)?;
+    let scores = f32s(call, 3)?;
+    let image = Image {
+        height: *img_h,
+        width: *img_w,
+        min_h: min_size,
+        min_w: min_size,
+        offset: 1.0,
+    };
+    let mut refined = Vec::with_capacity(total);
+    for h in 0..height {
+        for w in 0..width {
+            for a in 0..count {
+                let at = ((h * width + w) * count + a) * 4;
+                let anchor = [
+                    anchors[at],
+                    anchors[at + 1],
+                    anchors[at + 2],
+                    anchors[at + 3],
+                ];
+                let delta = [0, 1, 2, 3].map(|k| deltas[(a * 4 + k) * cells + h * width + w]);
+                let mut r = image.refine(anchor, delta, scores[a * cells + h * width + w]);
+                if !r.big_enough {
+                    r.score = 0.0;
+                }
+                refined.push(r);
+            }
+        }
+    }
+    refined.sort_by(|l, r| r.score.total_cmp(&l.score));
+    refined.truncate(total.min(usize::try_from(pre).unwrap_or(usize::MAX)));
+    let rows = usize::try_from(post).unwrap_or(0);
+    let corners: Vec<[f32; 4]> = refined.iter().map(|r| r.corners).collect();
+    let dead = refined.iter().map(|r| r.score == 0.0).collect();
+    let kept = suppress(&corners, dead, threshold, rows, 0.0);
+    let mut rois = vec![0f64; rows * 4];
+    let mut roi_scores = vec![0f64; rows];
+    for (i, &k) in kept.iter().enumerate() {
+        for (j, v) in refined[k].corners.iter().enumerate() {
+            rois[i * 4 + j] = f64::from(*v);
+        }
+        roi_scores[i] = f64::from(refined[k].score);
+    }
+    Ok(vec![
+        from_f64s(call.out_type(0)?, vec![rows, 4], &rois)?,
+        from_f64s(call.out_type(1)?, vec![rows], &roi_scores)?,
+    ])
+}
