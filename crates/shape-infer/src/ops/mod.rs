@@ -21,6 +21,7 @@ mod convolution_backprop_data;
 mod ctc_greedy_decoder;
 mod ctc_greedy_decoder_seq_len;
 mod cum_sum;
+mod deformable_convolution;
 mod depth_to_space;
 pub(crate) mod dft;
 pub mod einsum;
@@ -127,6 +128,7 @@ pub static ALL: &[&OpDef] = &[
     &ctc_greedy_decoder::DEF,
     &ctc_greedy_decoder_seq_len::DEF,
     &cum_sum::DEF,
+    &deformable_convolution::DEF,
     &depth_to_space::DEF,
     &dft::DFT,
     &dft::IDFT,
