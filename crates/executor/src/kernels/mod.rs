@@ -24,12 +24,14 @@ mod compress;
 mod concat;
 mod constant;
 pub(crate) mod convert;
+mod convert_color;
 mod convert_promote_types;
 pub(crate) mod convolution;
 mod convolution_backprop_data;
 mod ctc_greedy_decoder;
 mod ctc_greedy_decoder_seq_len;
 mod cum_sum;
+mod deformable_convolution;
 mod depth_to_space;
 pub(crate) mod dft;
 mod einsum;
@@ -327,6 +329,11 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "GroupConvolution" => convolution::run_group,
         "ConvolutionBackpropData" => convolution_backprop_data::run,
         "GroupConvolutionBackpropData" => convolution_backprop_data::run_group,
+        "DeformableConvolution" => deformable_convolution::run,
+        "NV12toRGB" => convert_color::nv12_to_rgb,
+        "NV12toBGR" => convert_color::nv12_to_bgr,
+        "I420toRGB" => convert_color::i420_to_rgb,
+        "I420toBGR" => convert_color::i420_to_bgr,
         "RNNCell" => rnn::rnn_cell,
         "GRUCell" => rnn::gru_cell,
         "LSTMCell" => rnn::lstm_cell,
@@ -499,6 +506,11 @@ pub const OPS: &[&str] = &[
     "GroupConvolution",
     "ConvolutionBackpropData",
     "GroupConvolutionBackpropData",
+    "DeformableConvolution",
+    "NV12toRGB",
+    "NV12toBGR",
+    "I420toRGB",
+    "I420toBGR",
     "RNNCell",
     "GRUCell",
     "LSTMCell",

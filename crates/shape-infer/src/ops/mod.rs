@@ -7,6 +7,7 @@ mod adaptive_max_pool;
 mod avg_pool;
 pub mod batch_norm_inference;
 mod batch_to_space;
+mod binary_convolution;
 pub(crate) mod bodies;
 pub use bodies::{slice_iterations, BODY_OPS};
 mod broadcast_op;
@@ -15,6 +16,7 @@ mod compress;
 mod concat;
 mod constant;
 mod convert;
+mod convert_color;
 mod convert_promote_types;
 mod convolution;
 mod convolution_backprop_data;
@@ -115,6 +117,7 @@ pub static ALL: &[&OpDef] = &[
     &avg_pool::DEF,
     &batch_norm_inference::DEF,
     &batch_to_space::DEF,
+    &binary_convolution::DEF,
     &broadcast_op::DEF,
     &bucketize::DEF,
     &compress::DEF,
@@ -122,6 +125,10 @@ pub static ALL: &[&OpDef] = &[
     &constant::DEF,
     &convert::CONVERT,
     &convert::CONVERT_LIKE,
+    &convert_color::I420_TO_BGR,
+    &convert_color::I420_TO_RGB,
+    &convert_color::NV12_TO_BGR,
+    &convert_color::NV12_TO_RGB,
     &convert_promote_types::DEF,
     &convolution::DEF,
     &convolution_backprop_data::DEF,
