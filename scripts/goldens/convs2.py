@@ -2,12 +2,14 @@
 deformable_group, strides, dilations, pads, auto_pad, the v8 mask and
 bilinear_interpolation_pad), BinaryConvolution-1 (u1 weights, pad_value,
 strides, dilations, auto_pad), NV12toRGB/BGR-8 and I420toRGB/BGR-8 (one,
-two and three planes, u8 and f32). Inputs of dynamic and interval dims with
+two and three planes, u8 and f32), CTCLoss-4 (preprocess_collapse_repeated,
+ctc_merge_repeated, unique, blank_index). Inputs of dynamic and interval dims with
 static bindings small enough for the executor goldens."""
 
 import numpy as np
 import openvino as ov
 import openvino.opset1 as ops1
+import openvino.opset4 as ops4
 import openvino.opset8 as ops8
 
 import gen_op_goldens as g
@@ -139,8 +141,48 @@ def color():
     )
 
 
+def ctc_loss():
+    C = g.C
+    # Labels, lengths and the blank are constants: OpenVINO's CPU plugin
+    # refuses a label longer than its logits, which random lengths would give.
+    logits = g.P("logits", [2, 6, D(4, 8)])
+    labels = C([[1, 1, 2, 2, 3, 1], [3, 1, 3, 3, 2, 1]], "labels", np.int32)
+    logit_length = C([6, 5], "logit_length", np.int32)
+    label_length = C([4, 4], "label_length", np.int32)
+    logits64 = ops1.convert(logits, "f32")
+    labels64 = C([[2, 3, 2, 1, 1, 1], [1, 2, 3, 1, 2, 3]], "labels64")
+    outs = [
+        g.N(ops4.ctc_loss(logits, logit_length, labels, label_length), "default_blank"),
+        g.N(ops4.ctc_loss(logits, logit_length, labels, label_length, preprocess_collapse_repeated=True), "collapse"),
+        g.N(ops4.ctc_loss(logits, logit_length, labels, label_length, ctc_merge_repeated=False), "no_merge"),
+        g.N(ops4.ctc_loss(logits, logit_length, labels, label_length, unique=True), "unique"),
+        g.N(ops4.ctc_loss(logits, logit_length, labels, label_length, C(0, "blank0", np.int32), preprocess_collapse_repeated=True, ctc_merge_repeated=False), "blank0_collapse_no_merge"),
+        g.N(ops4.ctc_loss(logits64, C([4, 6], "logit_length64"), labels64, C([3, 6], "label_length64"), C(0, "blank0_64"), unique=True, ctc_merge_repeated=False), "i64_unique_no_merge"),
+    ]
+    g.case(
+        "ctc_loss",
+        "CTCLoss-4: the default blank (C - 1) and blank 0, preprocess_collapse_repeated, ctc_merge_repeated false, unique, i32 and i64 indices",
+        [logits],
+        outs,
+        [{"logits": [2, 6, 5]}, {"logits": [2, 6, 7]}],
+    )
+    # Symbolic: the batch merged from every input, the time steps checked.
+    lg = g.P("lg", [-1, -1, -1])
+    ll = g.P("ll", [D(1, 5)], np.int32)
+    lb = g.P("lb", [-1, 7], np.int32)
+    bl = g.P("bl", [-1], np.int32)
+    g.case(
+        "ctc_loss_dynamic",
+        "CTCLoss-4: the batch of dynamic inputs, the labels' time steps",
+        [lg, ll, lb, bl],
+        [g.N(ops4.ctc_loss(lg, ll, lb, bl), "loss")],
+        [{"lg": [2, 7, 3], "ll": [2], "lb": [2, 7], "bl": [2]}],
+    )
+
+
 def build():
     deformable_v1()
     deformable_v8()
     binary_conv()
     color()
+    ctc_loss()

@@ -30,6 +30,7 @@ pub(crate) mod convolution;
 mod convolution_backprop_data;
 mod ctc_greedy_decoder;
 mod ctc_greedy_decoder_seq_len;
+mod ctc_loss;
 mod cum_sum;
 mod deformable_convolution;
 mod depth_to_space;
@@ -330,6 +331,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "ConvolutionBackpropData" => convolution_backprop_data::run,
         "GroupConvolutionBackpropData" => convolution_backprop_data::run_group,
         "DeformableConvolution" => deformable_convolution::run,
+        "CTCLoss" => ctc_loss::run,
         "NV12toRGB" => convert_color::nv12_to_rgb,
         "NV12toBGR" => convert_color::nv12_to_bgr,
         "I420toRGB" => convert_color::i420_to_rgb,
@@ -507,6 +509,7 @@ pub const OPS: &[&str] = &[
     "ConvolutionBackpropData",
     "GroupConvolutionBackpropData",
     "DeformableConvolution",
+    "CTCLoss",
     "NV12toRGB",
     "NV12toBGR",
     "I420toRGB",

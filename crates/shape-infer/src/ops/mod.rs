@@ -22,6 +22,7 @@ mod convolution;
 mod convolution_backprop_data;
 mod ctc_greedy_decoder;
 mod ctc_greedy_decoder_seq_len;
+mod ctc_loss;
 mod cum_sum;
 mod deformable_convolution;
 mod depth_to_space;
@@ -134,6 +135,7 @@ pub static ALL: &[&OpDef] = &[
     &convolution_backprop_data::DEF,
     &ctc_greedy_decoder::DEF,
     &ctc_greedy_decoder_seq_len::DEF,
+    &ctc_loss::DEF,
     &cum_sum::DEF,
     &deformable_convolution::DEF,
     &depth_to_space::DEF,
