@@ -17,6 +17,7 @@ mod adaptive_pool;
 mod avg_pool;
 mod batch_norm_inference;
 mod batch_to_space;
+mod binary_convolution;
 pub(crate) mod bodies;
 mod broadcast_op;
 mod bucketize;
@@ -331,6 +332,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "ConvolutionBackpropData" => convolution_backprop_data::run,
         "GroupConvolutionBackpropData" => convolution_backprop_data::run_group,
         "DeformableConvolution" => deformable_convolution::run,
+        "BinaryConvolution" => binary_convolution::run,
         "CTCLoss" => ctc_loss::run,
         "NV12toRGB" => convert_color::nv12_to_rgb,
         "NV12toBGR" => convert_color::nv12_to_bgr,
@@ -509,6 +511,7 @@ pub const OPS: &[&str] = &[
     "ConvolutionBackpropData",
     "GroupConvolutionBackpropData",
     "DeformableConvolution",
+    "BinaryConvolution",
     "CTCLoss",
     "NV12toRGB",
     "NV12toBGR",
