@@ -182,9 +182,48 @@ def ctc_loss():
     )
 
 
+def invalid():
+    """Valid graphs made invalid by one edited Parameter shape."""
+
+    def add(name, rule, layer, edit_text, node, params, param, dims):
+        g.EXPECTED_RULES[name] = rule
+        model = g.ov.Model([ops1.result(node)], params)
+        g.INVALID.append((name, layer, edit_text, model, g._param_edit(param, dims)))
+
+    x = g.P("x", [1, 4, 5, 5])
+    off = g.P("off", [1, 18, 5, 5])
+    w = g.P("w", [4, 4, 3, 3])
+    mask = g.P("mask", [1, 9, 5, 5])
+    dc = g.N(ops8.deformable_convolution(x, off, w, [1, 1], [1, 1], [1, 1], [1, 1], mask=mask), "dc")
+    add("invalid_deformable_offsets", "deformable-offsets", "dc", "off: [1,18,5,5] -> [1,16,5,5] (not 2*3*3 channels)", dc, [x, off, w, mask], "off", [1, 16, 5, 5])
+    x = g.P("x", [1, 4, 5, 5])
+    off = g.P("off", [1, 18, 5, 5])
+    w = g.P("w", [4, 4, 3, 3])
+    mask = g.P("mask", [1, 9, 5, 5])
+    dc = g.N(ops8.deformable_convolution(x, off, w, [1, 1], [1, 1], [1, 1], [1, 1], mask=mask), "dc")
+    add("invalid_deformable_mask", "deformable-mask", "dc", "mask: [1,9,5,5] -> [1,9,4,5] (not the output's height)", dc, [x, off, w, mask], "mask", [1, 9, 4, 5])
+
+    x = g.P("x", [1, 8, 5, 5])
+    bc = g.N(ops1.binary_convolution(x, u1_weights([2, 8, 3, 3], "w", 1), [1, 1], [0, 0], [0, 0], [1, 1], "xnor-popcount", 0.0), "bc")
+    add("invalid_binary_conv_rank", "conv-rank", "bc", "x: [1,8,5,5] -> [1,8,5] (not 4-D)", bc, [x], "x", [1, 8, 5])
+
+    y = g.P("y", [1, 6, 4, 1], np.uint8)
+    nv = g.N(ops8.nv12_to_rgb(y), "nv12")
+    add("invalid_nv12_height", "color-divisible", "nv12", "y: [1,6,4,1] -> [1,7,4,1] (a single plane's height not divisible by 3)", nv, [y], "y", [1, 7, 4, 1])
+    y = g.P("y", [1, 6, 4, 1])
+    i4 = g.N(ops8.i420_to_bgr(y), "i420")
+    add("invalid_i420_width", "color-divisible", "i420", "y: [1,6,4,1] -> [1,6,5,1] (an odd width)", i4, [y], "y", [1, 6, 5, 1])
+
+    logits = g.P("logits", [2, 6, 5])
+    labels = g.P("labels", [2, 6], np.int32)
+    loss = g.N(ops4.ctc_loss(logits, g.C([6, 5], "ll", np.int32), labels, g.C([3, 3], "bl", np.int32)), "loss")
+    add("invalid_ctc_loss_time", "ctc-loss-dims", "loss", "labels: [2,6] -> [2,5] (not the logits' time steps)", loss, [logits, labels], "labels", [2, 5])
+
+
 def build():
     deformable_v1()
     deformable_v8()
     binary_conv()
     color()
     ctc_loss()
+    invalid()
