@@ -1255,6 +1255,7 @@ fn convs2(cases: &mut Vec<Case>) {
     // An empty batch of single planes, empty heights and widths of planes.
     for (op, planes) in [
         ("NV12toRGB", ["0,6,4,1", "", ""]),
+        ("NV12toRGB", ["2,0,4,1", "", ""]),
         ("NV12toBGR", ["1,0,4,1", "1,0,2,2", ""]),
         ("I420toRGB", ["0,6,4,1", "", ""]),
         ("I420toBGR", ["1,4,0,1", "1,2,0,1", "1,2,0,1"]),

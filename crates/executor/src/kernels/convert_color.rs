@@ -39,6 +39,14 @@ pub(crate) fn i420_to_bgr(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     convert(call, Chroma::Planar, true)
 }
 
+/// The chroma samples of one image: U of sample `s` at `u[step*s]`, V at
+/// `v[step*s]`.
+struct ChromaAt<'a> {
+    u: &'a [f64],
+    v: &'a [f64],
+    step: usize,
+}
+
 fn convert(call: &Call<'_>, chroma: Chroma, bgr: bool) -> KResult<Vec<Tensor>> {
     let out_shape = call.out_shape(0)?;
     let y = call.input(0)?;
@@ -52,8 +60,6 @@ fn convert(call: &Call<'_>, chroma: Chroma, bgr: bool) -> KResult<Vec<Tensor>> {
     let pixels = height * width;
     let chroma_size = pixels / 4;
     let luma_values = to_f64s(y)?;
-    // Per image: the luma, then the U and V samples (`u_at`, `v_at` index
-    // them by the chroma sample, counted within the image).
     let planes: Vec<Vec<f64>> = call.inputs[1..]
         .iter()
         .map(to_f64s)
@@ -72,27 +78,32 @@ fn convert(call: &Call<'_>, chroma: Chroma, bgr: bool) -> KResult<Vec<Tensor>> {
         )
         .into());
     }
-    let chroma_of = |image: usize, sample: usize| -> (f64, f64) {
+    // Where the chroma samples of image `image` are: U of sample `s` at
+    // `u[u0 + step*s]`, V at `v[v0 + step*s]`.
+    let chroma_of = |image: usize| -> KResult<ChromaAt<'_>> {
         let start = image * image_stride + pixels;
-        match (chroma, planes.as_slice()) {
-            (Chroma::Interleaved, []) => (
-                luma_values[start + 2 * sample],
-                luma_values[start + 2 * sample + 1],
-            ),
-            (Chroma::Interleaved, [uv]) => (
-                uv[image * 2 * chroma_size + 2 * sample],
-                uv[image * 2 * chroma_size + 2 * sample + 1],
-            ),
-            (Chroma::Planar, []) => (
-                luma_values[start + sample],
-                luma_values[start + chroma_size + sample],
-            ),
-            (_, [u, v, ..]) => (
-                u[image * chroma_size + sample],
-                v[image * chroma_size + sample],
-            ),
-            _ => (0.0, 0.0),
-        }
+        let (u, u0, v, v0, step) = match (chroma, planes.as_slice()) {
+            (Chroma::Interleaved, []) => (&luma_values, start, &luma_values, start + 1, 2),
+            (Chroma::Interleaved, [uv]) => {
+                let u0 = image * 2 * chroma_size;
+                (uv, u0, uv, u0 + 1, 2)
+            }
+            (Chroma::Planar, []) => (&luma_values, start, &luma_values, start + chroma_size, 1),
+            (Chroma::Planar, [u, v]) => (u, image * chroma_size, v, image * chroma_size, 1),
+            _ => {
+                return Err(format!(
+                    "internal: {} inputs to a YUV to RGB conversion",
+                    call.inputs.len()
+                )
+                .into())
+            }
+        };
+        // An empty image has no samples (and `v0` may pass the end).
+        Ok(ChromaAt {
+            u: u.get(u0..).unwrap_or_default(),
+            v: v.get(v0..).unwrap_or_default(),
+            step,
+        })
     };
     let integral = !et.is_real();
     let clip = |value: f32| -> f64 {
@@ -101,10 +112,12 @@ fn convert(call: &Call<'_>, chroma: Chroma, bgr: bool) -> KResult<Vec<Tensor>> {
     };
     let mut out = Vec::with_capacity(batch * pixels * 3);
     for image in 0..batch {
+        let samples = chroma_of(image)?;
         for h in 0..height {
             for w in 0..width {
                 let luma = luma_values[image * image_stride + h * width + w] as f32;
-                let (u, v) = chroma_of(image, (h / 2) * (width / 2) + w / 2);
+                let at = samples.step * ((h / 2) * (width / 2) + w / 2);
+                let (u, v) = (samples.u[at], samples.v[at]);
                 let c = luma - 16.0;
                 let (d, e) = (u as f32 - 128.0, v as f32 - 128.0);
                 let r = clip(1.164 * c + 1.596 * e);
