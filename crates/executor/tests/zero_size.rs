@@ -851,6 +851,7 @@ fn cases() -> Vec<Case> {
         ]
     }));
     embedding_and_decoders(&mut cases);
+    convs2(&mut cases);
     cases.push(case("Bucketize", |net| {
         // No data; and no boundaries (every element in bucket 0).
         let x = x(net);
@@ -1470,6 +1471,70 @@ fn embedding_and_decoders(cases: &mut Vec<Case>) {
             "opset1",
             "",
             &[ids, ids, lens, end],
+            None,
+        )]
+    }));
+}
+
+/// DeformableConvolution, BinaryConvolution, the YUV conversions, CTCLoss.
+fn convs2(cases: &mut Vec<Case>) {
+    let window = r#"strides="1,1" dilations="1,1" pads_begin="1,1" pads_end="1,1""#;
+    for version in ["opset1", "opset8"] {
+        // An empty batch.
+        cases.push(case("DeformableConvolution", move |net| {
+            let x = net.param("x", "f32", "0,2,4,4");
+            let off = net.param("off", "f32", "0,18,4,4");
+            let w = net.f32s("w", &[2, 2, 3, 3], &[0.5; 36]);
+            let mut inputs = vec![x, off, w];
+            if version == "opset8" {
+                inputs.push(net.param("mask", "f32", "0,9,4,4"));
+            }
+            vec![net.op(
+                "op",
+                "DeformableConvolution",
+                version,
+                window,
+                &inputs,
+                None,
+            )]
+        }));
+    }
+    cases.push(case("BinaryConvolution", move |net| {
+        let x = net.param("x", "f32", "0,8,3,3");
+        let w = net.constant("w", "u1", &[2, 8, 3, 3], &[0b1010_0110; 18]);
+        let attrs = format!(r#"{window} mode="xnor-popcount" pad_value="1""#);
+        vec![net.op("op", "BinaryConvolution", "opset1", &attrs, &[x, w], None)]
+    }));
+    // An empty batch of single planes, empty heights and widths of planes.
+    for (op, planes) in [
+        ("NV12toRGB", ["0,6,4,1", "", ""]),
+        ("NV12toRGB", ["2,0,4,1", "", ""]),
+        ("NV12toBGR", ["1,0,4,1", "1,0,2,2", ""]),
+        ("I420toRGB", ["0,6,4,1", "", ""]),
+        ("I420toBGR", ["1,4,0,1", "1,2,0,1", "1,2,0,1"]),
+    ] {
+        cases.push(case(op, move |net| {
+            let inputs: Vec<Out> = planes
+                .iter()
+                .zip(["y", "u", "v"])
+                .filter(|(shape, _)| !shape.is_empty())
+                .map(|(shape, name)| net.param(name, "u8", shape))
+                .collect();
+            vec![net.op("op", op, "opset8", "", &inputs, None)]
+        }));
+    }
+    cases.push(case("CTCLoss", |net| {
+        // No sequences.
+        let logits = net.param("logits", "f32", "0,3,4");
+        let ll = net.param("ll", "i32", "0");
+        let labels = net.param("labels", "i32", "0,3");
+        let bl = net.param("bl", "i32", "0");
+        vec![net.op(
+            "op",
+            "CTCLoss",
+            "opset4",
+            "",
+            &[logits, ll, labels, bl],
             None,
         )]
     }));

@@ -17,6 +17,7 @@ mod adaptive_pool;
 mod avg_pool;
 mod batch_norm_inference;
 mod batch_to_space;
+mod binary_convolution;
 pub(crate) mod bodies;
 mod broadcast_op;
 mod bucketize;
@@ -25,12 +26,15 @@ mod compress;
 mod concat;
 mod constant;
 pub(crate) mod convert;
+mod convert_color;
 mod convert_promote_types;
 pub(crate) mod convolution;
 mod convolution_backprop_data;
 mod ctc_greedy_decoder;
 mod ctc_greedy_decoder_seq_len;
+mod ctc_loss;
 mod cum_sum;
+mod deformable_convolution;
 mod depth_to_space;
 mod detection_output;
 pub(crate) mod dft;
@@ -367,6 +371,13 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "GroupConvolution" => convolution::run_group,
         "ConvolutionBackpropData" => convolution_backprop_data::run,
         "GroupConvolutionBackpropData" => convolution_backprop_data::run_group,
+        "DeformableConvolution" => deformable_convolution::run,
+        "BinaryConvolution" => binary_convolution::run,
+        "CTCLoss" => ctc_loss::run,
+        "NV12toRGB" => convert_color::nv12_to_rgb,
+        "NV12toBGR" => convert_color::nv12_to_bgr,
+        "I420toRGB" => convert_color::i420_to_rgb,
+        "I420toBGR" => convert_color::i420_to_bgr,
         "RNNCell" => rnn::rnn_cell,
         "GRUCell" => rnn::gru_cell,
         "LSTMCell" => rnn::lstm_cell,
@@ -557,6 +568,13 @@ pub const OPS: &[&str] = &[
     "GroupConvolution",
     "ConvolutionBackpropData",
     "GroupConvolutionBackpropData",
+    "DeformableConvolution",
+    "BinaryConvolution",
+    "CTCLoss",
+    "NV12toRGB",
+    "NV12toBGR",
+    "I420toRGB",
+    "I420toBGR",
     "RNNCell",
     "GRUCell",
     "LSTMCell",

@@ -60,9 +60,21 @@ pub(super) fn forward(
 ) -> Result<Vec<TensorInfo>, ShapeError> {
     call.expect_inputs(2, 2)?;
     let element_type = support::expect_same_type(call, 0, 1)?;
+    let shape = forward_shape(ctx, call, layout)?;
+    Ok(vec![TensorInfo::new(element_type, shape)])
+}
+
+/// The output shape of a forward convolution of the data (input 0) and the
+/// filters (input 1), whatever their element types (BinaryConvolution's
+/// filters are u1).
+pub(super) fn forward_shape(
+    ctx: &mut InferContext,
+    call: &OpCall<'_>,
+    layout: Layout,
+) -> Result<Shape, ShapeError> {
     let (data, filter) = (&call.inputs[0].shape, &call.inputs[1].shape);
     let Some(spatial) = spatial_rank(call, layout)? else {
-        return Ok(vec![TensorInfo::new(element_type, Shape::DynamicRank)]);
+        return Ok(Shape::DynamicRank);
     };
     let attrs = WindowAttrs::read(call.node, spatial, WindowKind::Convolution)?;
     let data = known_dims(ctx, data, spatial + 2, "data");
@@ -99,7 +111,7 @@ pub(super) fn forward(
         kernel,
         Rounding::Floor,
     )?);
-    Ok(vec![TensorInfo::new(element_type, Shape::ranked(out))])
+    Ok(Shape::ranked(out))
 }
 
 /// The number of spatial axes: from the data's rank, else the filter's, else

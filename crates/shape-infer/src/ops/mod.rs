@@ -7,6 +7,7 @@ mod adaptive_max_pool;
 pub mod avg_pool;
 pub mod batch_norm_inference;
 mod batch_to_space;
+mod binary_convolution;
 pub(crate) mod bodies;
 pub use bodies::{slice_iterations, BODY_OPS};
 mod broadcast_op;
@@ -16,12 +17,15 @@ mod compress;
 mod concat;
 mod constant;
 mod convert;
+mod convert_color;
 mod convert_promote_types;
 mod convolution;
 mod convolution_backprop_data;
 mod ctc_greedy_decoder;
 mod ctc_greedy_decoder_seq_len;
+mod ctc_loss;
 mod cum_sum;
+mod deformable_convolution;
 mod depth_to_space;
 pub mod detection_output;
 pub(crate) mod dft;
@@ -133,6 +137,7 @@ pub static ALL: &[&OpDef] = &[
     &avg_pool::DEF,
     &batch_norm_inference::DEF,
     &batch_to_space::DEF,
+    &binary_convolution::DEF,
     &broadcast_op::DEF,
     &bucketize::DEF,
     &col2im::DEF,
@@ -141,12 +146,18 @@ pub static ALL: &[&OpDef] = &[
     &constant::DEF,
     &convert::CONVERT,
     &convert::CONVERT_LIKE,
+    &convert_color::I420_TO_BGR,
+    &convert_color::I420_TO_RGB,
+    &convert_color::NV12_TO_BGR,
+    &convert_color::NV12_TO_RGB,
     &convert_promote_types::DEF,
     &convolution::DEF,
     &convolution_backprop_data::DEF,
     &ctc_greedy_decoder::DEF,
     &ctc_greedy_decoder_seq_len::DEF,
+    &ctc_loss::DEF,
     &cum_sum::DEF,
+    &deformable_convolution::DEF,
     &depth_to_space::DEF,
     &detection_output::DEF,
     &dft::DFT,

@@ -412,3 +412,29 @@ pub fn expect_index_input(call: &OpCall<'_>, index: usize, what: &str) -> Result
     }
     Ok(())
 }
+
+/// Checks that `dim` is divisible by `divisor` (`what` names it): an error
+/// of rule `rule` when it provably is not, a recorded constraint when the
+/// dims cannot tell.
+pub fn expect_divisible(
+    ctx: &mut InferContext,
+    dim: &Dim,
+    divisor: i64,
+    rule: &'static str,
+    what: &str,
+) -> Result<(), ShapeError> {
+    let predicate = symdim::Predicate::Divides {
+        divisor,
+        expr: dim.clone(),
+    };
+    match ctx.symbols.decide(&predicate) {
+        Some(false) => Err(ShapeError::rule(
+            rule,
+            format!(
+                "{what} ({}) is not divisible by {divisor}",
+                ctx.symbols.display(dim)
+            ),
+        )),
+        _ => ctx.assume(predicate),
+    }
+}
