@@ -14,6 +14,7 @@ use crate::tensor::{element_width, Element, Tensor};
 
 mod activation;
 mod adaptive_pool;
+mod assign;
 mod avg_pool;
 mod batch_norm_inference;
 mod batch_to_space;
@@ -67,6 +68,7 @@ mod prior_box;
 mod prior_box_clustered;
 mod range;
 mod rdft;
+mod read_value;
 mod reduce;
 mod region_yolo;
 mod reorg_yolo;
@@ -88,6 +90,8 @@ mod split;
 mod squeeze;
 mod stft;
 mod strided_slice;
+mod string_tensor_pack;
+mod string_tensor_unpack;
 mod tensor_iterator;
 mod tile;
 mod topk;
@@ -292,6 +296,10 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "Tile" => tile::run,
         "Pad" => pad::run,
         "Range" => range::run,
+        "StringTensorPack" => string_tensor_pack::run,
+        "StringTensorUnpack" => string_tensor_unpack::run,
+        "ReadValue" => read_value::run,
+        "Assign" => assign::run,
         "Eye" => eye::run,
         "OneHot" => one_hot::run,
         "Reverse" => reverse::run,
@@ -420,6 +428,10 @@ pub const OPS: &[&str] = &[
     "Tile",
     "Pad",
     "Range",
+    "StringTensorPack",
+    "StringTensorUnpack",
+    "ReadValue",
+    "Assign",
     "Eye",
     "OneHot",
     "Reverse",
