@@ -48,7 +48,11 @@ Written under ``crates/executor/tests/conformance/<case>/``:
   ``{"result", "reference": "numpy", "rule"}``), ``dropped_outputs`` (see
   above), ``seed``, ``openvino_version``; a case computed wholly with numpy
   also has ``reference: "numpy"`` and ``openvino_error`` (why OpenVINO is
-  not the reference) and ``numpy_ops`` (the rule of each op).
+  not the reference) and ``numpy_ops`` (the rule of each op);
+* for a stateful model (Assign sinks), run twice in one infer request,
+  ``out_run2_<result>.npy`` per Result and ``second_run_outputs`` (file name
+  -> Result friendly name): the second run, which reads the variables the
+  first one assigned.
 
 A case OpenVINO cannot read, reshape, compile or run (and numpy cannot stand
 in for) keeps only its ``case.json`` with ``openvino_error`` (``stage``,
@@ -161,16 +165,31 @@ class OvFailure(Exception):
         return {"stage": self.stage, "message": self.message}
 
 
-def infer(core: ov.Core, model: ov.Model, arrays: list[np.ndarray], config: dict | None = None) -> list[np.ndarray]:
-    """The model's outputs (in Result order) from OpenVINO's CPU plugin."""
+def infer(
+    core: ov.Core,
+    model: ov.Model,
+    arrays: list[np.ndarray],
+    config: dict | None = None,
+    second_run: list[np.ndarray] | None = None,
+) -> list[np.ndarray]:
+    """The model's outputs (in Result order) from OpenVINO's CPU plugin. With
+    ``second_run`` (a stateful model), the same request runs again on the same
+    inputs, reading the variables the first run assigned, and its outputs are
+    appended to ``second_run``."""
     try:
         compiled = core.compile_model(model, "CPU", config) if config else core.compile_model(model, "CPU")
     except Exception as e:  # noqa: BLE001 - any OpenVINO failure is recorded
         raise OvFailure("compile_model", e) from e
+    count = len(model.get_results())
     try:
         request = compiled.create_infer_request()
-        request.infer({compiled.input(i): a for i, a in enumerate(arrays)})
-        return [np.array(request.get_output_tensor(i).data, copy=True) for i in range(len(model.get_results()))]
+        feed = {compiled.input(i): a for i, a in enumerate(arrays)}
+        request.infer(feed)
+        first = [np.array(request.get_output_tensor(i).data, copy=True) for i in range(count)]
+        if second_run is not None:
+            request.infer(feed)
+            second_run.extend(np.array(request.get_output_tensor(i).data, copy=True) for i in range(count))
+        return first
     except Exception as e:  # noqa: BLE001
         raise OvFailure("infer", e) from e
 
@@ -401,8 +420,10 @@ def run_case(core: ov.Core, case: str, model_path: Path, json_path: Path) -> Non
     # Result name -> (value, None for OpenVINO's default CPU run, else how).
     values: dict[str, tuple[np.ndarray, dict | None]] = {}
     dropped: dict[str, dict] = {}
+    # A stateful model (Assign sinks) runs twice: the second run reads the state.
+    second: list[np.ndarray] | None = [] if model.get_sinks() else None
     try:
-        for r, v in zip(results, infer(core, model, arrays)):
+        for r, v in zip(results, infer(core, model, arrays, second_run=second)):
             values[r.get_friendly_name()] = (v, None)
     except OvFailure as whole:
         bad: dict[str, OvFailure] = {}
@@ -452,6 +473,12 @@ def run_case(core: ov.Core, case: str, model_path: Path, json_path: Path) -> Non
         out_names[f] = name if how is None else {"result": name, **how}
     meta["inputs"] = in_names
     meta["outputs"] = out_names
+    if second:
+        meta["second_run_outputs"] = {}
+        for r, v in zip(results, second):
+            f = unique("out_run2", r.get_friendly_name(), used)
+            outputs[f] = v
+            meta["second_run_outputs"][f] = r.get_friendly_name()
     if dropped:
         meta["dropped_outputs"] = dropped
     save(folder, case, meta, inputs, outputs)

@@ -1,10 +1,11 @@
 //! The executor: bind inputs, re-infer shapes from them, run the kernels in
 //! topological order, free intermediates after their last consumer.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use ir::{ElementType, Graph, Node, NodeId, Op, OutputRef, Shape, SymbolId};
+use shape_infer::ops::read_value::variable_id;
 use shape_infer::ops::support::{MAX_REAL_VALUE_ELEMENTS, MAX_VALUE_ELEMENTS};
 use shape_infer::overrides::find_parameter;
 use shape_infer::{infer, infer_node, Inference, NodeOutcome, Options, Registry, TensorInfo};
@@ -15,6 +16,7 @@ use crate::error::ExecError;
 use crate::gemm;
 use crate::kernels::{self, Call, KernelFn, OutSpec};
 use crate::pool;
+use crate::state::State;
 use crate::tensor::{element_count, element_width, limit_tensors, Tensor, MAX_TENSOR_BYTES};
 
 /// How much memory a run may take. Sizes written in a file (a Const-fed
@@ -413,15 +415,37 @@ impl Executor {
     /// Runs the graph on `inputs` (keyed by Parameter layer name or output
     /// tensor name) and returns each Result's tensor keyed by the Result's
     /// layer name.
+    ///
+    /// A stateful model's variables (ReadValue, Assign) start from their
+    /// initial values, as on a first run; [`Executor::run_with_state`]
+    /// keeps them from one run to the next.
     pub fn run(
         &self,
         inputs: HashMap<String, Tensor>,
+    ) -> Result<HashMap<String, Tensor>, ExecError> {
+        self.run_with_state(inputs, &mut State::new())
+    }
+
+    /// Runs the graph as [`Executor::run`] does, its ReadValue layers
+    /// reading the variables' values in `state` (their initial values where
+    /// it has none) and its Assign layers' values replacing them when the
+    /// run succeeds (a failed run leaves `state` as it was).
+    pub fn run_with_state(
+        &self,
+        inputs: HashMap<String, Tensor>,
+        state: &mut State,
     ) -> Result<HashMap<String, Tensor>, ExecError> {
         let _limit = limit_tensors(self.limits.max_tensor_bytes);
         let _pool = pool::during_run(&self.spare);
         let given = self.by_parameter(inputs)?;
         let (bound, inference) = self.bind(given)?;
-        let results = self.execute(bound, &inference, 0)?;
+        let mut variables = Variables {
+            current: state,
+            written: BTreeMap::new(),
+        };
+        let results = self.execute(bound, &inference, 0, &mut variables)?;
+        let written = variables.written;
+        state.commit(written);
         Ok(results
             .into_iter()
             .map(|(id, t)| (self.graph.node(id).name.clone(), t))
@@ -441,7 +465,27 @@ impl Executor {
             .map(|(id, t)| (id, (self.graph.node(id).name.clone(), t)))
             .collect();
         let (bound, inference) = self.bind(given)?;
-        self.execute(bound, &inference, held)
+        // Variables in a body start from their initial values on each run
+        // of it, and what its Assigns write is not kept.
+        let empty = State::new();
+        let mut variables = Variables {
+            current: &empty,
+            written: BTreeMap::new(),
+        };
+        self.execute(bound, &inference, held, &mut variables)
+    }
+
+    /// The ids of the variables the graph's ReadValue layers read, sorted.
+    pub fn variables(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .graph
+            .nodes()
+            .filter(|(_, n)| n.op_type.name == "ReadValue")
+            .filter_map(|(_, n)| variable_id(n).ok().map(str::to_owned))
+            .collect();
+        ids.sort();
+        ids.dedup();
+        ids
     }
 
     /// The inputs keyed by the Parameter they name.
@@ -503,8 +547,19 @@ impl Executor {
                 });
             }
             // `Tensor`'s fields are public: its bytes need not match its shape.
-            let width = element_width(tensor.element_type)?;
-            let expected = element_count(&tensor.shape)?.checked_mul(width);
+            let expected = if tensor.element_type == ElementType::String {
+                // The packed layout's own checks.
+                Tensor::new(
+                    ElementType::String,
+                    tensor.shape.clone(),
+                    tensor.data.clone(),
+                )
+                .map(|t| t.data.len())
+                .ok()
+            } else {
+                let width = element_width(tensor.element_type)?;
+                element_count(&tensor.shape)?.checked_mul(width)
+            };
             if expected != Some(tensor.data.len()) {
                 return Err(ExecError::InvalidTensor(format!(
                     "input `{name}`: {} {:?} does not match its {} bytes",
@@ -602,6 +657,7 @@ impl Executor {
         mut bound: HashMap<NodeId, Tensor>,
         inference: &Inference,
         held: u64,
+        variables: &mut Variables<'_>,
     ) -> Result<HashMap<NodeId, Tensor>, ExecError> {
         let mut values: HashMap<(usize, usize), Tensor> = HashMap::new();
         let mut remaining: HashMap<(usize, usize), usize> = HashMap::new();
@@ -663,6 +719,13 @@ impl Executor {
             if allocates(node) {
                 self.check_memory(node, &specs, live.total)?;
             }
+            // A ReadValue reads the variable's value once a run has written one.
+            let stored = match node.op_type.name.as_str() {
+                "ReadValue" => variable_id(node)
+                    .ok()
+                    .and_then(|v| variables.current.get(v)),
+                _ => None,
+            };
             let outputs = match self.kernels[id.index()] {
                 _ if matches!(node.op, Op::SubGraph(_)) => {
                     let partial = infos
@@ -707,6 +770,7 @@ impl Executor {
                         )
                         .map_err(|e| kernels::to_exec(e, node))?
                 }
+                Some(_) if stored.is_some() => stored.into_iter().cloned().collect(),
                 None => vec![bound.remove(&id).ok_or_else(|| ExecError::MissingInput {
                     name: node.name.clone(),
                     available: available(&self.graph),
@@ -752,6 +816,11 @@ impl Executor {
                     &inference.symbols,
                     &mut bindings,
                 )?;
+            }
+            if node.op_type.name == "Assign" {
+                if let (Ok(v), Some(value)) = (variable_id(node), outputs.first()) {
+                    variables.written.insert(v.to_owned(), value.clone());
+                }
             }
             // Count what is kept before the inputs are released, so a view
             // of an input keeps its buffer counted.
@@ -917,12 +986,20 @@ fn vast_and_empty(inputs: &[Tensor], specs: &[OutSpec]) -> bool {
             .any(|shape| positions(shape) > EMPTY_WALK_LIMIT)
 }
 
+/// What a run reads from and writes to the model's variables.
+struct Variables<'s> {
+    /// The values when the run started.
+    current: &'s State,
+    /// What the run's Assign layers wrote, kept if the run succeeds.
+    written: BTreeMap<String, Tensor>,
+}
+
 /// Whether a layer's kernel allocates its outputs (the others are views of
 /// their input or of the weights).
 fn allocates(node: &Node) -> bool {
     !matches!(
         node.op_type.name.as_str(),
-        "Parameter" | "Const" | "Reshape" | "Squeeze" | "Unsqueeze" | "Result"
+        "Parameter" | "Const" | "Reshape" | "Squeeze" | "Unsqueeze" | "Result" | "Assign"
     )
 }
 

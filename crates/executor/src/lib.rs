@@ -35,6 +35,7 @@ mod npy;
 mod packed;
 mod parallel;
 mod pool;
+mod state;
 mod tensor;
 
 pub use compare::first_difference;
@@ -43,4 +44,5 @@ pub use executor::{Executor, Limits, MAX_ITERATIONS};
 pub use kernels::convert::convert;
 pub use kernels::OPS;
 pub use npy::{parse_npy, read_npy, to_npy_bytes, write_npy};
+pub use state::State;
 pub use tensor::{byte_size, element_count, Element, Tensor, MAX_TENSOR_BYTES};

@@ -70,6 +70,9 @@ pub fn parse_npy(bytes: TensorBytes) -> Result<Tensor, ExecError> {
             "Fortran-order arrays are not supported (save with C order: np.ascontiguousarray)",
         ));
     }
+    if let Some(width) = unicode_width(&descr)? {
+        return unicode_strings(&b[end..], shape, width);
+    }
     let element_type = dtype(&descr)?;
     let size = byte_size(element_type, &shape)?;
     let available = b.len() - end;
@@ -83,6 +86,59 @@ pub fn parse_npy(bytes: TensorBytes) -> Result<Tensor, ExecError> {
         .slice(end as u64, size as u64)
         .ok_or_else(|| err("truncated data"))?;
     Tensor::new(element_type, shape, data)
+}
+
+/// The character count of numpy's fixed-width unicode dtype (`<U5`: five
+/// UTF-32 code units an element), `None` for any other dtype.
+fn unicode_width(descr: &str) -> Result<Option<usize>, ExecError> {
+    let Some((order, digits)) = descr.split_once('U') else {
+        return Ok(None);
+    };
+    if !matches!(order, "<" | "|" | "=")
+        || digits.is_empty()
+        || !digits.bytes().all(|c| c.is_ascii_digit())
+    {
+        return Ok(None);
+    }
+    if order == "=" && !cfg!(target_endian = "little") {
+        return Err(err(format!("dtype `{descr}` is not little-endian")));
+    }
+    digits
+        .parse()
+        .map(Some)
+        .map_err(|_| err(format!("dtype `{descr}` is too wide")))
+}
+
+/// A string tensor from numpy's unicode data: `width` UTF-32 code units an
+/// element, right-padded with NULs (which numpy strips too).
+fn unicode_strings(data: &[u8], shape: Vec<usize>, width: usize) -> Result<Tensor, ExecError> {
+    let count = crate::tensor::element_count(&shape)?;
+    let element_bytes = width
+        .checked_mul(4)
+        .ok_or_else(|| err("the dtype is too wide"))?;
+    let size = count
+        .checked_mul(element_bytes)
+        .ok_or_else(|| err("the strings are too large"))?;
+    if data.len() != size {
+        return Err(err(format!(
+            "<U{width} {shape:?} needs {size} data bytes, the file has {}",
+            data.len()
+        )));
+    }
+    let mut strings = Vec::with_capacity(count);
+    for element in data.chunks_exact(element_bytes.max(1)).take(count) {
+        let mut text = String::new();
+        for unit in element.chunks_exact(4) {
+            let code = u32::from_le_bytes([unit[0], unit[1], unit[2], unit[3]]);
+            let c = char::from_u32(code)
+                .ok_or_else(|| err(format!("{code:#x} is not a unicode character")))?;
+            text.push(c);
+        }
+        strings.push(text.trim_end_matches('\0').to_owned());
+    }
+    // `<U0` elements hold no bytes: every string is empty.
+    strings.resize(count, String::new());
+    Tensor::from_strings(shape, &strings)
 }
 
 fn dtype(descr: &str) -> Result<ElementType, ExecError> {
@@ -137,7 +193,33 @@ fn descr_of(element_type: ElementType) -> Result<&'static str, ExecError> {
 
 /// The bytes of a `.npy` file holding `tensor` (bf16 is written as `<f4`).
 pub fn to_npy_bytes(tensor: &Tensor) -> Result<Vec<u8>, ExecError> {
-    let descr = descr_of(tensor.element_type)?;
+    // Strings are written as numpy's fixed-width unicode.
+    let unicode = if tensor.element_type == ElementType::String {
+        let texts = tensor
+            .strings()?
+            .into_iter()
+            .map(|s| {
+                std::str::from_utf8(s)
+                    .map(|t| t.chars().collect::<Vec<char>>())
+                    .map_err(|_| err("a string is not UTF-8, which numpy cannot hold"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let width = texts.iter().map(Vec::len).max().unwrap_or(0).max(1);
+        let mut data = Vec::with_capacity(texts.len() * width * 4);
+        for text in &texts {
+            for k in 0..width {
+                let code = text.get(k).map_or(0, |&c| u32::from(c));
+                data.extend_from_slice(&code.to_le_bytes());
+            }
+        }
+        Some((format!("<U{width}"), data))
+    } else {
+        None
+    };
+    let descr = match &unicode {
+        Some((descr, _)) => descr.as_str(),
+        None => descr_of(tensor.element_type)?,
+    };
     let shape = match tensor.shape.as_slice() {
         [] => "()".to_owned(),
         [d] => format!("({d},)"),
@@ -161,7 +243,9 @@ pub fn to_npy_bytes(tensor: &Tensor) -> Result<Vec<u8>, ExecError> {
         header.push(' ');
     }
     header.push('\n');
-    let data_len = if tensor.element_type == ElementType::BF16 {
+    let data_len = if let Some((_, data)) = &unicode {
+        data.len()
+    } else if tensor.element_type == ElementType::BF16 {
         tensor
             .len()
             .checked_mul(4)
@@ -179,7 +263,9 @@ pub fn to_npy_bytes(tensor: &Tensor) -> Result<Vec<u8>, ExecError> {
         out.extend_from_slice(&len.to_le_bytes());
     }
     out.extend_from_slice(header.as_bytes());
-    if tensor.element_type == ElementType::BF16 {
+    if let Some((_, data)) = &unicode {
+        out.extend_from_slice(data);
+    } else if tensor.element_type == ElementType::BF16 {
         for c in tensor.bytes().chunks_exact(2) {
             // bf16 is the high half of an f32.
             out.extend_from_slice(&[0, 0, c[0], c[1]]);
@@ -372,6 +458,20 @@ mod tests {
             assert_eq!(back.shape, t.shape);
             assert_eq!(back.bytes(), t.bytes());
         }
+    }
+
+    #[test]
+    fn strings_are_numpy_unicode() {
+        let t = Tensor::from_strings(vec![2, 2], &["ab", "", "héllo", "z"]).unwrap();
+        let bytes = to_npy_bytes(&t).unwrap();
+        let header = String::from_utf8_lossy(&bytes[10..74]).into_owned();
+        assert!(header.contains("'descr': '<U5'"), "{header}");
+        let back = parse_npy(TensorBytes::from_vec(bytes)).unwrap();
+        assert_eq!(back.shape, [2, 2]);
+        assert_eq!(back.strings().unwrap(), t.strings().unwrap());
+        // Not UTF-8: numpy cannot hold it.
+        let raw = Tensor::from_strings(vec![1], &[&[0xffu8][..]]).unwrap();
+        assert!(to_npy_bytes(&raw).is_err());
     }
 
     #[test]

@@ -110,11 +110,23 @@ pub fn byte_size(element_type: ElementType, shape: &[usize]) -> Result<usize, Ex
 impl Tensor {
     /// A tensor over `data`, which must hold exactly the bytes of
     /// `element_type` × `shape`.
+    ///
+    /// A string tensor's bytes are OpenVINO's packed layout, as its weights
+    /// file stores a string Const ([`Tensor::from_strings`]).
     pub fn new(
         element_type: ElementType,
         shape: Vec<usize>,
         data: TensorBytes,
     ) -> Result<Tensor, ExecError> {
+        if element_type == ElementType::String {
+            let count = element_count(&shape)?;
+            string_offsets(data.as_slice(), count)?;
+            return Ok(Tensor {
+                element_type,
+                shape,
+                data,
+            });
+        }
         let size = byte_size(element_type, &shape)?;
         if data.len() != size {
             return Err(ExecError::InvalidTensor(format!(
@@ -223,6 +235,59 @@ impl Tensor {
             .map(T::read)
     }
 
+    /// A string tensor of `shape` holding `strings` (bytes, UTF-8 as
+    /// OpenVINO's strings) in row-major order, in OpenVINO's packed layout:
+    /// the element count (i32), the `count + 1` offsets of the strings'
+    /// starts and the end of the last (i32), then the bytes back to back.
+    pub fn from_strings<S: AsRef<[u8]>>(
+        shape: Vec<usize>,
+        strings: &[S],
+    ) -> Result<Tensor, ExecError> {
+        let count = element_count(&shape)?;
+        if strings.len() != count {
+            return Err(ExecError::InvalidTensor(format!(
+                "shape {shape:?} has {count} elements, got {} strings",
+                strings.len()
+            )));
+        }
+        let too_large = || ExecError::TooLarge("the strings exceed 2 GiB".into());
+        let total = strings.iter().map(|s| s.as_ref().len()).sum::<usize>();
+        let header = count.checked_add(2).and_then(|n| n.checked_mul(4));
+        let size = header
+            .and_then(|h| h.checked_add(total))
+            .ok_or_else(too_large)?;
+        if size as u64 > tensor_limit() || i32::try_from(total).is_err() {
+            return Err(too_large());
+        }
+        let mut bytes = Vec::with_capacity(size);
+        let count_i32 = i32::try_from(count).map_err(|_| too_large())?;
+        bytes.extend_from_slice(&count_i32.to_le_bytes());
+        let mut offset = 0i32;
+        bytes.extend_from_slice(&offset.to_le_bytes());
+        for s in strings {
+            // Fits: the total fits in an i32.
+            offset += s.as_ref().len() as i32;
+            bytes.extend_from_slice(&offset.to_le_bytes());
+        }
+        for s in strings {
+            bytes.extend_from_slice(s.as_ref());
+        }
+        Tensor::new(ElementType::String, shape, TensorBytes::from_vec(bytes))
+    }
+
+    /// The bytes of each string of a string tensor, in row-major order.
+    pub fn strings(&self) -> Result<Vec<&[u8]>, ExecError> {
+        if self.element_type != ElementType::String {
+            return Err(ExecError::InvalidTensor(format!(
+                "the tensor is {}, not string",
+                self.element_type
+            )));
+        }
+        let bytes = self.data.as_slice();
+        let (offsets, chars) = string_offsets(bytes, self.len())?;
+        Ok(offsets.windows(2).map(|w| &chars[w[0]..w[1]]).collect())
+    }
+
     /// The number of elements.
     pub fn len(&self) -> usize {
         // Checked when the tensor was made.
@@ -297,6 +362,47 @@ impl Tensor {
                 .collect(),
         })
     }
+}
+
+/// The offsets (`count + 1`, into the returned bytes) and the bytes of a
+/// string tensor of `count` elements in OpenVINO's packed layout (see
+/// [`Tensor::from_strings`]); an error names what is inconsistent.
+fn string_offsets(bytes: &[u8], count: usize) -> Result<(Vec<usize>, &[u8]), ExecError> {
+    let bad = |what: String| ExecError::InvalidTensor(format!("a string tensor: {what}"));
+    let word = |k: usize| -> Option<i32> {
+        let start = k.checked_mul(4)?;
+        Some(i32::from_le_bytes(
+            bytes.get(start..start + 4)?.try_into().ok()?,
+        ))
+    };
+    let stored = word(0).ok_or_else(|| bad("no element count".into()))?;
+    if usize::try_from(stored).ok() != Some(count) {
+        return Err(bad(format!(
+            "{stored} elements stored, the shape has {count}"
+        )));
+    }
+    let header = count
+        .checked_add(2)
+        .and_then(|n| n.checked_mul(4))
+        .filter(|&h| h <= bytes.len())
+        .ok_or_else(|| bad(format!("{} bytes cannot hold {count} offsets", bytes.len())))?;
+    let chars = &bytes[header..];
+    let mut offsets = Vec::with_capacity(count + 1);
+    for k in 0..=count {
+        let offset = word(k + 1).and_then(|o| usize::try_from(o).ok());
+        match offset {
+            Some(o) if o <= chars.len() && offsets.last().is_none_or(|&p| p <= o) => {
+                offsets.push(o)
+            }
+            _ => {
+                return Err(bad(format!(
+                    "offset {k} is negative, decreasing or past the {} bytes of characters",
+                    chars.len()
+                )))
+            }
+        }
+    }
+    Ok((offsets, chars))
 }
 
 /// A Rust type holding one element of an [`ElementType`].
@@ -412,6 +518,15 @@ mod tests {
         assert_eq!(byte_size(ElementType::U1, &[9]).unwrap(), 2);
         assert!(byte_size(ElementType::U3, &[2]).is_err());
         assert!(byte_size(ElementType::String, &[2]).is_err());
+        // OpenVINO's layout: count, offsets, characters.
+        let t = Tensor::from_strings(vec![3], &["ab", "", "xyz"]).unwrap();
+        assert_eq!(&t.bytes()[..8], &[3, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(t.bytes().len(), 4 * 5 + 5);
+        assert_eq!(t.strings().unwrap(), vec![&b"ab"[..], b"", b"xyz"]);
+        assert!(Tensor::new(ElementType::String, vec![2], t.data.clone()).is_err());
+        let mut broken = t.bytes().to_vec();
+        broken[8] = 9; // the second string would start past its end
+        assert!(Tensor::from_bytes(ElementType::String, vec![3], broken).is_err());
         assert!(Tensor::from_bytes(ElementType::F32, vec![2], vec![0; 7]).is_err());
     }
 

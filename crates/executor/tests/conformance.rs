@@ -23,16 +23,20 @@
 //! actually compared must stay at least [`MIN_COMPARED`]. Known disagreements
 //! are listed in [`KNOWN_DIFFERENCES`]; the set of mismatches must equal that
 //! list exactly.
+//!
+//! A stateful model's case (`second_run_outputs`) also holds OpenVINO's
+//! outputs of a second run in the same infer request: ours runs twice with
+//! one [`State`], and both runs must match.
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use executor::{first_difference, read_npy, ExecError, Executor};
+use executor::{first_difference, read_npy, ExecError, Executor, State};
 
 /// The number of cases compared when this floor was set; raise it when
 /// kernels are added (the test prints the current count).
-const MIN_COMPARED: usize = 250;
+const MIN_COMPARED: usize = 254;
 
 /// The cases whose models are quantized (FakeQuantize on activations and
 /// weights, as NNCF writes them).
@@ -347,7 +351,13 @@ fn run_case(root: &Path, dir: &Path) -> Outcome {
         );
         inputs.insert(name.to_owned(), t);
     }
-    let mut ours = match exec.run(inputs) {
+    // A stateful model's second run reads what the first assigned.
+    let second_inputs = meta
+        .get("second_run_outputs")
+        .is_some()
+        .then(|| inputs.clone());
+    let mut state = State::new();
+    let mut ours = match exec.run_with_state(inputs, &mut state) {
         Ok(o) => o,
         Err(ExecError::NoKernel { op, .. }) => return Outcome::NoKernel(op),
         Err(e) => {
@@ -392,6 +402,33 @@ fn run_case(root: &Path, dir: &Path) -> Outcome {
                 None => String::new(),
             };
             notes.push(format!("{}: {why}against {}: {how}", e.result, e.source));
+        }
+    }
+    if let Some(inputs) = second_inputs {
+        match exec.run_with_state(inputs, &mut state) {
+            Err(e) => mismatches.push(("(second run)".into(), format!("run: {e}"))),
+            Ok(mut second) => {
+                for (file, result) in meta
+                    .get("second_run_outputs")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                {
+                    let result = result.as_str().unwrap_or_default();
+                    let theirs =
+                        read_npy(&dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+                    let name = format!("{result} (second run)");
+                    match second.remove(result) {
+                        None => mismatches.push((name, "no such output in ours".to_owned())),
+                        Some(t) => {
+                            if let Some(d) = first_difference(&t, &theirs, 1e-5) {
+                                mismatches.push((name, format!("{d} (OpenVINO)")));
+                            }
+                        }
+                    }
+                    sources.push("OpenVINO (second run of a stateful model)".into());
+                }
+            }
         }
     }
     let mut uncompared = Vec::new();

@@ -314,6 +314,42 @@ fn cases() -> Vec<Case> {
             vec![n.i64s("t", &[2], &[1, 1])]
         }),
         on_x("NonZero", "opset3", "", none),
+        on_x("ReadValue", "opset3", r#"variable_id="v""#, none),
+        case("Assign", |net| {
+            let read = net.op(
+                "read",
+                "ReadValue",
+                "opset6",
+                r#"variable_id="v" variable_type="f32" variable_shape="?,3""#,
+                &[],
+                None,
+            );
+            let p = x(net);
+            vec![
+                read,
+                net.op("op", "Assign", "opset6", r#"variable_id="v""#, &[p], None),
+            ]
+        }),
+        case("StringTensorPack", |net| {
+            let b = net.param("b", "i32", "0");
+            let e = net.param("e", "i32", "0");
+            let sym = net.param("sym", "u8", "0");
+            vec![net.op("op", "StringTensorPack", "opset15", "", &[b, e, sym], None)]
+        }),
+        case("StringTensorUnpack", |net| {
+            let b = net.param("b", "i64", "0,2");
+            let e = net.param("e", "i64", "0,2");
+            let sym = net.param("sym", "u8", "4");
+            let s = net.op("s", "StringTensorPack", "opset15", "", &[b, e, sym], None);
+            net.op_multi(
+                "op",
+                "StringTensorUnpack",
+                "opset15",
+                "",
+                &[s],
+                vec![None, None, None],
+            )
+        }),
         on_x("Convert", "opset1", r#"destination_type="i32""#, none),
         on_x("ConvertLike", "opset1", "", |n| {
             vec![n.constant("like", "i32", &[1], &[0; 4])]

@@ -84,6 +84,8 @@ pub fn execute(file_name: &str, check: &Check<'_>, args: &Args, checked: Outcome
     if let Some(line) = latency {
         outcome.stderr.push_str(&line);
     }
+    let variables = runner.variables();
+    let state = (!variables.is_empty()).then(|| state_line(&variables, args.repeat));
     match args.format {
         // Quiet: the diagnostics and the verdict only (the files are written).
         Format::Text if args.quiet => {}
@@ -92,8 +94,13 @@ pub fn execute(file_name: &str, check: &Check<'_>, args: &Args, checked: Outcome
             for (name, path, tensor) in &written {
                 let _ = writeln!(outcome.stdout, "  {name}  {}  -> {path}", describe(tensor));
             }
+            if let Some(line) = &state {
+                let _ = writeln!(outcome.stdout, "  {line}");
+            }
         }
-        Format::Json => outcome.stdout = with_run_section(&outcome.stdout, &written),
+        Format::Json => {
+            outcome.stdout = with_run_section(&outcome.stdout, &written, &variables, args.repeat)
+        }
         // Both describe the check; the outputs are in the files.
         Format::Sarif | Format::Dot => {}
     }
@@ -177,7 +184,28 @@ fn describe(tensor: &Tensor) -> String {
     format!("{} [{}]", tensor.element_type, dims.join(", "))
 }
 
-fn with_run_section(report: &str, written: &[(String, String, &Tensor)]) -> String {
+/// What a run of a stateful model says of its variables: `--repeat` runs
+/// keep them from one run to the next, as an OpenVINO infer request does,
+/// and the outputs written are the first run's.
+fn state_line(variables: &[String], repeat: usize) -> String {
+    let names: Vec<String> = variables.iter().map(|v| format!("`{v}`")).collect();
+    let names = names.join(", ");
+    if repeat == 0 {
+        format!("state: variable(s) {names} read their initial values (one run)")
+    } else {
+        format!(
+            "state: variable(s) {names} kept from each run to the next over {} runs (--repeat {repeat}); the outputs are the first run's",
+            repeat + 1
+        )
+    }
+}
+
+fn with_run_section(
+    report: &str,
+    written: &[(String, String, &Tensor)],
+    variables: &[String],
+    repeat: usize,
+) -> String {
     let Ok(serde_json::Value::Object(mut object)) = serde_json::from_str(report) else {
         return report.to_owned();
     };
@@ -192,7 +220,12 @@ fn with_run_section(report: &str, written: &[(String, String, &Tensor)]) -> Stri
             })
         })
         .collect();
-    object.insert("run".into(), serde_json::json!({ "outputs": outputs }));
+    let mut run = serde_json::json!({ "outputs": outputs });
+    if !variables.is_empty() {
+        // The runs the variables were kept over (the first and the repeats).
+        run["state"] = serde_json::json!({ "variables": variables, "runs": repeat + 1 });
+    }
+    object.insert("run".into(), run);
     let mut text = serde_json::to_string_pretty(&serde_json::Value::Object(object))
         .unwrap_or_else(|_| report.to_owned());
     text.push('\n');

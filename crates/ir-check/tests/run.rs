@@ -297,3 +297,45 @@ fn repeat_and_threads_need_run_and_threads_is_positive() {
     ]);
     assert_eq!(status, 2, "{stderr}");
 }
+
+#[test]
+fn repeat_keeps_a_stateful_models_variables_and_says_so() {
+    let dir = temp_dir("state");
+    let x = dir.join("x.npy");
+    let y = dir.join("y.npy");
+    executor::write_npy(&x, &f32_tensor(&[2, 3])).expect("writes");
+    executor::write_npy(&y, &f32_tensor(&[2, 3])).expect("writes");
+    let out_dir = dir.join("out");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "crates/shape-infer/tests/golden/state_variables.xml".to_owned(),
+            "--run".into(),
+            "--input".into(),
+            format!("x={}", x.display()),
+            "--input".into(),
+            format!("y={}", y.display()),
+            "--output-dir".into(),
+            out_dir.display().to_string(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        ir_check(&args)
+    };
+    let (status, stdout, stderr) = run(&["--repeat", "2", "--threads", "1"]);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(
+        stdout.contains(
+            "state: variable(s) `acc`, `count`, `hist`, `steps`, `v3` kept from each run \
+             to the next over 3 runs (--repeat 2); the outputs are the first run's"
+        ),
+        "{stdout}"
+    );
+    // The history grows by x's 2 rows a run: the first run's output is written.
+    let hist = executor::read_npy(&out_dir.join("hist.npy")).expect("the output");
+    assert_eq!(hist.shape, [2, 3]);
+    let (status, stdout, stderr) = run(&["--format", "json"]);
+    assert_eq!(status, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(report["run"]["state"]["runs"], 1, "{stdout}");
+    assert_eq!(report["run"]["state"]["variables"][2], "hist", "{stdout}");
+}

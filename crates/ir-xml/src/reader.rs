@@ -10,7 +10,6 @@
 
 use std::collections::HashMap;
 
-use ir::dim::ParsedShape;
 use ir::{
     Attributes, BackEdge, Body, BodyRole, DeclaredDim, Diagnostic, Edge, ElementType, Graph,
     InputMap, LayerRef, NodeId, Op, OpType, OutputMap, PortDecl, Provenance, Shape, SliceSpec,
@@ -1228,65 +1227,20 @@ impl Builder<'_> {
     }
 }
 
-/// Parses a Parameter `shape` in OpenVINO's syntax: `...` (dynamic rank), the
-/// empty text (a scalar), or comma-separated dims, each an integer `>= 0`,
-/// `-1` or `?` (unknown), or an interval `LO..HI`, `LO..`, `..HI`. Unknown and
-/// interval dims become fresh symbols with that range, whose provenance names
-/// the Parameter and the dim.
+/// Parses a Parameter `shape` in OpenVINO's syntax ([`ir::shape::parse_openvino_shape`]):
+/// unknown and interval dims become fresh symbols whose provenance names the
+/// Parameter and the dim.
 pub(crate) fn parse_parameter_shape(
     symbols: &mut SymbolTable,
     text: &str,
     layer: &str,
     line: u32,
 ) -> Result<Shape, String> {
-    let trimmed = text.trim();
-    if trimmed == "..." {
-        return Ok(Shape::DynamicRank);
-    }
-    if trimmed.is_empty() {
-        return Ok(Shape::scalar());
-    }
-    let pieces: Vec<&str> = text.split(',').collect();
-    for (index, piece) in pieces.iter().enumerate() {
-        if !is_openvino_dim(piece.trim()) {
-            return Err(format!(
-                "dim {index} \"{}\" is not an integer >= 0, `-1`, `?` or an interval `LO..HI`",
-                piece.trim()
-            ));
-        }
-    }
-    let mut dims = Vec::with_capacity(pieces.len());
-    for (index, piece) in pieces.iter().enumerate() {
-        let provenance = || {
-            Some(Provenance {
-                layer: layer.to_owned(),
-                line,
-                reason: format!("dim {index} of Parameter `{layer}`"),
-            })
-        };
-        match symbols.parse_dims(piece, &provenance) {
-            Ok(ParsedShape::Ranked(parsed)) if parsed.len() == 1 => dims.extend(parsed),
-            Ok(_) => return Err(format!("dim {index} \"{}\" is not one dim", piece.trim())),
-            Err(error) => return Err(format!("dim {index} \"{}\": {error}", piece.trim())),
-        }
-    }
-    Ok(Shape::ranked(dims))
-}
-
-/// Whether `dim` is one dim in OpenVINO's partial-shape syntax.
-fn is_openvino_dim(dim: &str) -> bool {
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if dim == "?" || dim == "-1" || digits(dim) {
-        return true;
-    }
-    match dim.split_once("..") {
-        Some((lo, hi)) => {
-            (lo.is_empty() || digits(lo))
-                && (hi.is_empty() || digits(hi))
-                && !(lo.is_empty() && hi.is_empty())
-        }
-        None => false,
-    }
+    ir::shape::parse_openvino_shape(symbols, text, &|index| Provenance {
+        layer: layer.to_owned(),
+        line,
+        reason: format!("dim {index} of Parameter `{layer}`"),
+    })
 }
 
 /// Splits a port's `names` attribute at commas; `\,` is a comma inside a name.
@@ -1347,15 +1301,5 @@ mod tests {
         assert_eq!(parse_u64_list(""), Some(vec![]));
         assert_eq!(parse_u64_list("1,-1"), None);
         assert_eq!(format_u64_list(&[1, 1, 3]), "1, 1, 3");
-    }
-
-    #[test]
-    fn openvino_dims() {
-        for ok in ["0", "12", "-1", "?", "1..8", "1..", "..8"] {
-            assert!(is_openvino_dim(ok), "{ok}");
-        }
-        for bad in ["", "..", "-2", "N", "1.5", "8..1a", "?1"] {
-            assert!(!is_openvino_dim(bad), "{bad}");
-        }
     }
 }

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use smallvec::SmallVec;
-use symdim::{Expr, SymbolTable};
+use symdim::{Expr, ParsedShape, Provenance, SymbolTable};
 
 /// One dimension: a symbolic integer expression (see the `symdim` crate).
 /// A static dim is a constant expression.
@@ -87,6 +87,60 @@ impl fmt::Display for ShapeDisplay<'_> {
     }
 }
 
+/// Parses a shape in OpenVINO's partial-shape syntax (a Parameter's `shape`,
+/// a ReadValue's `variable_shape`): `...` (dynamic rank), the empty text (a
+/// scalar), or comma-separated dims, each an integer `>= 0`, `-1` or `?`
+/// (unknown), or an interval `LO..HI`, `LO..`, `..HI`. Unknown and interval
+/// dims become fresh symbols with that range; `provenance` says, for a dim's
+/// index, where its symbol comes from.
+pub fn parse_openvino_shape(
+    symbols: &mut SymbolTable,
+    text: &str,
+    provenance: &dyn Fn(usize) -> Provenance,
+) -> Result<Shape, String> {
+    let trimmed = text.trim();
+    if trimmed == "..." {
+        return Ok(Shape::DynamicRank);
+    }
+    if trimmed.is_empty() {
+        return Ok(Shape::scalar());
+    }
+    let pieces: Vec<&str> = text.split(',').collect();
+    for (index, piece) in pieces.iter().enumerate() {
+        if !is_openvino_dim(piece.trim()) {
+            return Err(format!(
+                "dim {index} \"{}\" is not an integer >= 0, `-1`, `?` or an interval `LO..HI`",
+                piece.trim()
+            ));
+        }
+    }
+    let mut dims = Vec::with_capacity(pieces.len());
+    for (index, piece) in pieces.iter().enumerate() {
+        match symbols.parse_dims(piece, &|| Some(provenance(index))) {
+            Ok(ParsedShape::Ranked(parsed)) if parsed.len() == 1 => dims.extend(parsed),
+            Ok(_) => return Err(format!("dim {index} \"{}\" is not one dim", piece.trim())),
+            Err(error) => return Err(format!("dim {index} \"{}\": {error}", piece.trim())),
+        }
+    }
+    Ok(Shape::ranked(dims))
+}
+
+/// Whether `dim` is one dim in OpenVINO's partial-shape syntax.
+fn is_openvino_dim(dim: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if dim == "?" || dim == "-1" || digits(dim) {
+        return true;
+    }
+    match dim.split_once("..") {
+        Some((lo, hi)) => {
+            (lo.is_empty() || digits(lo))
+                && (hi.is_empty() || digits(hi))
+                && !(lo.is_empty() && hi.is_empty())
+        }
+        None => false,
+    }
+}
+
 /// A dim as a port declares it in the XML: `<dim>3</dim>` or `<dim>-1</dim>`.
 /// OpenVINO writes every non-static dim (unknown or interval) as `-1`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -101,5 +155,44 @@ impl fmt::Display for DeclaredDim {
             DeclaredDim::Static(d) => write!(f, "{d}"),
             DeclaredDim::Dynamic => f.write_str("?"),
         }
+    }
+}
+
+#[cfg(test)]
+mod parse_tests {
+    use super::*;
+
+    #[test]
+    fn openvino_dims() {
+        for ok in ["0", "12", "-1", "?", "1..8", "1..", "..8"] {
+            assert!(is_openvino_dim(ok), "{ok}");
+        }
+        for bad in ["", "..", "-2", "N", "1.5", "8..1a", "?1"] {
+            assert!(!is_openvino_dim(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn openvino_shapes() {
+        let mut symbols = SymbolTable::new();
+        let provenance = |index| Provenance {
+            layer: "v".into(),
+            line: 1,
+            reason: format!("dim {index}"),
+        };
+        let shape = parse_openvino_shape(&mut symbols, "?,3,2..5", &provenance).unwrap();
+        let dims = shape.dims().unwrap();
+        assert_eq!(dims[1].as_constant(), Some(3));
+        let range = symbols.range(dims[2].as_symbol().unwrap());
+        assert_eq!((range.lo, range.hi), (Some(2), Some(5)));
+        assert_eq!(
+            parse_openvino_shape(&mut symbols, "...", &provenance),
+            Ok(Shape::DynamicRank)
+        );
+        assert_eq!(
+            parse_openvino_shape(&mut symbols, "", &provenance),
+            Ok(Shape::scalar())
+        );
+        assert!(parse_openvino_shape(&mut symbols, "2,N", &provenance).is_err());
     }
 }

@@ -110,6 +110,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
+use std::sync::{Mutex, PoisonError};
 
 use shape_infer::{infer_validated, Inference, Registry};
 
@@ -430,6 +431,7 @@ impl<'m> Check<'m> {
         }
         Ok(Runner {
             executor: executor::Executor::new(&self.model.graph)?,
+            state: Mutex::default(),
         })
     }
 
@@ -444,15 +446,39 @@ impl<'m> Check<'m> {
 ///
 /// Runs use rayon's current thread pool: run inside
 /// `rayon::ThreadPool::install` to choose the number of threads.
+///
+/// A stateful model's variables (ReadValue, Assign) live in the runner, as
+/// in an OpenVINO infer request: the first run reads their initial values,
+/// each later run what the previous one assigned, until
+/// [`Runner::reset_state`].
 #[derive(Debug)]
 pub struct Runner {
     executor: executor::Executor,
+    /// The variables' values; a lock so that `run` takes `&self`.
+    state: Mutex<executor::State>,
 }
 
 impl Runner {
-    /// Runs the model once, as [`Check::run`] does.
+    /// Runs the model once, as [`Check::run`] does, with the variables'
+    /// values the previous run left (a failed run leaves them unchanged).
     pub fn run(&self, inputs: HashMap<String, Tensor>) -> Result<HashMap<String, Tensor>, Error> {
-        Ok(self.executor.run(inputs)?)
+        // A panic in another run cannot leave a half-written state: runs
+        // write it only when they succeed.
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        Ok(self.executor.run_with_state(inputs, &mut state)?)
+    }
+
+    /// The ids of the model's variables (empty for a stateless model).
+    pub fn variables(&self) -> Vec<String> {
+        self.executor.variables()
+    }
+
+    /// Forgets the variables' values: the next run reads the initial values.
+    pub fn reset_state(&self) {
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .reset();
     }
 }
 

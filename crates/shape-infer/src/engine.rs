@@ -127,6 +127,14 @@ pub fn infer_validated(
         diagnostics: &mut diagnostics,
     }
     .walk(&mut ctx, graph, &HashMap::new());
+    // Variables pair layers across the graph (an Assign with its ReadValue),
+    // which no single layer's rule sees.
+    diagnostics.extend(crate::ops::assign::check_variables(
+        graph,
+        registry,
+        &walked.outcomes,
+        &ctx.symbols,
+    ));
     let (symbols, constraints, warnings) = ctx.into_parts();
     diagnostics.extend(warnings.into_iter().map(|warning| {
         if options.strict_spec && SPEC_LENIENCIES.contains(&warning.rule) {

@@ -14,6 +14,7 @@ use crate::tensor::{element_width, Element, Tensor};
 
 mod activation;
 mod adaptive_pool;
+mod assign;
 mod avg_pool;
 mod batch_norm_inference;
 mod batch_to_space;
@@ -87,6 +88,7 @@ mod proposal;
 mod proposal_nms;
 mod range;
 mod rdft;
+mod read_value;
 mod reduce;
 mod region_yolo;
 mod reorg_yolo;
@@ -111,6 +113,8 @@ mod split;
 mod squeeze;
 mod stft;
 mod strided_slice;
+mod string_tensor_pack;
+mod string_tensor_unpack;
 mod tensor_iterator;
 mod tile;
 mod topk;
@@ -322,6 +326,10 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "RandomUniform" => random_uniform::run,
         "Multinomial" => multinomial::run,
         "Unique" => unique::run,
+        "StringTensorPack" => string_tensor_pack::run,
+        "StringTensorUnpack" => string_tensor_unpack::run,
+        "ReadValue" => read_value::run,
+        "Assign" => assign::run,
         "Eye" => eye::run,
         "Inverse" => inverse::run,
         "OneHot" => one_hot::run,
@@ -478,6 +486,10 @@ pub const OPS: &[&str] = &[
     "RandomUniform",
     "Multinomial",
     "Unique",
+    "StringTensorPack",
+    "StringTensorUnpack",
+    "ReadValue",
+    "Assign",
     "Eye",
     "Inverse",
     "OneHot",

@@ -5,6 +5,8 @@ use crate::registry::{OpDef, OpVersion};
 mod adaptive_avg_pool;
 mod adaptive_max_pool;
 pub mod avg_pool;
+pub mod assign;
+mod avg_pool;
 pub mod batch_norm_inference;
 mod batch_to_space;
 mod binary_convolution;
@@ -85,6 +87,7 @@ pub(crate) mod random_uniform;
 pub mod proposal;
 mod range;
 mod rdft;
+pub mod read_value;
 mod reduce;
 pub mod region_yolo;
 pub mod reorg_yolo;
@@ -115,6 +118,8 @@ mod split;
 mod squeeze;
 mod stft;
 mod strided_slice;
+mod string_tensor_pack;
+mod string_tensor_unpack;
 pub mod support;
 mod tensor_iterator;
 mod tile;
@@ -134,6 +139,7 @@ pub(crate) const SINCE_OVIR1: &[OpVersion] = &[OpVersion::project(1, 1)];
 pub static ALL: &[&OpDef] = &[
     &adaptive_avg_pool::DEF,
     &adaptive_max_pool::DEF,
+    &assign::DEF,
     &avg_pool::DEF,
     &batch_norm_inference::DEF,
     &batch_to_space::DEF,
@@ -281,6 +287,7 @@ pub static ALL: &[&OpDef] = &[
     &proposal::DEF,
     &range::DEF,
     &rdft::DEF,
+    &read_value::DEF,
     &reduce::L1,
     &reduce::L2,
     &reduce::LOGICAL_AND,
@@ -318,6 +325,8 @@ pub static ALL: &[&OpDef] = &[
     &squeeze::DEF,
     &stft::DEF,
     &strided_slice::DEF,
+    &string_tensor_pack::DEF,
+    &string_tensor_unpack::DEF,
     &tile::DEF,
     &topk::DEF,
     &transpose::DEF,
