@@ -6,7 +6,6 @@ mod adaptive_avg_pool;
 mod adaptive_max_pool;
 pub mod avg_pool;
 pub mod assign;
-mod avg_pool;
 pub mod batch_norm_inference;
 mod batch_to_space;
 mod binary_convolution;
