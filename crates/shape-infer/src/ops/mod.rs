@@ -21,6 +21,7 @@ mod convolution_backprop_data;
 mod ctc_greedy_decoder;
 mod ctc_greedy_decoder_seq_len;
 mod cum_sum;
+pub mod deformable_psroi_pooling;
 mod depth_to_space;
 pub(crate) mod dft;
 pub mod einsum;
@@ -29,6 +30,9 @@ mod elementwise_unary;
 mod embedding_bag_offsets;
 mod embedding_bag_packed;
 mod embedding_segments_sum;
+mod experimental_detectron_prior_grid_generator;
+pub mod experimental_detectron_roi_feature_extractor;
+pub mod experimental_detectron_topk_rois;
 mod extract;
 mod eye;
 pub mod fake_quantize;
@@ -64,6 +68,7 @@ mod pad;
 mod parameter;
 pub mod prior_box;
 pub mod prior_box_clustered;
+pub mod psroi_pooling;
 mod range;
 mod rdft;
 mod reduce;
@@ -76,6 +81,9 @@ pub mod reverse_sequence;
 pub mod rnn;
 mod rnn_cell;
 mod rnn_sequence;
+pub mod roi_align;
+pub mod roi_align_rotated;
+pub mod roi_pooling;
 mod roll;
 mod scaled_dot_product_attention;
 mod scatter_elements_update;
@@ -127,6 +135,7 @@ pub static ALL: &[&OpDef] = &[
     &ctc_greedy_decoder::DEF,
     &ctc_greedy_decoder_seq_len::DEF,
     &cum_sum::DEF,
+    &deformable_psroi_pooling::DEF,
     &depth_to_space::DEF,
     &dft::DFT,
     &dft::IDFT,
@@ -202,6 +211,9 @@ pub static ALL: &[&OpDef] = &[
     &elementwise_unary::TAN,
     &elementwise_unary::TANH,
     &extract::DEF,
+    &experimental_detectron_prior_grid_generator::DEF,
+    &experimental_detectron_roi_feature_extractor::DEF,
+    &experimental_detectron_topk_rois::DEF,
     &eye::DEF,
     &fake_quantize::DEF,
     &gather::DEF,
@@ -234,6 +246,7 @@ pub static ALL: &[&OpDef] = &[
     &parameter::DEF,
     &prior_box::DEF,
     &prior_box_clustered::DEF,
+    &psroi_pooling::DEF,
     &range::DEF,
     &rdft::DEF,
     &reduce::L1,
@@ -251,6 +264,9 @@ pub static ALL: &[&OpDef] = &[
     &result::DEF,
     &reverse::DEF,
     &reverse_sequence::DEF,
+    &roi_align::DEF,
+    &roi_align_rotated::DEF,
+    &roi_pooling::DEF,
     &rnn_cell::DEF,
     &rnn_sequence::DEF,
     &roll::DEF,
