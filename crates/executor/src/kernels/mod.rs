@@ -75,6 +75,9 @@ mod result;
 mod reverse;
 mod reverse_sequence;
 mod rnn;
+mod roi_align;
+mod roi_align_rotated;
+pub(crate) mod roi_pooling;
 mod roll;
 mod scaled_dot_product_attention;
 mod scatter;
@@ -316,6 +319,9 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "PriorBox" => prior_box::run,
         "PriorBoxClustered" => prior_box_clustered::run,
         "RegionYolo" => region_yolo::run,
+        "ROIPooling" => roi_pooling::run,
+        "ROIAlign" => roi_align::run,
+        "ROIAlignRotated" => roi_align_rotated::run,
         "GridSample" => grid_sample::run,
         "FakeQuantize" => fake_quantize::run,
         "BatchNormInference" => batch_norm_inference::run,
@@ -488,6 +494,9 @@ pub const OPS: &[&str] = &[
     "PriorBox",
     "PriorBoxClustered",
     "RegionYolo",
+    "ROIPooling",
+    "ROIAlign",
+    "ROIAlignRotated",
     "GridSample",
     "FakeQuantize",
     "BatchNormInference",
