@@ -107,10 +107,12 @@ def psroi_pooling():
     bil = g.P("feat_bil", [D(1, 2), 12, -1, -1])
     p = g.P("p", [-1, 5])
     px = boxes5(p, 2, 2.0, "rois_px")
+    # Bilinear mode reads boxes normalized to [0, 1].
+    unit = boxes5(p, 2, 1.0 / 6.0, "rois_unit")
     outs = [
         g.N(ops1.psroi_pooling(avg, px, 2, 2, 0.5, 1, 1, "average"), "average_g2"),
-        g.N(ops1.psroi_pooling(bil, px, 3, 1, 0.5, 2, 2, "bilinear"), "bilinear_bins2x2"),
-        g.N(ops1.psroi_pooling(bil, px, 2, 2, 0.5, 3, 2, "bilinear"), "bilinear_g2_bins3x2"),
+        g.N(ops1.psroi_pooling(bil, unit, 3, 1, 1.0, 2, 2, "bilinear"), "bilinear_bins2x2"),
+        g.N(ops1.psroi_pooling(bil, unit, 2, 2, 1.0, 3, 2, "bilinear"), "bilinear_g2_bins3x2"),
     ]
     g.case(
         "psroi_pooling",

@@ -30,6 +30,7 @@ mod convolution_backprop_data;
 mod ctc_greedy_decoder;
 mod ctc_greedy_decoder_seq_len;
 mod cum_sum;
+mod deformable_psroi_pooling;
 mod depth_to_space;
 pub(crate) mod dft;
 mod einsum;
@@ -65,6 +66,7 @@ mod one_hot;
 pub(crate) mod pad;
 mod prior_box;
 mod prior_box_clustered;
+mod psroi_pooling;
 mod range;
 mod rdft;
 mod reduce;
@@ -320,6 +322,8 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "PriorBoxClustered" => prior_box_clustered::run,
         "RegionYolo" => region_yolo::run,
         "ROIPooling" => roi_pooling::run,
+        "PSROIPooling" => psroi_pooling::run,
+        "DeformablePSROIPooling" => deformable_psroi_pooling::run,
         "ROIAlign" => roi_align::run,
         "ROIAlignRotated" => roi_align_rotated::run,
         "GridSample" => grid_sample::run,
@@ -495,6 +499,8 @@ pub const OPS: &[&str] = &[
     "PriorBoxClustered",
     "RegionYolo",
     "ROIPooling",
+    "PSROIPooling",
+    "DeformablePSROIPooling",
     "ROIAlign",
     "ROIAlignRotated",
     "GridSample",
