@@ -147,20 +147,20 @@ def detectron():
     p = g.P("p", [-1, 4])
     l0 = g.P("level0", [1, 3, -1, -1])
     l1 = g.P("level1", [1, 3, -1, -1])
-    rois = corners(p, 8.0, "boxes")
+    rois = corners(p, 100.0, "boxes")
     fe = lambda size, ratio, aligned: nf.create(
         "ExperimentalDetectronROIFeatureExtractor",
         [rois.output(0), l0.output(0), l1.output(0)],
-        {"output_size": size, "sampling_ratio": ratio, "pyramid_scales": [4, 8], "aligned": aligned},
+        {"output_size": size, "sampling_ratio": ratio, "pyramid_scales": [16, 32], "aligned": aligned},
     )
-    a = g.N(fe(2, 2, False), "extract_2")
-    b = g.N(fe(3, 0, True), "extract_aligned_adaptive")
+    a = g.N(fe(2, 2, False), "extract_small")
+    b = g.N(fe(3, 0, True), "extract_aligned")
     g.case(
         "ed_roi_feature_extractor",
         "ExperimentalDetectronROIFeatureExtractor-6: two pyramid levels, sampling ratio 2 and adaptive, aligned off and on; R symbolic",
         [p, l0, l1],
-        [(a.output(0), "features_2"), (a.output(1), "rois_2"), (b.output(0), "features_aligned"), (b.output(1), "rois_aligned")],
-        [{"p": [5, 4], "level0": [1, 3, 8, 10], "level1": [1, 3, 4, 5]}, {"p": [2, 4], "level0": [1, 3, 6, 6], "level1": [1, 3, 3, 3]}],
+        [(a.output(0), "features_small"), (a.output(1), "rois_small"), (b.output(0), "features_aligned"), (b.output(1), "rois_aligned")],
+        [{"p": [5, 4], "level0": [1, 3, 16, 20], "level1": [1, 3, 8, 10]}, {"p": [2, 4], "level0": [1, 3, 6, 6], "level1": [1, 3, 3, 3]}],
     )
 
     q = g.P("q", [-1, 4])
@@ -170,7 +170,7 @@ def detectron():
         "ed_topk_rois",
         "ExperimentalDetectronTopKROIs-6: max_rois 3 of R, and 1",
         [q, probs],
-        [(g.N(topk(3), "top3"), "top3"), (g.N(topk(1), "top1"), "top1")],
+        [(g.N(topk(3), "topk_three"), "top_three"), (g.N(topk(1), "topk_one"), "top_one")],
         [{"q": [6, 4], "probs": [6]}, {"q": [3, 4], "probs": [3]}],
     )
 
@@ -179,13 +179,13 @@ def detectron():
     im = g.P("image", [1, 3, -1, -1])
     grid = lambda attrs: nf.create("ExperimentalDetectronPriorGridGenerator", [priors.output(0), fm.output(0), im.output(0)], attrs)
     outs = [
-        (g.N(grid({"flatten": True, "h": 0, "w": 0, "stride_x": 0.0, "stride_y": 0.0}), "flat_image_strides"), "flat_image_strides"),
-        (g.N(grid({"flatten": False, "h": 0, "w": 0, "stride_x": 8.0, "stride_y": 4.0}), "grid_strides"), "grid_strides"),
-        (g.N(grid({"flatten": True, "h": 2, "w": 3, "stride_x": 4.0, "stride_y": 4.0}), "flat_hw"), "flat_hw"),
+        (g.N(grid({"flatten": True, "h": 0, "w": 0, "stride_x": 0.0, "stride_y": 0.0}), "grid_flat_image"), "flat_image_strides"),
+        (g.N(grid({"flatten": False, "h": 0, "w": 0, "stride_x": 8.0, "stride_y": 4.0}), "grid_given_strides"), "grid_strides"),
+        (g.N(grid({"flatten": True, "h": 3, "w": 4, "stride_x": 4.0, "stride_y": 4.0}), "grid_flat_hw"), "flat_hw"),
     ]
     g.case(
         "ed_prior_grid_generator",
-        "ExperimentalDetectronPriorGridGenerator-6: flatten with strides from the image, unflattened with given strides, a given h and w; H*W*P an expression",
+        "ExperimentalDetectronPriorGridGenerator-6: flatten with strides from the image, unflattened with given strides, a given h and w (those of the first binding: OpenVINO leaves rows past h*w*P unwritten); H*W*P an expression",
         [priors, fm, im],
         outs,
         [{"priors": [3, 4], "feature": [1, 4, 3, 4], "image": [1, 3, 24, 32]}, {"priors": [2, 4], "feature": [1, 4, 2, 2], "image": [1, 3, 16, 16]}],

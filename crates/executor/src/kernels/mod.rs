@@ -39,6 +39,9 @@ mod elementwise_unary;
 mod embedding_bag_offsets;
 mod embedding_bag_packed;
 mod embedding_segments_sum;
+mod experimental_detectron_prior_grid_generator;
+mod experimental_detectron_roi_feature_extractor;
+mod experimental_detectron_topk_rois;
 mod extract;
 mod eye;
 mod fake_quantize;
@@ -323,6 +326,13 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "RegionYolo" => region_yolo::run,
         "ROIPooling" => roi_pooling::run,
         "PSROIPooling" => psroi_pooling::run,
+        "ExperimentalDetectronTopKROIs" => experimental_detectron_topk_rois::run,
+        "ExperimentalDetectronPriorGridGenerator" => {
+            experimental_detectron_prior_grid_generator::run
+        }
+        "ExperimentalDetectronROIFeatureExtractor" => {
+            experimental_detectron_roi_feature_extractor::run
+        }
         "DeformablePSROIPooling" => deformable_psroi_pooling::run,
         "ROIAlign" => roi_align::run,
         "ROIAlignRotated" => roi_align_rotated::run,
@@ -500,6 +510,9 @@ pub const OPS: &[&str] = &[
     "RegionYolo",
     "ROIPooling",
     "PSROIPooling",
+    "ExperimentalDetectronTopKROIs",
+    "ExperimentalDetectronPriorGridGenerator",
+    "ExperimentalDetectronROIFeatureExtractor",
     "DeformablePSROIPooling",
     "ROIAlign",
     "ROIAlignRotated",

@@ -30,7 +30,7 @@ mod elementwise_unary;
 mod embedding_bag_offsets;
 mod embedding_bag_packed;
 mod embedding_segments_sum;
-mod experimental_detectron_prior_grid_generator;
+pub mod experimental_detectron_prior_grid_generator;
 pub mod experimental_detectron_roi_feature_extractor;
 pub mod experimental_detectron_topk_rois;
 mod extract;
