@@ -130,13 +130,22 @@ pub fn align_output(
     let mut rois = roi_count(ctx, call, 1, width, "the rois")?;
     support::expect_rank_in(call, 2, &[1], "the batch indices (input 2)")?;
     if let Some(dims) = call.inputs[2].shape.dims() {
-        rois = support::merge_equal_dims(
+        let merged = support::merge_equal_dims(
             ctx,
             &rois,
             &dims[0],
             "roi-batch-indices",
             "the rois and the batch indices must have one length",
         )?;
+        // The two are equal now: keep the one of tighter bounds.
+        let (r, i) = (ctx.symbols.bounds(&merged)?, ctx.symbols.bounds(&dims[0])?);
+        let tighter = i.lo.unwrap_or(0) >= r.lo.unwrap_or(0)
+            && r.hi.is_none_or(|rh| i.hi.is_some_and(|ih| ih <= rh));
+        rois = if tighter && i != r {
+            dims[0].clone()
+        } else {
+            merged
+        };
     }
     let t = crate::ops::roi_pooling::same_real_type(call, 0, 1)?;
     support::expect_integer_input(call, 2, "the batch indices (input 2)")?;
