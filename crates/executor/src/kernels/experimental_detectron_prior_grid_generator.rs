@@ -33,7 +33,11 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let step_h = step(attrs.stride_y, image_h, grid_h);
     let rows: usize = call.out_shape(0)?.iter().product::<usize>() / 4;
     let count = priors.len() / 4;
-    if grid_h * grid_w * count > rows {
+    if grid_h
+        .checked_mul(grid_w)
+        .and_then(|cells| cells.checked_mul(count))
+        .is_none_or(|needed| needed > rows)
+    {
         return Err(format!(
             "a {grid_h} x {grid_w} grid of {count} priors does not fit the {rows} output rows"
         )

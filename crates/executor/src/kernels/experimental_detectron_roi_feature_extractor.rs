@@ -9,6 +9,7 @@
 
 use shape_infer::ops::experimental_detectron_roi_feature_extractor::{attributes, Attrs};
 
+use super::roi_align::checked_samples;
 use super::roi_pooling::{f32s, nchw, output};
 use super::{Call, KResult};
 use crate::tensor::Tensor;
@@ -30,7 +31,7 @@ struct Level {
     width: usize,
 }
 
-fn pool_box(roi: &[f32], level: &Level, scale: f32, attrs: &Attrs, dst: &mut [f32]) {
+fn pool_box(roi: &[f32], level: &Level, scale: f32, attrs: &Attrs, dst: &mut [f32]) -> KResult<()> {
     let size = attrs.output_size;
     let (height, width) = (level.height, level.width);
     let offset = if attrs.aligned { 0.5 } else { 0.0 };
@@ -47,7 +48,7 @@ fn pool_box(roi: &[f32], level: &Level, scale: f32, attrs: &Attrs, dst: &mut [f3
     let (grid_h, grid_w) = (grid(roi_h), grid(roi_w));
     let count = (grid_h * grid_w) as f32;
     // Four (cell, weight) pairs per sample, shared by the channels.
-    let mut samples = Vec::with_capacity(size * size * grid_h * grid_w);
+    let mut samples = Vec::with_capacity(checked_samples(&[size, size, grid_h, grid_w])?);
     for ph in 0..size {
         for pw in 0..size {
             for iy in 0..grid_h {
@@ -74,6 +75,7 @@ fn pool_box(roi: &[f32], level: &Level, scale: f32, attrs: &Attrs, dst: &mut [f3
             *v = acc / count;
         }
     }
+    Ok(())
 }
 
 /// The four cells and weights of a bilinear sample at `(x, y)`; all
@@ -145,7 +147,7 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     {
         if let Some(l) = level_of(roi, count) {
             let scale = 1.0 / attrs.pyramid_scales[l] as f32;
-            pool_box(roi, &levels[l], scale, &attrs, dst);
+            pool_box(roi, &levels[l], scale, &attrs, dst)?;
         }
     }
     Ok(vec![output(call, 0, &features)?, output(call, 1, &rois)?])

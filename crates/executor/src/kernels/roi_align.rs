@@ -75,7 +75,7 @@ pub(crate) fn pool(
     [_, channels, height, width]: [usize; 4],
     spaces: &[(Space, usize)],
     attrs: &Attrs,
-) -> Vec<f32> {
+) -> KResult<Vec<f32>> {
     let (ph_n, pw_n) = (attrs.pooled_h, attrs.pooled_w);
     let plane = height * width;
     let mut out = Vec::with_capacity(spaces.len() * channels * ph_n * pw_n);
@@ -88,7 +88,8 @@ pub(crate) fn pool(
         };
         let (rx, ry) = (ratio(bin_w), ratio(bin_h));
         let (dx, dy) = (bin_w / rx as f32, bin_h / ry as f32);
-        let mut samples: Vec<Sample> = Vec::with_capacity(ph_n * pw_n * rx * ry);
+        let count = checked_samples(&[ph_n, pw_n, rx, ry])?;
+        let mut samples: Vec<Sample> = Vec::with_capacity(count);
         for by in 0..ph_n {
             for bx in 0..pw_n {
                 for sy in 0..ry {
@@ -118,7 +119,24 @@ pub(crate) fn pool(
             }
         }
     }
-    out
+    Ok(out)
+}
+
+/// The most bilinear samples one box may take: an adaptive sampling ratio
+/// follows the box's size, which comes from the data.
+pub(crate) const MAX_SAMPLES: usize = 1 << 24;
+
+/// The product of `factors` (bins and samples per bin), checked against
+/// [`MAX_SAMPLES`].
+pub(crate) fn checked_samples(factors: &[usize]) -> KResult<usize> {
+    factors
+        .iter()
+        .try_fold(1usize, |acc, &f| acc.checked_mul(f))
+        .filter(|&n| n <= MAX_SAMPLES)
+        .ok_or_else(|| {
+            format!("a box needs {factors:?} bins and samples, over the limit of {MAX_SAMPLES}")
+                .into()
+        })
 }
 
 /// The checked inputs of ROIAlign and ROIAlignRotated.
@@ -204,6 +222,6 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
             (space, b)
         })
         .collect();
-    let out = pool(&maps, dims, &spaces, &attrs);
+    let out = pool(&maps, dims, &spaces, &attrs)?;
     Ok(vec![output(call, 0, &out)?])
 }

@@ -35,6 +35,6 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
             (space, b)
         })
         .collect();
-    let out = pool(&maps, dims, &spaces, &attrs);
+    let out = pool(&maps, dims, &spaces, &attrs)?;
     Ok(vec![output(call, 0, &out)?])
 }

@@ -87,19 +87,27 @@ fn max_pool(
     let cell = |v: f32| (v * scale).round() as i64;
     let (x1, y1, x2, y2) = (cell(roi[1]), cell(roi[2]), cell(roi[3]), cell(roi[4]));
     // Malformed boxes are 1x1.
-    let roi_h = (y2 - y1 + 1).max(1);
-    let roi_w = (x2 - x1 + 1).max(1);
+    let roi_h = y2.saturating_sub(y1).saturating_add(1).max(1);
+    let roi_w = x2.saturating_sub(x1).saturating_add(1).max(1);
     let bin_h = roi_h as f32 / ph_n as f32;
     let bin_w = roi_w as f32 / pw_n as f32;
     let (h, w) = (height as i64, width as i64);
     for c in 0..channels {
         let map = &maps[c * height * width..(c + 1) * height * width];
         for ph in 0..ph_n {
-            let hs = ((ph as f32 * bin_h).floor() as i64 + y1).clamp(0, h);
-            let he = (((ph + 1) as f32 * bin_h).ceil() as i64 + y1).clamp(0, h);
+            let hs = ((ph as f32 * bin_h).floor() as i64)
+                .saturating_add(y1)
+                .clamp(0, h);
+            let he = (((ph + 1) as f32 * bin_h).ceil() as i64)
+                .saturating_add(y1)
+                .clamp(0, h);
             for pw in 0..pw_n {
-                let ws = ((pw as f32 * bin_w).floor() as i64 + x1).clamp(0, w);
-                let we = (((pw + 1) as f32 * bin_w).ceil() as i64 + x1).clamp(0, w);
+                let ws = ((pw as f32 * bin_w).floor() as i64)
+                    .saturating_add(x1)
+                    .clamp(0, w);
+                let we = (((pw + 1) as f32 * bin_w).ceil() as i64)
+                    .saturating_add(x1)
+                    .clamp(0, w);
                 let mut best = if he <= hs || we <= ws { 0.0 } else { f32::MIN };
                 for y in hs..he {
                     for x in ws..we {
