@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """ONNX's own backend node tests for Compress, Slice, Reshape, Where,
-NonMaxSuppression and GridSample, converted to OpenVINO IR, for the
+NonMaxSuppression, GridSample and RoiAlign, converted to OpenVINO IR, for the
 executor's ``tests/onnx_node.rs``.
 
 Run from the repository root: ``python3 scripts/gen_onnx_node_cases.py``
@@ -62,7 +62,7 @@ import openvino as ov
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "crates/executor/tests/onnx_node"
-OPS = ("Compress", "Slice", "Reshape", "Where", "NonMaxSuppression", "GridSample")
+OPS = ("Compress", "Slice", "Reshape", "Where", "NonMaxSuppression", "GridSample", "RoiAlign")
 
 
 def collect() -> list:
