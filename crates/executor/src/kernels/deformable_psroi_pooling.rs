@@ -16,6 +16,15 @@ use super::roi_pooling::{f32s, nchw, output};
 use super::{Call, KResult};
 use crate::tensor::Tensor;
 
+/// The map's size and the sub-bin and part counts (checked positive).
+struct Sizes {
+    height: usize,
+    width: usize,
+    bins_x: usize,
+    bins_y: usize,
+    part: usize,
+}
+
 /// The offsets input: its values and its `[_, 2 * groups, part, part]` dims.
 struct Offsets {
     values: Vec<f32>,
@@ -30,6 +39,19 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         return Err("the data has no cells".into());
     }
     let attrs = attributes(&call.node.attributes).map_err(|e| e.to_string())?;
+    let positive = |key: &str, v: i64| {
+        usize::try_from(v)
+            .ok()
+            .filter(|&v| v > 0)
+            .ok_or_else(|| format!("`{key}` is {v}; it must be a positive integer"))
+    };
+    let sizes = Sizes {
+        height,
+        width,
+        bins_x: positive("spatial_bins_x", attrs.spatial_bins_x)?,
+        bins_y: positive("spatial_bins_y", attrs.spatial_bins_y)?,
+        part: positive("part_size", attrs.part_size)?,
+    };
     let group = attrs.group_size;
     let per_box = attrs.output_dim * group * group;
     if per_box > channels {
@@ -75,7 +97,7 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
             image,
             roi,
             r,
-            dims,
+            &sizes,
             &attrs,
             offsets.as_ref(),
             &mut out[r * per_box..(r + 1) * per_box],
@@ -88,14 +110,14 @@ fn pool_box(
     image: &[f32],
     roi: &[f32],
     r: usize,
-    [_, _, height, width]: [usize; 4],
+    sizes: &Sizes,
     attrs: &Attrs,
     offsets: Option<&Offsets>,
     dst: &mut [f32],
 ) -> KResult<()> {
     let scale = attrs.spatial_scale;
     let group = attrs.group_size;
-    let part = attrs.part_size;
+    let (height, width, part) = (sizes.height, sizes.width, sizes.part);
     let x1 = roi[1].round() * scale - 0.5;
     let y1 = roi[2].round() * scale - 0.5;
     let x2 = (roi[3].round() + 1.0) * scale - 0.5;
@@ -104,7 +126,7 @@ fn pool_box(
     let roi_h = (y2 - y1).max(0.1);
     let bin_w = roi_w / group as f32;
     let bin_h = roi_h / group as f32;
-    let (bins_x, bins_y) = (attrs.spatial_bins_x, attrs.spatial_bins_y);
+    let (bins_x, bins_y) = (sizes.bins_x, sizes.bins_y);
     let sub_w = bin_w / bins_x as f32;
     let sub_h = bin_h / bins_y as f32;
     let plane = height * width;

@@ -10,7 +10,7 @@ use ir::Dim;
 use crate::context::InferContext;
 use crate::error::ShapeError;
 use crate::ops::prior_box::float;
-use crate::ops::roi_pooling::{count_attr, pooled_output, ranked_dims, spatial_scale};
+use crate::ops::roi_pooling::{count_attr, pooled_output, ranked_dims};
 use crate::ops::support;
 use crate::registry::{OpCall, OpDef, OpDoc, OpVersion};
 use crate::tensor::TensorInfo;
@@ -23,7 +23,7 @@ pub static DEF: OpDef = OpDef {
         summary: "Position-sensitive ROI pooling (`[batch_id, x1, y1, x2, y2]` boxes) with bins shifted by the optional offsets input.",
         attributes: "`output_dim`, `spatial_scale` (required), `group_size` (default 1), `mode` (`bilinear_deformable` default, `bilinear`), `spatial_bins_x`, `spatial_bins_y` (default 1), `trans_std` (default 1), `part_size` (default 1)",
         symbolic: "`[R, output_dim, group_size, group_size]`: R the rois' first dim, kept",
-        errors: "`roi-input-rank` (data not 4-D, rois not 2-D, offsets not 4-D), `roi-output-dim`, `roi-group-size` (not positive), `roi-spatial-scale`, `roi-mode`, `element-type` (inputs not floating point or of different types)",
+        errors: "`roi-input-rank` (data not 4-D, rois not 2-D, offsets not 4-D), `roi-output-dim`, `roi-group-size` (not positive), `attribute-invalid` (not numbers); like OpenVINO, no check of the mode, the other sizes or the element types (the kernel refuses sizes below 1)",
     },
 };
 
@@ -37,14 +37,14 @@ pub struct Attrs {
     pub group_size: usize,
     /// Factor from ROI coordinates to feature-map cells (`spatial_scale`).
     pub spatial_scale: f32,
-    /// Horizontal samples per bin (`spatial_bins_x`).
-    pub spatial_bins_x: usize,
-    /// Vertical samples per bin (`spatial_bins_y`).
-    pub spatial_bins_y: usize,
+    /// Horizontal samples per bin (`spatial_bins_x`), unchecked.
+    pub spatial_bins_x: i64,
+    /// Vertical samples per bin (`spatial_bins_y`), unchecked.
+    pub spatial_bins_y: i64,
     /// Scale of the offsets (`trans_std`).
     pub trans_std: f32,
-    /// Offset parts per side (`part_size`).
-    pub part_size: usize,
+    /// Offset parts per side (`part_size`), unchecked.
+    pub part_size: i64,
 }
 
 fn positive(key: &'static str, rule: &'static str, v: i64) -> Result<usize, ShapeError> {
@@ -53,34 +53,18 @@ fn positive(key: &'static str, rule: &'static str, v: i64) -> Result<usize, Shap
     })
 }
 
-/// The attributes of a DeformablePSROIPooling node.
+/// The attributes of a DeformablePSROIPooling node; as OpenVINO, only
+/// `output_dim` and `group_size` are checked (positive).
 pub fn attributes(attributes: &ir::Attributes) -> Result<Attrs, ShapeError> {
-    let mode = attributes
-        .get("mode")
-        .map_or("bilinear_deformable", str::trim);
-    if mode != "bilinear_deformable" && mode != "bilinear" {
-        return Err(ShapeError::rule(
-            "roi-mode",
-            format!("mode must be bilinear_deformable or bilinear, got {mode}"),
-        ));
-    }
     let int = |key: &'static str, default| count_attr(attributes, key, default);
     Ok(Attrs {
         output_dim: positive("output_dim", "roi-output-dim", int("output_dim", None)?)?,
         group_size: positive("group_size", "roi-group-size", int("group_size", Some(1))?)?,
-        spatial_scale: spatial_scale(attributes)?,
-        spatial_bins_x: positive(
-            "spatial_bins_x",
-            "roi-spatial-bins",
-            int("spatial_bins_x", Some(1))?,
-        )?,
-        spatial_bins_y: positive(
-            "spatial_bins_y",
-            "roi-spatial-bins",
-            int("spatial_bins_y", Some(1))?,
-        )?,
+        spatial_scale: float(attributes, "spatial_scale", None)?,
+        spatial_bins_x: int("spatial_bins_x", Some(1))?,
+        spatial_bins_y: int("spatial_bins_y", Some(1))?,
         trans_std: float(attributes, "trans_std", Some(1.0))?,
-        part_size: positive("part_size", "attribute-invalid", int("part_size", Some(1))?)?,
+        part_size: int("part_size", Some(1))?,
     })
 }
 
@@ -95,11 +79,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         ranked_dims(call, 2, 4, "the offsets")?;
     }
     let attrs = attributes(&call.node.attributes)?;
-    support::expect_real_input(call, 0, "the data (input 0)")?;
-    let t = support::expect_same_type(call, 0, 1)?;
-    if call.inputs.len() == 3 {
-        support::expect_same_type(call, 0, 2)?;
-    }
+    let t = call.inputs[0].element_type;
     let output_dim = Dim::constant(i64::try_from(attrs.output_dim).unwrap_or(i64::MAX));
     Ok(vec![pooled_output(
         t,
