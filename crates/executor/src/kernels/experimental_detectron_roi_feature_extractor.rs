@@ -115,10 +115,10 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let attrs = attributes(&call.node.attributes).map_err(|e| e.to_string())?;
     let rois = f32s(call.input(0)?, WHAT)?;
     let count = call.inputs.len() - 1;
-    if attrs.pyramid_scales.len() < count {
+    if attrs.pyramid_scales.len() < count || attrs.pyramid_scales.iter().any(|&s| s <= 0) {
         return Err(format!(
-            "{} pyramid_scales for {count} levels",
-            attrs.pyramid_scales.len()
+            "pyramid_scales {:?} are not one positive scale per level of the {count}",
+            attrs.pyramid_scales
         )
         .into());
     }

@@ -22,7 +22,7 @@ pub static DEF: OpDef = OpDef {
         summary: "ROIAlign of each box (`[x1, y1, x2, y2]`) on the feature-pyramid level its area picks; the pooled features and the boxes.",
         attributes: "`output_size` (positive), `sampling_ratio` (non-negative, 0 adaptive), `pyramid_scales` (one stride per level), `aligned` (default false: half-pixel offset when true)",
         symbolic: "`[R, C, output_size, output_size]` and `[R, 4]`: R the rois' first dim, C the levels' channels merged, symbols kept",
-        errors: "`roi-input-rank` (rois not 2-D, a level not 4-D), `roi-box-size` (rois' second dim not 4), `roi-pyramid` (a level's batch not 1, levels of different channels, not one scale per level), `roi-pooled-size`, `roi-sampling-ratio`, `element-type` (inputs not one floating-point type)",
+        errors: "`roi-input-rank` (rois not 2-D, a level not 4-D), `roi-box-size` (rois' second dim not 4), `roi-pyramid` (a level's batch not 1, levels of different channels), `roi-pooled-size`, `roi-sampling-ratio`, `element-type` (inputs not one floating-point type)",
     },
 };
 
@@ -58,13 +58,9 @@ pub fn attributes(attributes: &ir::Attributes) -> Result<Attrs, ShapeError> {
             format!("`sampling_ratio` must be a non-negative integer, got {ratio}"),
         )
     })?;
+    // Not checked against the levels here, as OpenVINO: the kernel needs
+    // one positive scale per level.
     let pyramid_scales = attributes.i64_list("pyramid_scales")?.unwrap_or_default();
-    if let Some(bad) = pyramid_scales.iter().find(|&&s| s <= 0) {
-        return Err(ShapeError::rule(
-            "roi-pyramid",
-            format!("pyramid_scales must be positive, got {bad}"),
-        ));
-    }
     Ok(Attrs {
         output_size,
         sampling_ratio,
@@ -102,16 +98,6 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
                 "the pyramid levels must have one channel count",
             )?,
         });
-    }
-    let levels = call.inputs.len() - 1;
-    if !attrs.pyramid_scales.is_empty() && attrs.pyramid_scales.len() != levels {
-        return Err(ShapeError::rule(
-            "roi-pyramid",
-            format!(
-                "{} pyramid_scales for {levels} pyramid levels",
-                attrs.pyramid_scales.len()
-            ),
-        ));
     }
     let mut t = support::expect_real_input(call, 0, "the rois (input 0)")
         .map(|()| call.inputs[0].element_type)?;
