@@ -183,11 +183,15 @@ pub(crate) fn inputs(call: &Call<'_>, what: &str, width: usize) -> KResult<Input
 }
 
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
-    let version = if call.node.op_type.version.trim() == "opset3" {
-        3
-    } else {
-        9
-    };
+    // ROIAlign-3 is the version of opsets 3 to 8; `aligned_mode` is v9's.
+    let opset = call
+        .node
+        .op_type
+        .version
+        .trim()
+        .strip_prefix("opset")
+        .and_then(|n| n.parse::<u32>().ok());
+    let version = if opset.is_some_and(|n| n < 9) { 3 } else { 9 };
     let attrs = attributes(&call.node.attributes, version).map_err(|e| e.to_string())?;
     let Inputs {
         maps,
