@@ -821,6 +821,93 @@ fn cases() -> Vec<Case> {
             net.op("v3", "RegionYolo", "opset1", v3, &[y], None),
         ]
     }));
+    // The ROI ops on no boxes.
+    cases.push(case("ROIPooling", |net| {
+        let x = net.param("x", "f32", "1,2,4,4");
+        let r = net.param("r", "f32", "0,5");
+        let attrs = r#"pooled_h="2" pooled_w="2" spatial_scale="1" method="max""#;
+        vec![net.op("op", "ROIPooling", "opset2", attrs, &[x, r], None)]
+    }));
+    for (op, version, width, attrs) in [
+        (
+            "ROIAlign",
+            "opset9",
+            4,
+            r#"pooled_h="2" pooled_w="2" sampling_ratio="0" spatial_scale="1" mode="avg" aligned_mode="half_pixel""#,
+        ),
+        (
+            "ROIAlignRotated",
+            "opset15",
+            5,
+            r#"pooled_h="2" pooled_w="2" sampling_ratio="0" spatial_scale="1" clockwise_mode="false""#,
+        ),
+    ] {
+        cases.push(case(op, move |net| {
+            let x = net.param("x", "f32", "1,2,4,4");
+            let r = net.param("r", "f32", &format!("0,{width}"));
+            let i = net.param("i", "i32", "0");
+            vec![net.op("op", op, version, attrs, &[x, r, i], None)]
+        }));
+    }
+    cases.push(case("PSROIPooling", |net| {
+        let x = net.param("x", "f32", "1,8,4,4");
+        let r = net.param("r", "f32", "0,5");
+        let attrs = r#"output_dim="2" group_size="2" spatial_scale="1" mode="average""#;
+        vec![net.op("op", "PSROIPooling", "opset1", attrs, &[x, r], None)]
+    }));
+    cases.push(case("DeformablePSROIPooling", |net| {
+        let x = net.param("x", "f32", "1,8,4,4");
+        let r = net.param("r", "f32", "0,5");
+        let o = net.param("o", "f32", "0,4,2,2");
+        let attrs =
+            r#"output_dim="2" group_size="2" spatial_scale="1" part_size="2" trans_std="0.1""#;
+        vec![net.op(
+            "op",
+            "DeformablePSROIPooling",
+            "opset1",
+            attrs,
+            &[x, r, o],
+            None,
+        )]
+    }));
+    cases.push(case("ExperimentalDetectronTopKROIs", |net| {
+        let r = net.param("r", "f32", "0,4");
+        let p = net.param("p", "f32", "0");
+        vec![net.op(
+            "op",
+            "ExperimentalDetectronTopKROIs",
+            "opset6",
+            r#"max_rois="0""#,
+            &[r, p],
+            None,
+        )]
+    }));
+    cases.push(case("ExperimentalDetectronPriorGridGenerator", |net| {
+        let p = net.param("p", "f32", "0,4");
+        let f = net.param("f", "f32", "1,2,3,3");
+        let i = net.param("i", "f32", "1,3,12,12");
+        vec![net.op(
+            "op",
+            "ExperimentalDetectronPriorGridGenerator",
+            "opset6",
+            r#"flatten="true""#,
+            &[p, f, i],
+            None,
+        )]
+    }));
+    cases.push(case("ExperimentalDetectronROIFeatureExtractor", |net| {
+        let r = net.param("r", "f32", "0,4");
+        let l = net.param("l", "f32", "1,2,4,4");
+        let attrs = r#"output_size="2" sampling_ratio="0" pyramid_scales="4" aligned="false""#;
+        net.op_multi(
+            "op",
+            "ExperimentalDetectronROIFeatureExtractor",
+            "opset6",
+            attrs,
+            &[r, l],
+            vec![None; 2],
+        )
+    }));
     for (op, version, attrs) in [
         (
             "PriorBoxClustered",

@@ -379,3 +379,8 @@ fn non_zero() {
 fn strided_slice() {
     check_table("strided_slice.txt");
 }
+
+#[test]
+fn roi() {
+    check_table("roi.txt");
+}

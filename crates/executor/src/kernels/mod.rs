@@ -36,6 +36,7 @@ mod ctc_greedy_decoder_seq_len;
 mod ctc_loss;
 mod cum_sum;
 mod deformable_convolution;
+mod deformable_psroi_pooling;
 mod depth_to_space;
 mod detection_output;
 pub(crate) mod dft;
@@ -47,6 +48,9 @@ mod embedding_bag_packed;
 mod embedding_segments_sum;
 mod experimental_detectron_detection_output;
 mod experimental_detectron_generate_proposals;
+mod experimental_detectron_prior_grid_generator;
+mod experimental_detectron_roi_feature_extractor;
+mod experimental_detectron_topk_rois;
 mod extract;
 mod extract_image_patches;
 mod eye;
@@ -86,6 +90,7 @@ mod prior_box_clustered;
 pub(crate) mod random_uniform;
 mod proposal;
 mod proposal_nms;
+mod psroi_pooling;
 mod range;
 mod rdft;
 mod read_value;
@@ -97,6 +102,9 @@ mod result;
 mod reverse;
 mod reverse_sequence;
 mod rnn;
+mod roi_align;
+mod roi_align_rotated;
+pub(crate) mod roi_pooling;
 mod roll;
 mod scaled_dot_product_attention;
 mod scatter;
@@ -367,6 +375,18 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "PriorBox" => prior_box::run,
         "PriorBoxClustered" => prior_box_clustered::run,
         "RegionYolo" => region_yolo::run,
+        "ROIPooling" => roi_pooling::run,
+        "PSROIPooling" => psroi_pooling::run,
+        "ExperimentalDetectronTopKROIs" => experimental_detectron_topk_rois::run,
+        "ExperimentalDetectronPriorGridGenerator" => {
+            experimental_detectron_prior_grid_generator::run
+        }
+        "ExperimentalDetectronROIFeatureExtractor" => {
+            experimental_detectron_roi_feature_extractor::run
+        }
+        "DeformablePSROIPooling" => deformable_psroi_pooling::run,
+        "ROIAlign" => roi_align::run,
+        "ROIAlignRotated" => roi_align_rotated::run,
         "GridSample" => grid_sample::run,
         "FakeQuantize" => fake_quantize::run,
         "FakeConvert" => fake_convert::run,
@@ -568,6 +588,14 @@ pub const OPS: &[&str] = &[
     "PriorBox",
     "PriorBoxClustered",
     "RegionYolo",
+    "ROIPooling",
+    "PSROIPooling",
+    "ExperimentalDetectronTopKROIs",
+    "ExperimentalDetectronPriorGridGenerator",
+    "ExperimentalDetectronROIFeatureExtractor",
+    "DeformablePSROIPooling",
+    "ROIAlign",
+    "ROIAlignRotated",
     "GridSample",
     "FakeQuantize",
     "FakeConvert",

@@ -27,6 +27,7 @@ mod ctc_greedy_decoder_seq_len;
 mod ctc_loss;
 mod cum_sum;
 mod deformable_convolution;
+pub mod deformable_psroi_pooling;
 mod depth_to_space;
 pub mod detection_output;
 pub(crate) mod dft;
@@ -38,6 +39,9 @@ mod embedding_bag_packed;
 mod embedding_segments_sum;
 pub mod experimental_detectron_detection_output;
 mod experimental_detectron_generate_proposals;
+pub mod experimental_detectron_prior_grid_generator;
+pub mod experimental_detectron_roi_feature_extractor;
+pub mod experimental_detectron_topk_rois;
 mod extract;
 pub mod extract_image_patches;
 mod eye;
@@ -84,6 +88,7 @@ pub mod prior_box;
 pub mod prior_box_clustered;
 pub(crate) mod random_uniform;
 pub mod proposal;
+pub mod psroi_pooling;
 mod range;
 mod rdft;
 pub mod read_value;
@@ -97,6 +102,9 @@ pub mod reverse_sequence;
 pub mod rnn;
 mod rnn_cell;
 mod rnn_sequence;
+pub mod roi_align;
+pub mod roi_align_rotated;
+pub mod roi_pooling;
 mod roll;
 mod scaled_dot_product_attention;
 mod scatter_elements_update;
@@ -163,6 +171,7 @@ pub static ALL: &[&OpDef] = &[
     &ctc_loss::DEF,
     &cum_sum::DEF,
     &deformable_convolution::DEF,
+    &deformable_psroi_pooling::DEF,
     &depth_to_space::DEF,
     &detection_output::DEF,
     &dft::DFT,
@@ -242,6 +251,9 @@ pub static ALL: &[&OpDef] = &[
     &extract_image_patches::DEF,
     &experimental_detectron_detection_output::DEF,
     &experimental_detectron_generate_proposals::DEF,
+    &experimental_detectron_prior_grid_generator::DEF,
+    &experimental_detectron_roi_feature_extractor::DEF,
+    &experimental_detectron_topk_rois::DEF,
     &eye::DEF,
     &fake_convert::DEF,
     &inverse::DEF,
@@ -284,6 +296,7 @@ pub static ALL: &[&OpDef] = &[
     &prior_box::DEF,
     &prior_box_clustered::DEF,
     &proposal::DEF,
+    &psroi_pooling::DEF,
     &range::DEF,
     &rdft::DEF,
     &read_value::DEF,
@@ -302,6 +315,9 @@ pub static ALL: &[&OpDef] = &[
     &result::DEF,
     &reverse::DEF,
     &reverse_sequence::DEF,
+    &roi_align::DEF,
+    &roi_align_rotated::DEF,
+    &roi_pooling::DEF,
     &rnn_cell::DEF,
     &rnn_sequence::DEF,
     &roll::DEF,
