@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_onnx_node_cases as node_cases  # noqa: E402 - the shared helpers
 
 ROOT = Path(__file__).resolve().parent.parent
-IR_CHECK = ROOT / "target/release/ir-check"
+DEFAULT_IR_CHECK = ROOT / "target/release/ir-check"
 
 
 def collect_all(prefixes: list[str]) -> list:
@@ -117,7 +117,7 @@ def compare(got: np.ndarray, want: np.ndarray) -> str | None:
     return None
 
 
-def sweep_case(core: ov.Core, case, work: Path) -> tuple[str, str]:
+def sweep_case(core: ov.Core, case, work: Path, ir_check: Path) -> tuple[str, str]:
     """(stage, detail) of one case."""
     graph = case.model.graph
     try:
@@ -148,7 +148,7 @@ def sweep_case(core: ov.Core, case, work: Path) -> tuple[str, str]:
 
     xml = work / "model.xml"
     ov.save_model(model, xml, compress_to_fp16=False)
-    args = [str(IR_CHECK), str(xml), "--format", "json", "--run", "--output-dir", str(work / "out")]
+    args = [str(ir_check), str(xml), "--format", "json", "--run", "--output-dir", str(work / "out")]
     for k, (name, a) in enumerate(feed.items()):
         np.save(work / f"in_{k}.npy", np.array(a, order="C", copy=True))
         args += ["--input", f"{name}={work / f'in_{k}.npy'}"]
@@ -210,10 +210,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("prefixes", nargs="*", help="only the cases whose name starts with one of these")
     parser.add_argument("--write", type=Path, help="write the summary as Markdown to this file")
+    parser.add_argument("--ir-check", type=Path, default=DEFAULT_IR_CHECK, help="the ir-check binary (default: the release build)")
     parser.add_argument("--keep", type=Path, help="keep each case's IR, inputs and outputs under DIR/<case>")
     args = parser.parse_args()
-    if not IR_CHECK.exists():
-        sys.exit(f"{IR_CHECK} is missing: cargo build --release -p ir-check")
+    if not args.ir_check.exists():
+        sys.exit(f"{args.ir_check} is missing: cargo build --release -p ir-check")
     core = ov.Core()
     core.set_property("CPU", {"INFERENCE_PRECISION_HINT": "f32"})
     rows: list[tuple[str, str, str]] = []
@@ -223,7 +224,7 @@ def main() -> None:
             work.mkdir(parents=True, exist_ok=True)
             with warnings.catch_warnings(), np.errstate(all="ignore"):
                 warnings.simplefilter("ignore")
-                stage, detail = sweep_case(core, case, work)
+                stage, detail = sweep_case(core, case, work, args.ir_check)
         rows.append((case.name, stage, detail))
         print(f"{case.name}: {stage} {detail}", flush=True)
     text = summary(rows)

@@ -78,6 +78,45 @@ fn none(_: &mut Net) -> Vec<Out> {
 }
 
 /// The detection heads (issue 17): no images, no feature-map rows, no rois.
+/// MatrixNms, MulticlassNms (-8 and -9's roisnum form) and NMSRotated on
+/// no boxes and on no batch.
+fn nms_family_cases(cases: &mut Vec<Case>) {
+    for (boxes, scores) in [("1,0,4", "1,2,0"), ("0,3,4", "0,2,3")] {
+        cases.push(case("MatrixNms", move |net| {
+            let b = net.param("boxes", "f32", boxes);
+            let s = net.param("scores", "f32", scores);
+            let attrs = r#"sort_result_type="score" output_type="i64" nms_top_k="-1" keep_top_k="-1" sort_result_across_batch="false" score_threshold="0" background_class="-1" decay_function="linear" gaussian_sigma="2" post_threshold="0" normalized="true""#;
+            net.op_multi("op", "MatrixNms", "opset8", attrs, &[b, s], vec![None; 3])
+        }));
+        cases.push(case("MulticlassNms", move |net| {
+            let b = net.param("boxes", "f32", boxes);
+            let s = net.param("scores", "f32", scores);
+            let attrs = r#"sort_result_type="classid" output_type="i64" nms_top_k="-1" keep_top_k="-1" sort_result_across_batch="false" iou_threshold="0.5" score_threshold="0" background_class="-1" nms_eta="1" normalized="true""#;
+            net.op_multi("op", "MulticlassNms", "opset8", attrs, &[b, s], vec![None; 3])
+        }));
+    }
+    cases.push(case("MulticlassNms", |net| {
+        // opset9's roisnum form: boxes [C, M, 4], scores [C, M], no images.
+        let b = net.param("boxes", "f32", "2,0,4");
+        let s = net.param("scores", "f32", "2,0");
+        let n = net.param("roisnum", "i32", "0");
+        let attrs = r#"sort_result_type="none" output_type="i32" nms_top_k="-1" keep_top_k="-1" sort_result_across_batch="false" iou_threshold="0.5" score_threshold="0" background_class="-1" nms_eta="1" normalized="true""#;
+        net.op_multi("op", "MulticlassNms", "opset9", attrs, &[b, s, n], vec![None; 3])
+    }));
+    for (boxes, scores) in [("1,0,5", "1,2,0"), ("0,3,5", "0,2,3")] {
+        cases.push(case("NMSRotated", move |net| {
+            let b = net.param("boxes", "f32", boxes);
+            let s = net.param("scores", "f32", scores);
+            let max = net.i64s("max", &[], &[2]);
+            let iou = net.f32s("iou", &[], &[0.5]);
+            let score = net.f32s("score", &[], &[0.0]);
+            let attrs = r#"sort_result_descending="true" output_type="i64" clockwise="true""#;
+            let inputs = [b, s, max, iou, score];
+            net.op_multi("op", "NMSRotated", "opset13", attrs, &inputs, vec![None; 3])
+        }));
+    }
+}
+
 fn detection_cases(cases: &mut Vec<Case>) {
     cases.push(case("DetectionOutput", |net| {
         let loc = net.param("loc", "f32", "0,24");
@@ -1328,6 +1367,7 @@ fn cases() -> Vec<Case> {
         }));
     }
     detection_cases(&mut cases);
+    nms_family_cases(&mut cases);
     for (mode, padding, data, grid) in [
         // No grid points, an empty batch, and points over empty data.
         ("bilinear", "zeros", "1,2,3,3", "1,0,4,2"),
