@@ -51,15 +51,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str, &str, &str)] = &[
          to 4 decimals; ours equals OpenVINO's CPU plugin",
     ),
     (
-        "test_averagepool_3d_dilations_large_count_include_pad_is_1_ceil_mode_is_True",
-        "y/sink_port_0",
-        "index 8: 0.08466161042451859 vs expected 0.10582699626684189",
-        "not an executor bug: a ceil-mode window that runs past the end \
-         padding. With count_include_pad, ONNX divides by the taps inside \
-         the padded input; OpenVINO's CPU plugin (AvgPool-16, ceil) also \
-         counts the overhang, and ours equals it (onnx_node_sweep.py)",
-    ),
-    (
         "test_nonmaxsuppression_iou_threshold_boundary",
         "selected_indices/sink_port_0",
         "shape: [1, 3] vs expected [2, 3]",

@@ -26,7 +26,11 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         .attributes
         .get("rounding_type")
         .is_some_and(|r| r.trim().eq_ignore_ascii_case("ceil_torch"));
-    let counts = pool.tap_counts(!exclude_pad, torch);
+    // OpenVINO's CPU plugin counts the padding only when the layer has
+    // some: without pads, a window past the input's end (ceil rounding)
+    // divides by its taps inside the input, whatever `exclude-pad` says.
+    let padded = !exclude_pad && pool.has_padding();
+    let counts = pool.tap_counts(padded, torch);
     byte_size(x.element_type, &out_shape)?;
     let et = x.element_type;
     Ok(vec![match et {

@@ -401,6 +401,15 @@ impl Pool {
         })
     }
 
+    /// Whether some spatial axis has a pad at its beginning or end.
+    pub fn has_padding(&self) -> bool {
+        self.geometry
+            .pad_begin
+            .iter()
+            .chain(&self.pad_end)
+            .any(|&p| p != 0)
+    }
+
     /// Per spatial axis, per output index: how many of the window's taps
     /// read inside the input (`padded`: inside the padded input; with
     /// `past_end` too, anything past the end padding — OpenVINO's CPU plugin
