@@ -9,7 +9,7 @@
 
 use shape_infer::ops::experimental_detectron_roi_feature_extractor::{attributes, Attrs};
 
-use super::roi_align::checked_samples;
+use super::roi_align::{checked_samples, sample};
 use super::roi_pooling::{f32s, nchw, output};
 use super::{Call, KResult};
 use crate::tensor::Tensor;
@@ -78,36 +78,9 @@ fn pool_box(roi: &[f32], level: &Level, scale: f32, attrs: &Attrs, dst: &mut [f3
     Ok(())
 }
 
-/// The four cells and weights of a bilinear sample at `(x, y)`; all
-/// weights 0 more than a pixel off the map.
+/// [`sample`]'s cells as offsets into a plane of `width` columns.
 fn weights(x: f32, y: f32, height: usize, width: usize) -> [(usize, f32); 4] {
-    if y < -1.0 || y > height as f32 || x < -1.0 || x > width as f32 {
-        return [(0, 0.0); 4];
-    }
-    let (mut x, mut y) = (x.max(0.0), y.max(0.0));
-    let (mut y_lo, mut x_lo) = (y as usize, x as usize);
-    let y_hi = if y_lo >= height - 1 {
-        y_lo = height - 1;
-        y = y_lo as f32;
-        y_lo
-    } else {
-        y_lo + 1
-    };
-    let x_hi = if x_lo >= width - 1 {
-        x_lo = width - 1;
-        x = x_lo as f32;
-        x_lo
-    } else {
-        x_lo + 1
-    };
-    let (ly, lx) = (y - y_lo as f32, x - x_lo as f32);
-    let (hy, hx) = (1.0 - ly, 1.0 - lx);
-    [
-        (y_lo * width + x_lo, hy * hx),
-        (y_lo * width + x_hi, hy * lx),
-        (y_hi * width + x_lo, ly * hx),
-        (y_hi * width + x_hi, ly * lx),
-    ]
+    sample(x, y, height, width).map(|((row, column), w)| (row * width + column, w))
 }
 
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {

@@ -36,9 +36,12 @@ impl Space {
 }
 
 /// One bilinear sample: four cells (y, x) of a plane and their weights.
-type Sample = [((usize, usize), f32); 4];
+pub(super) type Sample = [((usize, usize), f32); 4];
 
-fn sample(x: f32, y: f32, height: usize, width: usize) -> Sample {
+/// The four cells and weights of a bilinear sample at `(x, y)` of a
+/// `height` x `width` plane; all weights 0 more than a pixel off the plane
+/// (OpenVINO's ROIAlign and ExperimentalDetectronROIFeatureExtractor).
+pub(super) fn sample(x: f32, y: f32, height: usize, width: usize) -> Sample {
     if x < -1.0 || x > width as f32 || y < -1.0 || y > height as f32 {
         return [((0, 0), 0.0); 4];
     }
