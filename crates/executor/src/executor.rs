@@ -38,6 +38,24 @@ pub struct Limits {
     pub max_iterations: u64,
 }
 
+impl Limits {
+    /// The error of `node`, whose `what` would need `needed` bytes: past
+    /// the live-bytes limit (`live`) or the per-tensor one.
+    pub(crate) fn exceeded(&self, node: &Node, what: String, needed: u64, live: bool) -> ExecError {
+        ExecError::MemoryLimit {
+            layer: node.name.clone(),
+            op: node.op_type.name.clone(),
+            what,
+            needed,
+            limit: if live {
+                self.max_live_bytes
+            } else {
+                self.max_tensor_bytes
+            },
+        }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
@@ -943,17 +961,7 @@ impl Executor {
     }
 
     fn over_limit(&self, node: &Node, what: String, needed: u64, live: bool) -> ExecError {
-        ExecError::MemoryLimit {
-            layer: node.name.clone(),
-            op: node.op_type.name.clone(),
-            what,
-            needed,
-            limit: if live {
-                self.limits.max_live_bytes
-            } else {
-                self.limits.max_tensor_bytes
-            },
-        }
+        self.limits.exceeded(node, what, needed, live)
     }
 }
 

@@ -13,13 +13,6 @@ use super::{from_f64s, from_i128s, to_f64s, to_i128s, Call, KResult};
 use crate::broadcast::{placed_strides, walk};
 use crate::tensor::{element_count, Tensor};
 
-fn scalar_input(call: &Call<'_>, i: usize, what: &str) -> KResult<f64> {
-    match to_f64s(call.input(i)?)?.as_slice() {
-        [v] => Ok(*v),
-        _ => Err(format!("{what} (input {i}) must hold one value").into()),
-    }
-}
-
 pub(crate) fn clamp(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let lo = call.attr_f64("min")?.ok_or("`min` is missing")?;
     let hi = call.attr_f64("max")?.ok_or("`max` is missing")?;
@@ -92,8 +85,8 @@ pub(crate) fn hsigmoid(call: &Call<'_>) -> KResult<Vec<Tensor>> {
 }
 
 pub(crate) fn hard_sigmoid(call: &Call<'_>) -> KResult<Vec<Tensor>> {
-    let alpha = scalar_input(call, 1, "alpha")?;
-    let beta = scalar_input(call, 2, "beta")?;
+    let alpha = call.input_f64(1, "alpha")?;
+    let beta = call.input_f64(2, "beta")?;
     floats(call, "HardSigmoid", |x| {
         let v = alpha * x + beta;
         if v.is_nan() {
@@ -106,7 +99,7 @@ pub(crate) fn hard_sigmoid(call: &Call<'_>) -> KResult<Vec<Tensor>> {
 
 pub(crate) fn swish(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let beta = if call.inputs.len() > 1 {
-        scalar_input(call, 1, "beta")?
+        call.input_f64(1, "beta")?
     } else {
         1.0
     };
@@ -137,8 +130,8 @@ pub(crate) fn elu(call: &Call<'_>) -> KResult<Vec<Tensor>> {
 /// Selu-1: `lambda * (x > 0 ? x : alpha * (e^x - 1))`, alpha and lambda of
 /// one element each (inputs 1 and 2).
 pub(crate) fn selu(call: &Call<'_>) -> KResult<Vec<Tensor>> {
-    let alpha = scalar_input(call, 1, "alpha")?;
-    let lambda = scalar_input(call, 2, "lambda")?;
+    let alpha = call.input_f64(1, "alpha")?;
+    let lambda = call.input_f64(2, "lambda")?;
     floats(call, "Selu", |x| {
         lambda * if x > 0.0 { x } else { alpha * x.exp_m1() }
     })

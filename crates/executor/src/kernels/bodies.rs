@@ -116,17 +116,7 @@ impl BodyCall<'_> {
 
     /// The error of a layer whose outputs would take the run past a limit.
     fn over_limit(&self, what: String, needed: u64, live: bool) -> ExecError {
-        ExecError::MemoryLimit {
-            layer: self.node.name.clone(),
-            op: self.node.op_type.name.clone(),
-            what,
-            needed,
-            limit: if live {
-                self.limits.max_live_bytes
-            } else {
-                self.limits.max_tensor_bytes
-            },
-        }
+        self.limits.exceeded(self.node, what, needed, live)
     }
 }
 

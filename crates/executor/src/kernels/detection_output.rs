@@ -19,7 +19,7 @@
 use shape_infer::ops::detection_output::{attributes, Attrs};
 use shape_infer::registry::OpsetFamily;
 
-use super::{from_f64s, to_f64s, Call, KResult};
+use super::{from_f64s, Call, KResult};
 use crate::tensor::{check_scratch, Tensor};
 
 /// A decoded box `(xmin, ymin, xmax, ymax)`.
@@ -54,13 +54,6 @@ struct Image<'a> {
 struct Decoded {
     boxes: Vec<Corners>,
     sizes: Vec<f32>,
-}
-
-fn f32s(call: &Call<'_>, index: usize) -> KResult<Vec<f32>> {
-    Ok(to_f64s(call.input(index)?)?
-        .into_iter()
-        .map(|v| v as f32)
-        .collect())
 }
 
 fn dims(call: &Call<'_>, a: &Attrs) -> KResult<Dims> {
@@ -118,11 +111,11 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         32,
         "DetectionOutput",
     )?;
-    let loc = f32s(call, 0)?;
-    let conf = f32s(call, 1)?;
-    let priors = f32s(call, 2)?;
+    let loc = call.input_f32s(0)?;
+    let conf = call.input_f32s(1)?;
+    let priors = call.input_f32s(2)?;
     let arm = if call.inputs.len() == 5 {
-        let (arm_conf, arm_loc) = (f32s(call, 3)?, f32s(call, 4)?);
+        let (arm_conf, arm_loc) = (call.input_f32s(3)?, call.input_f32s(4)?);
         if arm_conf.len() != d.images * d.priors * 2 || arm_loc.len() != loc.len() {
             return Err(format!(
                 "the auxiliary predictions ({} and {} values) do not fit {} images of {} priors",

@@ -13,7 +13,7 @@
 
 use shape_infer::ops::experimental_detectron_detection_output::{attributes, Attrs};
 
-use super::{from_f64s, from_i128s, to_f64s, Call, KResult};
+use super::{from_f64s, from_i128s, Call, KResult};
 use crate::tensor::{check_scratch, Tensor};
 
 /// The refined boxes, their areas and scores, `[class][roi]`.
@@ -21,13 +21,6 @@ struct Refined {
     boxes: Vec<[f32; 4]>,
     areas: Vec<f32>,
     scores: Vec<f32>,
-}
-
-fn f32s(call: &Call<'_>, index: usize) -> KResult<Vec<f32>> {
-    Ok(to_f64s(call.input(index)?)?
-        .into_iter()
-        .map(|v| v as f32)
-        .collect())
 }
 
 fn refine(rois: &[f32], deltas: &[f32], scores: &[f32], classes: usize, a: &Attrs) -> Refined {
@@ -92,9 +85,9 @@ fn overlap(refined: &Refined, i: usize, j: usize) -> f32 {
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let a = attributes(&call.node.attributes).map_err(|e| e.to_string())?;
     let classes = usize::try_from(a.num_classes).unwrap_or(0);
-    let rois = f32s(call, 0)?;
-    let deltas = f32s(call, 1)?;
-    let scores = f32s(call, 2)?;
+    let rois = call.input_f32s(0)?;
+    let deltas = call.input_f32s(1)?;
+    let scores = call.input_f32s(2)?;
     let count = rois.len() / 4;
     if rois.len() != count * 4
         || deltas.len() != count * classes * 4

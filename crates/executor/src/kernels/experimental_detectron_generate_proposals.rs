@@ -6,26 +6,18 @@
 //! without the +1, zero scores never kept) and `post_nms_count` rows
 //! written, zero after the kept ones.
 
-use shape_infer::ops::generate_proposals::counts;
-use shape_infer::ops::prior_box::float;
-
-use super::generate_proposals::Image;
+use super::generate_proposals::{Image, Settings};
 use super::proposal_nms::suppress;
-use super::{from_f64s, to_f64s, Call, KResult};
+use super::{from_f64s, Call, KResult};
 use crate::tensor::{check_scratch, Tensor};
 
-fn f32s(call: &Call<'_>, index: usize) -> KResult<Vec<f32>> {
-    Ok(to_f64s(call.input(index)?)?
-        .into_iter()
-        .map(|v| v as f32)
-        .collect())
-}
-
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
-    let attributes = &call.node.attributes;
-    let (pre, post) = counts(attributes).map_err(|e| e.to_string())?;
-    let min_size = float(attributes, "min_size", Some(0.0)).map_err(|e| e.to_string())?;
-    let threshold = float(attributes, "nms_threshold", Some(0.0)).map_err(|e| e.to_string())?;
+    let Settings {
+        pre_nms_count: pre,
+        post_nms_count: post,
+        min_size,
+        nms_threshold: threshold,
+    } = Settings::read(call)?;
     let shape = |i: usize| call.input(i).map(|t| t.shape.clone());
     let (anchor_shape, delta_shape, score_shape) = (shape(1)?, shape(2)?, shape(3)?);
     let (count, height, width) = match (
@@ -43,7 +35,7 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
             .into())
         }
     };
-    let info = f32s(call, 0)?;
+    let info = call.input_f32s(0)?;
     let [img_h, img_w, ..] = info.as_slice() else {
         return Err(format!("im_info has {} values, not 3", info.len()).into());
     };
@@ -54,9 +46,9 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         24,
         "ExperimentalDetectronGenerateProposalsSingleImage",
     )?;
-    let anchors = f32s(call, 1)?;
-    let deltas = f32s(call, 2)?;
-    let scores = f32s(call, 3)?;
+    let anchors = call.input_f32s(1)?;
+    let deltas = call.input_f32s(2)?;
+    let scores = call.input_f32s(3)?;
     let image = Image {
         height: *img_h,
         width: *img_w,
@@ -64,25 +56,11 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         min_w: min_size,
         offset: 1.0,
     };
-    let mut refined = Vec::with_capacity(total);
-    for h in 0..height {
-        for w in 0..width {
-            for a in 0..count {
-                let at = ((h * width + w) * count + a) * 4;
-                let anchor = [
-                    anchors[at],
-                    anchors[at + 1],
-                    anchors[at + 2],
-                    anchors[at + 3],
-                ];
-                let delta = [0, 1, 2, 3].map(|k| deltas[(a * 4 + k) * cells + h * width + w]);
-                let mut r = image.refine(anchor, delta, scores[a * cells + h * width + w]);
-                if !r.big_enough {
-                    r.score = 0.0;
-                }
-                refined.push(r);
-            }
-        }
+    let mut refined = image.refine_all(&anchors, &deltas, &scores, [height, width, count]);
+    // Unlike GenerateProposals, a box below `min_size` has its score zeroed
+    // (and zero scores are never kept).
+    for r in refined.iter_mut().filter(|r| !r.big_enough) {
+        r.score = 0.0;
     }
     refined.sort_by(|l, r| r.score.total_cmp(&l.score));
     refined.truncate(total.min(usize::try_from(pre).unwrap_or(usize::MAX)));

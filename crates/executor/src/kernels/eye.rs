@@ -8,19 +8,12 @@ use ir::ElementType;
 use super::{from_f64s, Call, KResult};
 use crate::tensor::{check_scratch, element_count, Tensor};
 
-fn scalar(call: &Call<'_>, i: usize, what: &str) -> KResult<i64> {
-    match call.input(i)?.to_i64s()?.as_slice() {
-        [v] => Ok(*v),
-        _ => Err(format!("{what} (input {i}) must hold one value").into()),
-    }
-}
-
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let out = call.out_shape(0)?;
     let et = call.out_type(0)?;
-    let rows = scalar(call, 0, "num_rows")?;
-    let cols = scalar(call, 1, "num_columns")?;
-    let k = scalar(call, 2, "diagonal_index")?;
+    let rows = call.input_i64(0, "num_rows")?;
+    let cols = call.input_i64(1, "num_columns")?;
+    let k = call.input_i64(2, "diagonal_index")?;
     let n = out.len();
     let matrix = out.get(n.saturating_sub(2)..).unwrap_or(&[]);
     let batch = call

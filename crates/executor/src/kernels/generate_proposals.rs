@@ -15,7 +15,7 @@ use shape_infer::ops::generate_proposals::counts;
 use shape_infer::ops::prior_box::float;
 
 use super::proposal_nms::{clip, suppress};
-use super::{from_f64s, from_i128s, to_f64s, Call, KResult};
+use super::{from_f64s, from_i128s, Call, KResult};
 use crate::tensor::{check_scratch, Tensor};
 
 /// The cap of the log-size deltas, as the CPU plugin.
@@ -43,6 +43,34 @@ pub(crate) struct Image {
 }
 
 impl Image {
+    /// Every anchor `[H, W, A, 4]` of one image refined by its deltas
+    /// `[4A, H, W]`, with its score `[A, H, W]`, in the order row, column,
+    /// anchor.
+    pub(crate) fn refine_all(
+        &self,
+        anchors: &[f32],
+        deltas: &[f32],
+        scores: &[f32],
+        [height, width, anchors_per_cell]: [usize; 3],
+    ) -> Vec<Refined> {
+        let cells = height * width;
+        let mut refined = Vec::with_capacity(cells * anchors_per_cell);
+        for cell in 0..cells {
+            for a in 0..anchors_per_cell {
+                let at = (cell * anchors_per_cell + a) * 4;
+                let anchor = [
+                    anchors[at],
+                    anchors[at + 1],
+                    anchors[at + 2],
+                    anchors[at + 3],
+                ];
+                let delta = [0, 1, 2, 3].map(|k| deltas[(a * 4 + k) * cells + cell]);
+                refined.push(self.refine(anchor, delta, scores[a * cells + cell]));
+            }
+        }
+        refined
+    }
+
     /// An anchor `(x0, y0, x1, y1)` moved by its deltas `(dx, dy, d log w,
     /// d log h)` and clipped to the image.
     pub(crate) fn refine(&self, anchor: [f32; 4], delta: [f32; 4], score: f32) -> Refined {
@@ -72,18 +100,35 @@ impl Image {
     }
 }
 
-fn f32s(call: &Call<'_>, index: usize) -> KResult<Vec<f32>> {
-    Ok(to_f64s(call.input(index)?)?
-        .into_iter()
-        .map(|v| v as f32)
-        .collect())
+/// The attributes both proposal ops read.
+pub(crate) struct Settings {
+    pub pre_nms_count: i64,
+    pub post_nms_count: i64,
+    pub min_size: f32,
+    pub nms_threshold: f32,
+}
+
+impl Settings {
+    pub(crate) fn read(call: &Call<'_>) -> KResult<Settings> {
+        let attributes = &call.node.attributes;
+        let (pre_nms_count, post_nms_count) = counts(attributes).map_err(|e| e.to_string())?;
+        let float = |key| float(attributes, key, Some(0.0)).map_err(|e| e.to_string());
+        Ok(Settings {
+            pre_nms_count,
+            post_nms_count,
+            min_size: float("min_size")?,
+            nms_threshold: float("nms_threshold")?,
+        })
+    }
 }
 
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
-    let attributes = &call.node.attributes;
-    let (pre, post) = counts(attributes).map_err(|e| e.to_string())?;
-    let min_size = float(attributes, "min_size", Some(0.0)).map_err(|e| e.to_string())?;
-    let threshold = float(attributes, "nms_threshold", Some(0.0)).map_err(|e| e.to_string())?;
+    let Settings {
+        pre_nms_count: pre,
+        post_nms_count: post,
+        min_size,
+        nms_threshold: threshold,
+    } = Settings::read(call)?;
     let offset = if call.attr_bool("normalized", true) {
         0.0
     } else {
@@ -116,10 +161,10 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let cells = height * width;
     let total = anchors_per_cell * cells;
     check_scratch(total, 24, "GenerateProposals")?;
-    let info = f32s(call, 0)?;
-    let anchors = f32s(call, 1)?;
-    let deltas = f32s(call, 2)?;
-    let scores = f32s(call, 3)?;
+    let info = call.input_f32s(0)?;
+    let anchors = call.input_f32s(1)?;
+    let deltas = call.input_f32s(2)?;
+    let scores = call.input_f32s(3)?;
     let pre = total.min(usize::try_from(pre).unwrap_or(usize::MAX));
     let post = usize::try_from(post).unwrap_or(usize::MAX);
     let mut rois = Vec::new();
@@ -141,27 +186,12 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         };
         let image_deltas = &deltas[n * 4 * total..(n + 1) * 4 * total];
         let image_scores = &scores[n * total..(n + 1) * total];
-        let mut refined = Vec::with_capacity(total);
-        for h in 0..height {
-            for w in 0..width {
-                for a in 0..anchors_per_cell {
-                    let at = ((h * width + w) * anchors_per_cell + a) * 4;
-                    let anchor = [
-                        anchors[at],
-                        anchors[at + 1],
-                        anchors[at + 2],
-                        anchors[at + 3],
-                    ];
-                    let delta =
-                        [0, 1, 2, 3].map(|k| image_deltas[(a * 4 + k) * cells + h * width + w]);
-                    refined.push(image.refine(
-                        anchor,
-                        delta,
-                        image_scores[a * cells + h * width + w],
-                    ));
-                }
-            }
-        }
+        let mut refined = image.refine_all(
+            &anchors,
+            image_deltas,
+            image_scores,
+            [height, width, anchors_per_cell],
+        );
         refined.sort_by(|l, r| r.score.total_cmp(&l.score));
         refined.truncate(pre);
         let corners: Vec<[f32; 4]> = refined.iter().map(|r| r.corners).collect();

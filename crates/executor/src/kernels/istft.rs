@@ -14,23 +14,15 @@ use super::dft::{expect_real, expect_shape};
 use super::{from_f64s, to_f64s, Call, KResult};
 use crate::tensor::{check_scratch, Tensor};
 
-/// The single integer of scalar (or one-element) input `index`.
-fn scalar(call: &Call<'_>, index: usize, what: &str) -> KResult<i64> {
-    match call.input(index)?.to_i64s()?.as_slice() {
-        [v] => Ok(*v),
-        _ => Err(format!("{what} must have one element").into()),
-    }
-}
-
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let x = call.input(0)?;
     let w = call.input(1)?;
     expect_real("ISTFT", x)?;
     expect_real("ISTFT", w)?;
     let frame =
-        usize::try_from(scalar(call, 2, "frame_size")?).map_err(|_| "frame_size is negative")?;
+        usize::try_from(call.input_i64(2, "frame_size")?).map_err(|_| "frame_size is negative")?;
     let step =
-        usize::try_from(scalar(call, 3, "frame_step")?).map_err(|_| "frame_step is negative")?;
+        usize::try_from(call.input_i64(3, "frame_step")?).map_err(|_| "frame_step is negative")?;
     let (batch, bins, frames) = match x.shape[..] {
         [k, f, 2] => (None, k, f),
         [b, k, f, 2] => (Some(b), k, f),
@@ -50,7 +42,7 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let full = frames.saturating_sub(1) * step + frame;
     let length = match call.inputs.get(4) {
         Some(_) => {
-            let l = scalar(call, 4, "signal_length")?;
+            let l = call.input_i64(4, "signal_length")?;
             usize::try_from(l).map_err(|_| format!("signal_length {l} is negative"))?
         }
         None if center => full - (frame & !1),

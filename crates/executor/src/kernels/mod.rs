@@ -156,6 +156,33 @@ impl Call<'_> {
             .ok_or_else(|| KernelError::from(format!("input {i} is missing")))
     }
 
+    /// The one value of input `i` (a scalar or a one-element tensor) as
+    /// `f64`; `what` names the input in the error.
+    pub fn input_f64(&self, i: usize, what: &str) -> KResult<f64> {
+        match to_f64s(self.input(i)?)?.as_slice() {
+            [v] => Ok(*v),
+            _ => Err(format!("{what} (input {i}) must hold one value").into()),
+        }
+    }
+
+    /// The one value of integer input `i` as `i64`; `what` names the input
+    /// in the error.
+    pub fn input_i64(&self, i: usize, what: &str) -> KResult<i64> {
+        match self.input(i)?.to_i64s()?.as_slice() {
+            [v] => Ok(*v),
+            _ => Err(format!("{what} (input {i}) must hold one value").into()),
+        }
+    }
+
+    /// Input `i`'s values as `f32`, for the kernels that compute in `f32`
+    /// as OpenVINO's CPU plugin does (the detection ops).
+    pub fn input_f32s(&self, i: usize) -> KResult<Vec<f32>> {
+        Ok(to_f64s(self.input(i)?)?
+            .into_iter()
+            .map(|v| v as f32)
+            .collect())
+    }
+
     /// The inferred shape of output `i`; an error when it is data-dependent.
     pub fn out_shape(&self, i: usize) -> KResult<Vec<usize>> {
         self.outputs

@@ -14,7 +14,8 @@
 
 use std::ops::{Add, Mul, Sub};
 
-use super::{from_f64s, from_i128s, to_f64s, Call, KResult};
+use super::non_max_suppression::{sort_by_score, write_selected, Selected};
+use super::{to_f64s, Call, KResult};
 use crate::tensor::{check_scratch, Tensor};
 
 /// A point of the plane, in `f32` as the CPU plugin's.
@@ -62,21 +63,6 @@ fn cross(a: Point, b: Point) -> f32 {
     a.x * b.y - b.x * a.y
 }
 
-/// One selected box.
-struct Selected {
-    score: f32,
-    batch: usize,
-    class: usize,
-    index: usize,
-}
-
-fn scalar(call: &Call<'_>, index: usize, what: &str) -> KResult<f64> {
-    match to_f64s(call.input(index)?)?.as_slice() {
-        [v] => Ok(*v),
-        other => Err(format!("{what} has {} elements, not 1", other.len()).into()),
-    }
-}
-
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let boxes = call.input(0)?;
     let scores = call.input(1)?;
@@ -97,10 +83,10 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         .into());
     }
     // The CPU plugin reads the max as i32; 0 or less selects nothing.
-    let max = scalar(call, 2, "max_output_boxes_per_class")? as i64;
+    let max = call.input_f64(2, "max_output_boxes_per_class")? as i64;
     let max_per_class = usize::try_from(max).map_or(0, |m| m.min(count));
-    let iou_threshold = scalar(call, 3, "iou_threshold")? as f32;
-    let score_threshold = scalar(call, 4, "score_threshold")? as f32;
+    let iou_threshold = call.input_f64(3, "iou_threshold")? as f32;
+    let score_threshold = call.input_f64(4, "score_threshold")? as f32;
     let clockwise = call.attr_bool("clockwise", true);
     check_scratch(
         batches.saturating_mul(classes).saturating_mul(count),
@@ -163,26 +149,10 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         }
     }
     if call.attr_bool("sort_result_descending", true) {
-        selected.sort_by(|l, r| {
-            r.score
-                .total_cmp(&l.score)
-                .then(l.batch.cmp(&r.batch))
-                .then(l.class.cmp(&r.class))
-                .then(l.index.cmp(&r.index))
-        });
+        sort_by_score(&mut selected);
     }
     let rows = selected.len();
-    let mut indices = Vec::with_capacity(rows * 3);
-    let mut triplets = Vec::with_capacity(rows * 3);
-    for s in &selected {
-        indices.extend([s.batch as i128, s.class as i128, s.index as i128]);
-        triplets.extend([s.batch as f64, s.class as f64, f64::from(s.score)]);
-    }
-    Ok(vec![
-        from_i128s(call.out_type(0)?, vec![rows, 3], &indices)?,
-        from_f64s(call.out_type(1)?, vec![rows, 3], &triplets)?,
-        from_i128s(call.out_type(2)?, vec![1], &[rows as i128])?,
-    ])
+    write_selected(call, &selected, rows)
 }
 
 /// The corners of a rotated box, in the CPU plugin's order and arithmetic.

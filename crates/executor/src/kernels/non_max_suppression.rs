@@ -30,13 +30,13 @@ use crate::tensor::{check_scratch, Tensor};
 /// A box's corners `(ymin, xmin, ymax, xmax)`.
 type Corners = [f32; 4];
 
-/// One selected box.
+/// One selected box (also NMSRotated's).
 #[derive(Clone, Copy)]
-struct Selected {
-    score: f32,
-    batch: usize,
-    class: usize,
-    index: usize,
+pub(super) struct Selected {
+    pub score: f32,
+    pub batch: usize,
+    pub class: usize,
+    pub index: usize,
 }
 
 /// A candidate of the soft-suppression queue: best score first, then the
@@ -168,13 +168,7 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         }
     }
     if call.attr_bool("sort_result_descending", true) {
-        selected.sort_by(|l, r| {
-            r.score
-                .total_cmp(&l.score)
-                .then(l.batch.cmp(&r.batch))
-                .then(l.class.cmp(&r.class))
-                .then(l.index.cmp(&r.index))
-        });
+        sort_by_score(&mut selected);
     }
     let rows = match call.outputs.first().and_then(|o| o.shape.as_deref()) {
         Some(&[rows, 3]) => rows,
@@ -183,6 +177,28 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         }
         None => selected.len(),
     };
+    write_selected(call, &selected, rows)
+}
+
+/// Best score first; ties by batch, class and box index.
+pub(super) fn sort_by_score(selected: &mut [Selected]) {
+    selected.sort_by(|l, r| {
+        r.score
+            .total_cmp(&l.score)
+            .then(l.batch.cmp(&r.batch))
+            .then(l.class.cmp(&r.class))
+            .then(l.index.cmp(&r.index))
+    });
+}
+
+/// selected_indices `[rows, 3]` and, for the three-output versions,
+/// selected_scores `[rows, 3]` and valid_outputs `[1]`; rows past the
+/// selected ones (v1 to v4's padded outputs) are -1.
+pub(super) fn write_selected(
+    call: &Call<'_>,
+    selected: &[Selected],
+    rows: usize,
+) -> KResult<Vec<Tensor>> {
     let valid = selected.len().min(rows);
     let mut indices = vec![-1i128; rows * 3];
     let mut triplets = vec![-1f64; rows * 3];

@@ -142,21 +142,6 @@ impl Mt19937 {
     }
 }
 
-/// The one value of input `i` (min or max).
-fn bound(call: &Call<'_>, i: usize, what: &str) -> KResult<f64> {
-    match super::to_f64s(call.input(i)?)?.as_slice() {
-        [v] => Ok(*v),
-        _ => Err(format!("{what} (input {i}) must hold one value").into()),
-    }
-}
-
-fn int_bound(call: &Call<'_>, i: usize, what: &str) -> KResult<i64> {
-    match call.input(i)?.to_i64s()?.as_slice() {
-        [v] => Ok(*v),
-        _ => Err(format!("{what} (input {i}) must hold one value").into()),
-    }
-}
-
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let out = call.out_shape(0)?;
     let et = call.out_type(0)?;
@@ -178,7 +163,7 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         .is_some_and(|a| a.trim().eq_ignore_ascii_case("pytorch"));
     match et {
         ElementType::I32 | ElementType::I64 => {
-            let (lo, hi) = (int_bound(call, 1, "min")?, int_bound(call, 2, "max")?);
+            let (lo, hi) = (call.input_i64(1, "min")?, call.input_i64(2, "max")?);
             let values = if pytorch {
                 mersenne_ints(et, global, lo, hi, count)
             } else {
@@ -187,8 +172,8 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
             Ok(vec![from_i128s(et, out, &values)?])
         }
         ElementType::F32 | ElementType::F16 | ElementType::BF16 | ElementType::F64 => {
-            let lo = bound(call, 1, "min")? as f32;
-            let range = bound(call, 2, "max")? as f32 - lo;
+            let lo = call.input_f64(1, "min")? as f32;
+            let range = call.input_f64(2, "max")? as f32 - lo;
             let values: Vec<f64> = if pytorch {
                 // bf16 keeps 8 bits, every other type 24.
                 let bits = if et == ElementType::BF16 { 8 } else { 24 };

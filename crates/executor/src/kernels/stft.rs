@@ -11,21 +11,13 @@ use super::dft::{expect_real, expect_shape};
 use super::{from_f64s, to_f64s, Call, KResult};
 use crate::tensor::{check_scratch, Tensor};
 
-/// The single integer of scalar input `index`.
-fn scalar(call: &Call<'_>, index: usize, what: &str) -> KResult<i64> {
-    match call.input(index)?.to_i64s()?.as_slice() {
-        [v] => Ok(*v),
-        _ => Err(format!("{what} must be a scalar").into()),
-    }
-}
-
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let x = call.input(0)?;
     let w = call.input(1)?;
     expect_real("STFT", x)?;
     expect_real("STFT", w)?;
-    let frame = scalar(call, 2, "frame_size")?;
-    let step = scalar(call, 3, "frame_step")?;
+    let frame = call.input_i64(2, "frame_size")?;
+    let step = call.input_i64(3, "frame_step")?;
     let (batch, length) = match x.shape[..] {
         [l] => (None, l),
         [b, l] => (Some(b), l),

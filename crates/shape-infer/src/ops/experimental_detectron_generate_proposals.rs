@@ -6,12 +6,12 @@
 //! as OpenVINO's
 //! `experimental_detectron_generate_proposals_shape_inference.hpp`.
 
-use ir::{Dim, Shape};
+use ir::Shape;
 use symdim::Expr;
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
-use crate::ops::support;
+use crate::ops::generate_proposals;
 use crate::registry::{OpCall, OpDef, OpDoc, OpVersion};
 use crate::tensor::TensorInfo;
 
@@ -27,41 +27,16 @@ pub static DEF: OpDef = OpDef {
     },
 };
 
-fn rule(message: impl Into<String>) -> ShapeError {
-    ShapeError::rule("generate-proposals-input", message)
-}
-
 fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
     call.expect_inputs(4, 4)?;
-    let (_, post) = super::generate_proposals::counts(&call.node.attributes)?;
-    super::prior_box::float(&call.node.attributes, "min_size", Some(0.0))?;
-    super::prior_box::float(&call.node.attributes, "nms_threshold", Some(0.0))?;
-    support::expect_real_input(call, 0, "im_info (input 0)")?;
-    let element_type = call.inputs[0].element_type;
-    for index in 1..4 {
-        support::expect_same_type(call, 0, index)?;
-    }
-    let mut dims: Vec<Option<&[Dim]>> = Vec::new();
-    for (index, (what, rank)) in [("im_info", 1), ("anchors", 2), ("deltas", 3), ("scores", 3)]
-        .into_iter()
-        .enumerate()
-    {
-        let d = call.inputs[index].shape.dims();
-        if let Some(d) = d.filter(|d| d.len() != rank) {
-            return Err(rule(format!(
-                "{what} (input {index}) must be {rank}-D, got rank {}",
-                d.len()
-            )));
-        }
-        dims.push(d);
-    }
-    let merge = |ctx: &mut InferContext, a: &Dim, b: &Dim, what: &str| {
-        support::merge_equal_dims(ctx, a, b, "generate-proposals-input", what)
-    };
-    if let Some(i) = dims[0] {
+    let (_, post) = generate_proposals::counts(&call.node.attributes)?;
+    let (element_type, [info, anchors, deltas, scores]) =
+        generate_proposals::proposal_inputs(call, [1, 2, 3, 3])?;
+    let merge = generate_proposals::merge;
+    if let Some(i) = info {
         merge(ctx, &i[0], &Expr::constant(3), "the im_info length and 3")?;
     }
-    if let Some(a) = dims[1] {
+    if let Some(a) = anchors {
         merge(
             ctx,
             &a[1],
@@ -69,7 +44,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             "the anchors' last dim and 4",
         )?;
     }
-    if let (Some(d), Some(s)) = (dims[2], dims[3]) {
+    if let (Some(d), Some(s)) = (deltas, scores) {
         merge(ctx, &d[1], &s[1], "the heights of deltas and scores")?;
         merge(ctx, &d[2], &s[2], "the widths of deltas and scores")?;
     }

@@ -9,7 +9,8 @@ use ir::{Dim, Shape};
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
-use crate::ops::roi_pooling::{count_attr, ranked_dims, roi_count};
+use crate::ops::roi_align;
+use crate::ops::roi_pooling::{ranked_dims, roi_count};
 use crate::ops::support;
 use crate::registry::{OpCall, OpDef, OpDoc, OpVersion};
 use crate::tensor::TensorInfo;
@@ -41,23 +42,8 @@ pub struct Attrs {
 
 /// The attributes of an ExperimentalDetectronROIFeatureExtractor node.
 pub fn attributes(attributes: &ir::Attributes) -> Result<Attrs, ShapeError> {
-    let size = count_attr(attributes, "output_size", None)?;
-    let output_size = usize::try_from(size)
-        .ok()
-        .filter(|&s| s > 0)
-        .ok_or_else(|| {
-            ShapeError::rule(
-                "roi-pooled-size",
-                format!("`output_size` must be a positive integer, got {size}"),
-            )
-        })?;
-    let ratio = count_attr(attributes, "sampling_ratio", None)?;
-    let sampling_ratio = usize::try_from(ratio).map_err(|_| {
-        ShapeError::rule(
-            "roi-sampling-ratio",
-            format!("`sampling_ratio` must be a non-negative integer, got {ratio}"),
-        )
-    })?;
+    let output_size = roi_align::pooled_size(attributes, "output_size")?;
+    let sampling_ratio = roi_align::sampling_ratio(attributes)?;
     // Not checked against the levels here, as OpenVINO: the kernel needs
     // one positive scale per level.
     let pyramid_scales = attributes.i64_list("pyramid_scales")?.unwrap_or_default();

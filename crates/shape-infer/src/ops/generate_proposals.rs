@@ -50,8 +50,48 @@ pub fn counts(attributes: &ir::Attributes) -> Result<(i64, i64), ShapeError> {
     Ok((pre, post))
 }
 
-fn merge(ctx: &mut InferContext, a: &Dim, b: &Dim, what: &str) -> Result<Dim, ShapeError> {
+/// Merges two dims that must be equal (`generate-proposals-input`).
+pub(super) fn merge(
+    ctx: &mut InferContext,
+    a: &Dim,
+    b: &Dim,
+    what: &str,
+) -> Result<Dim, ShapeError> {
     support::merge_equal_dims(ctx, a, b, "generate-proposals-input", what)
+}
+
+/// The dims of im_info, anchors, deltas and scores (None: unknown rank).
+pub(super) type ProposalDims<'a> = [Option<&'a [Dim]>; 4];
+
+/// The checks GenerateProposals-9 and
+/// ExperimentalDetectronGenerateProposalsSingleImage-6 share: the
+/// `min_size` and `nms_threshold` attributes parse, im_info is floating
+/// point and the other three inputs have its type, and inputs im_info,
+/// anchors, deltas and scores have `ranks` where their rank is known.
+/// Returns the element type and each input's dims (None: unknown rank).
+pub(super) fn proposal_inputs<'a>(
+    call: &OpCall<'a>,
+    ranks: [usize; 4],
+) -> Result<(ElementType, ProposalDims<'a>), ShapeError> {
+    super::prior_box::float(&call.node.attributes, "min_size", Some(0.0))?;
+    super::prior_box::float(&call.node.attributes, "nms_threshold", Some(0.0))?;
+    support::expect_real_input(call, 0, "im_info (input 0)")?;
+    for index in 1..4 {
+        support::expect_same_type(call, 0, index)?;
+    }
+    let names = ["im_info", "anchors", "deltas", "scores"];
+    let mut dims = [None; 4];
+    for (index, (what, rank)) in names.into_iter().zip(ranks).enumerate() {
+        let d = call.inputs[index].shape.dims();
+        if let Some(d) = d.filter(|d| d.len() != rank) {
+            return Err(rule(format!(
+                "{what} (input {index}) must be {rank}-D, got rank {}",
+                d.len()
+            )));
+        }
+        dims[index] = d;
+    }
+    Ok((call.inputs[0].element_type, dims))
 }
 
 fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
@@ -61,8 +101,6 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     if eta != 1.0 {
         return Err(attribute(format!("`nms_eta` {eta} must be 1")));
     }
-    super::prior_box::float(&call.node.attributes, "min_size", Some(0.0))?;
-    super::prior_box::float(&call.node.attributes, "nms_threshold", Some(0.0))?;
     support::bool_attr(ctx, call, "normalized", true);
     let count_type = support::index_type_attr(
         call,
@@ -70,26 +108,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         ElementType::I64,
         "generate-proposals-attribute",
     )?;
-    support::expect_real_input(call, 0, "im_info (input 0)")?;
-    let element_type = call.inputs[0].element_type;
-    for index in 1..4 {
-        support::expect_same_type(call, 0, index)?;
-    }
-    let mut dims: Vec<Option<&[Dim]>> = Vec::new();
-    for (index, (what, rank)) in [("im_info", 2), ("anchors", 4), ("deltas", 4), ("scores", 4)]
-        .into_iter()
-        .enumerate()
-    {
-        let d = call.inputs[index].shape.dims();
-        if let Some(d) = d.filter(|d| d.len() != rank) {
-            return Err(rule(format!(
-                "{what} (input {index}) must be {rank}-D, got rank {}",
-                d.len()
-            )));
-        }
-        dims.push(d);
-    }
-    let [info, anchors, deltas, scores] = [dims[0], dims[1], dims[2], dims[3]];
+    let (element_type, [info, anchors, deltas, scores]) = proposal_inputs(call, [2, 4, 4, 4])?;
     if let Some(i) = info {
         if i[1].as_constant().is_some_and(|c| c != 3 && c != 4) {
             return Err(rule(format!(

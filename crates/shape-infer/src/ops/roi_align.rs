@@ -56,25 +56,34 @@ pub struct Attrs {
     pub aligned: AlignedMode,
 }
 
-/// The pooled size and sampling attributes shared by ROIAlign and
-/// ROIAlignRotated.
-pub fn common_attributes(attributes: &ir::Attributes) -> Result<Attrs, ShapeError> {
-    let pooled = |key: &str| -> Result<usize, ShapeError> {
-        let v = count_attr(attributes, key, None)?;
-        usize::try_from(v).ok().filter(|&v| v > 0).ok_or_else(|| {
-            ShapeError::rule(
-                "roi-pooled-size",
-                format!("`{key}` must be a positive integer, got {v}"),
-            )
-        })
-    };
+/// The positive pooled size `key` (`roi-pooled-size`).
+pub(super) fn pooled_size(attributes: &ir::Attributes, key: &str) -> Result<usize, ShapeError> {
+    let v = count_attr(attributes, key, None)?;
+    usize::try_from(v).ok().filter(|&v| v > 0).ok_or_else(|| {
+        ShapeError::rule(
+            "roi-pooled-size",
+            format!("`{key}` must be a positive integer, got {v}"),
+        )
+    })
+}
+
+/// `sampling_ratio`: samples per bin side, 0 for adaptive
+/// (`roi-sampling-ratio` when negative).
+pub(super) fn sampling_ratio(attributes: &ir::Attributes) -> Result<usize, ShapeError> {
     let ratio = count_attr(attributes, "sampling_ratio", None)?;
-    let sampling_ratio = usize::try_from(ratio).map_err(|_| {
+    usize::try_from(ratio).map_err(|_| {
         ShapeError::rule(
             "roi-sampling-ratio",
             format!("`sampling_ratio` must be a non-negative integer, got {ratio}"),
         )
-    })?;
+    })
+}
+
+/// The pooled size and sampling attributes shared by ROIAlign and
+/// ROIAlignRotated.
+pub fn common_attributes(attributes: &ir::Attributes) -> Result<Attrs, ShapeError> {
+    let pooled = |key: &str| pooled_size(attributes, key);
+    let sampling_ratio = sampling_ratio(attributes)?;
     Ok(Attrs {
         pooled_h: pooled("pooled_h")?,
         pooled_w: pooled("pooled_w")?,
