@@ -46,6 +46,7 @@ mod elementwise_unary;
 mod embedding_bag_offsets;
 mod embedding_bag_packed;
 mod embedding_segments_sum;
+mod erf_inv;
 mod experimental_detectron_detection_output;
 mod experimental_detectron_generate_proposals;
 mod experimental_detectron_prior_grid_generator;
@@ -64,6 +65,7 @@ mod generate_proposals;
 mod grid_sample;
 mod grn;
 mod group_normalization;
+mod grouped_mat_mul;
 mod if_op;
 mod interpolate;
 mod inverse;
@@ -269,6 +271,8 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "BitwiseNot" => u::bitwise_not,
         "Log" => u::log,
         "Erf" => u::erf_op,
+        "ErfInv" => erf_inv::run,
+        "GroupedMatMul" => grouped_mat_mul::run,
         "Floor" => u::floor,
         "Ceiling" => u::ceiling,
         "Round" => u::round,
@@ -570,6 +574,8 @@ pub const OPS: &[&str] = &[
     "BitwiseNot",
     "Log",
     "Erf",
+    "ErfInv",
+    "GroupedMatMul",
     "Floor",
     "Ceiling",
     "Round",

@@ -37,6 +37,7 @@ mod elementwise_unary;
 mod embedding_bag_offsets;
 mod embedding_bag_packed;
 mod embedding_segments_sum;
+mod erf_inv;
 pub mod experimental_detectron_detection_output;
 mod experimental_detectron_generate_proposals;
 pub mod experimental_detectron_prior_grid_generator;
@@ -57,6 +58,7 @@ mod grn;
 mod group_convolution;
 mod group_convolution_backprop_data;
 mod group_normalization;
+mod grouped_mat_mul;
 mod gru_cell;
 mod gru_sequence;
 mod identity;
@@ -262,6 +264,7 @@ pub static ALL: &[&OpDef] = &[
     &unique::DEF,
     &fake_quantize::DEF,
     &gather::DEF,
+    &erf_inv::DEF,
     &gather_elements::DEF,
     &gather_tree::DEF,
     &generate_proposals::DEF,
@@ -271,6 +274,7 @@ pub static ALL: &[&OpDef] = &[
     &group_convolution::DEF,
     &group_convolution_backprop_data::DEF,
     &group_normalization::DEF,
+    &grouped_mat_mul::DEF,
     &gru_cell::DEF,
     &gru_sequence::DEF,
     &identity::DEF,
