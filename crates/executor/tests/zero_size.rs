@@ -470,7 +470,7 @@ fn cases() -> Vec<Case> {
             vec![net.op("op", op, "opset1", "", &[a, b], None)]
         }));
     }
-    for op in ["LogicalAnd", "LogicalOr", "LogicalXor"] {
+    for op in ["LogicalAnd", "LogicalOr", "LogicalXor", "Xor"] {
         cases.push(case(op, move |net| {
             let a = net.param("a", "boolean", "0,3");
             let b = net.param("b", "boolean", "1,3");

@@ -200,6 +200,7 @@ pub static ALL: &[&OpDef] = &[
     &elementwise_binary::LOGICAL_AND,
     &elementwise_binary::LOGICAL_OR,
     &elementwise_binary::LOGICAL_XOR,
+    &elementwise_binary::XOR,
     &elementwise_binary::MAXIMUM,
     &elementwise_binary::MINIMUM,
     &elementwise_binary::MOD,
