@@ -201,6 +201,8 @@ def numpy_rule(result: ov.Node, arrays: dict[str, np.ndarray]) -> tuple[np.ndarr
     spec decides it unambiguously, with the rule used; else None."""
     node = result.input_value(0).get_node()
     op = node.get_type_name()
+    if op in ("RGBtoNV12", "BGRtoNV12"):
+        return to_nv12_rule(result, arrays)
     if op not in IDENTITY_ON_EMPTY_AXES:
         return None
     axes = node.input_value(1).get_node()
@@ -216,6 +218,60 @@ def numpy_rule(result: ov.Node, arrays: dict[str, np.ndarray]) -> tuple[np.ndarr
         f"output is the Parameter '{data.get_friendly_name()}' unchanged"
     )
     return np.array(arrays[data.get_friendly_name()], copy=True), rule
+
+
+def to_nv12_rule(result: ov.Node, arrays: dict[str, np.ndarray]) -> tuple[np.ndarray, str] | None:
+    """RGBtoNV12-17 / BGRtoNV12-17 of a Parameter or a Constant, transcribing
+    OpenVINO's reference implementation (convert_color_to_nv12.hpp): OpenVINO
+    2026.4 has neither a CPU kernel nor an evaluate for them."""
+    out = result.input_value(0)
+    node = out.get_node()
+    src = node.input_value(0).get_node()
+    if src.get_type_name() == "Parameter":
+        image = arrays[src.get_friendly_name()]
+    elif src.get_type_name() == "Constant":
+        image = src.get_data()
+    else:
+        return None
+    dtype = image.dtype
+    integral = np.issubdtype(dtype, np.integer)
+    rgb = image.astype(np.float32)
+    if node.get_type_name() == "BGRtoNV12":
+        rgb = rgb[..., ::-1]
+    r, g, b = (rgb[..., i] for i in range(3))
+    f = np.float32
+
+    def clip(a):
+        # std::round: half away from zero (in f64, where + 0.5 is exact).
+        if integral:
+            a64 = a.astype(np.float64)
+            a = np.where(a64 < 0, -np.floor(-a64 + 0.5), np.floor(a64 + 0.5)).astype(np.float32)
+        return np.minimum(np.maximum(a, f(0)), f(255)).astype(dtype).astype(np.float32)
+
+    y = clip(f(0.257) * r + f(0.504) * g + f(0.098) * b + f(16))
+    u = clip(f(-0.148) * r - f(0.291) * g + f(0.439) * b + f(128))
+    v = clip(f(0.439) * r - f(0.368) * g - f(0.071) * b + f(128))
+    n, h, w = y.shape
+
+    def mean(c):
+        blocks = c.reshape(n, h // 2, 2, w // 2, 2)
+        s = ((blocks[:, :, 0, :, 0] + blocks[:, :, 0, :, 1]) + blocks[:, :, 1, :, 0]) + blocks[:, :, 1, :, 1]
+        m = s / f(4)
+        return (np.floor(m + f(0.5)) if integral else m).astype(dtype)
+
+    uv = np.stack([mean(u), mean(v)], axis=-1).reshape(n, h // 2, w)
+    y = y.astype(dtype)
+    if node.get_output_size() == 1:
+        value = np.concatenate([y, uv], axis=1)[..., None]
+    elif out.get_index() == 0:
+        value = y[..., None]
+    else:
+        value = uv.reshape(n, h // 2, w // 2, 2)
+    rule = (f"{node.get_type_name()}-17 '{node.get_friendly_name()}': numpy transcription of OpenVINO's reference "
+            "implementation (convert_color_to_nv12.hpp: BT.601 Y/U/V in f32, clipped to [0, 255], u8 rounded half "
+            "away from zero; U and V the mean of each 2x2 block's stored values); OpenVINO 2026.4 has no CPU kernel "
+            "and no evaluate for it")
+    return value, rule
 
 
 def decomposed_reference(

@@ -1531,6 +1531,18 @@ fn cases() -> Vec<Case> {
     }));
     recurrent(&mut cases);
     mixture_of_experts(&mut cases);
+    for (op, shape, attrs) in [
+        ("RGBtoNV12", "0,2,2,3", ""),
+        ("BGRtoNV12", "0,2,2,3", ""),
+        ("RGBtoNV12", "1,0,4,3", r#"single_plane="false""#),
+        ("BGRtoNV12", "2,2,0,3", r#"single_plane="false""#),
+    ] {
+        cases.push(case(op, move |net| {
+            let image = net.param("image", "u8", shape);
+            let outputs = if attrs.is_empty() { 1 } else { 2 };
+            net.op_multi("op", op, "opset17", attrs, &[image], vec![None; outputs])
+        }));
+    }
     cases
 }
 

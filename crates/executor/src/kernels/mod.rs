@@ -28,6 +28,7 @@ mod concat;
 mod constant;
 pub(crate) mod convert;
 mod convert_color;
+mod convert_color_to_nv12;
 mod convert_promote_types;
 pub(crate) mod convolution;
 mod convolution_backprop_data;
@@ -434,6 +435,8 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "BinaryConvolution" => binary_convolution::run,
         "CTCLoss" => ctc_loss::run,
         "NV12toRGB" => convert_color::nv12_to_rgb,
+        "RGBtoNV12" => convert_color_to_nv12::rgb_to_nv12,
+        "BGRtoNV12" => convert_color_to_nv12::bgr_to_nv12,
         "NV12toBGR" => convert_color::nv12_to_bgr,
         "I420toRGB" => convert_color::i420_to_rgb,
         "I420toBGR" => convert_color::i420_to_bgr,
@@ -646,6 +649,8 @@ pub const OPS: &[&str] = &[
     "BinaryConvolution",
     "CTCLoss",
     "NV12toRGB",
+    "RGBtoNV12",
+    "BGRtoNV12",
     "NV12toBGR",
     "I420toRGB",
     "I420toBGR",

@@ -19,6 +19,7 @@ mod concat;
 mod constant;
 mod convert;
 mod convert_color;
+mod convert_color_to_nv12;
 mod convert_promote_types;
 mod convolution;
 mod convolution_backprop_data;
@@ -165,6 +166,8 @@ pub static ALL: &[&OpDef] = &[
     &convert_color::I420_TO_RGB,
     &convert_color::NV12_TO_BGR,
     &convert_color::NV12_TO_RGB,
+    &convert_color_to_nv12::RGB_TO_NV12,
+    &convert_color_to_nv12::BGR_TO_NV12,
     &convert_promote_types::DEF,
     &convolution::DEF,
     &convolution_backprop_data::DEF,
