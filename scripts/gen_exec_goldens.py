@@ -45,7 +45,9 @@ Written under ``crates/executor/tests/conformance/<case>/``:
   friendly name), ``outputs`` (file name -> Result friendly name when the
   reference is OpenVINO's CPU plugin with the settings above, else file name
   -> ``{"result", "reference": "openvino_cpu", "cpu_config"}`` or
-  ``{"result", "reference": "numpy", "rule"}``), ``dropped_outputs`` (see
+  ``{"result", "reference": "numpy", "rule"}`` or ``{"result", "reference":
+  "openvino_decomposed", "rule"}``: the CPU plugin on an equivalent graph of
+  an op it cannot run), ``dropped_outputs`` (see
   above), ``seed``, ``openvino_version``; a case computed wholly with numpy
   also has ``reference: "numpy"`` and ``openvino_error`` (why OpenVINO is
   not the reference) and ``numpy_ops`` (the rule of each op);
@@ -199,6 +201,8 @@ def numpy_rule(result: ov.Node, arrays: dict[str, np.ndarray]) -> tuple[np.ndarr
     spec decides it unambiguously, with the rule used; else None."""
     node = result.input_value(0).get_node()
     op = node.get_type_name()
+    if op in ("RGBtoNV12", "BGRtoNV12"):
+        return to_nv12_rule(result, arrays)
     if op not in IDENTITY_ON_EMPTY_AXES:
         return None
     axes = node.input_value(1).get_node()
@@ -214,6 +218,107 @@ def numpy_rule(result: ov.Node, arrays: dict[str, np.ndarray]) -> tuple[np.ndarr
         f"output is the Parameter '{data.get_friendly_name()}' unchanged"
     )
     return np.array(arrays[data.get_friendly_name()], copy=True), rule
+
+
+def to_nv12_rule(result: ov.Node, arrays: dict[str, np.ndarray]) -> tuple[np.ndarray, str] | None:
+    """RGBtoNV12-17 / BGRtoNV12-17 of a Parameter or a Constant, transcribing
+    OpenVINO's reference implementation (convert_color_to_nv12.hpp): OpenVINO
+    2026.4 has neither a CPU kernel nor an evaluate for them."""
+    out = result.input_value(0)
+    node = out.get_node()
+    src = node.input_value(0).get_node()
+    if src.get_type_name() == "Parameter":
+        image = arrays[src.get_friendly_name()]
+    elif src.get_type_name() == "Constant":
+        image = src.get_data()
+    else:
+        return None
+    dtype = image.dtype
+    integral = np.issubdtype(dtype, np.integer)
+    rgb = image.astype(np.float32)
+    if node.get_type_name() == "BGRtoNV12":
+        rgb = rgb[..., ::-1]
+    r, g, b = (rgb[..., i] for i in range(3))
+    f = np.float32
+
+    def clip(a):
+        # std::round: half away from zero (in f64, where + 0.5 is exact).
+        if integral:
+            a64 = a.astype(np.float64)
+            a = np.where(a64 < 0, -np.floor(-a64 + 0.5), np.floor(a64 + 0.5)).astype(np.float32)
+        return np.minimum(np.maximum(a, f(0)), f(255)).astype(dtype).astype(np.float32)
+
+    y = clip(f(0.257) * r + f(0.504) * g + f(0.098) * b + f(16))
+    u = clip(f(-0.148) * r - f(0.291) * g + f(0.439) * b + f(128))
+    v = clip(f(0.439) * r - f(0.368) * g - f(0.071) * b + f(128))
+    n, h, w = y.shape
+
+    def mean(c):
+        blocks = c.reshape(n, h // 2, 2, w // 2, 2)
+        s = ((blocks[:, :, 0, :, 0] + blocks[:, :, 0, :, 1]) + blocks[:, :, 1, :, 0]) + blocks[:, :, 1, :, 1]
+        m = s / f(4)
+        return (np.floor(m + f(0.5)) if integral else m).astype(dtype)
+
+    uv = np.stack([mean(u), mean(v)], axis=-1).reshape(n, h // 2, w)
+    y = y.astype(dtype)
+    if node.get_output_size() == 1:
+        value = np.concatenate([y, uv], axis=1)[..., None]
+    elif out.get_index() == 0:
+        value = y[..., None]
+    else:
+        value = uv.reshape(n, h // 2, w // 2, 2)
+    rule = (f"{node.get_type_name()}-17 '{node.get_friendly_name()}': numpy transcription of OpenVINO's reference "
+            "implementation (convert_color_to_nv12.hpp: BT.601 Y/U/V in f32, clipped to [0, 255], u8 rounded half "
+            "away from zero; U and V the mean of each 2x2 block's stored values); OpenVINO 2026.4 has no CPU kernel "
+            "and no evaluate for it")
+    return value, rule
+
+
+def decomposed_reference(
+    core: ov.Core, result: ov.Node, params: list, arrays: list[np.ndarray], by_name: dict[str, np.ndarray]
+) -> tuple[np.ndarray, str] | None:
+    """For a Result of an op OpenVINO defines but its CPU plugin cannot run
+    (GroupedMatMul-17 in OpenVINO 2026.4: no kernel, no evaluate), the
+    Result computed by OpenVINO's CPU plugin on the equivalent graph of
+    opset13 ops, with that graph described; else None. The op's inputs must
+    be Parameters or Constants (the offsets' values decide the graph)."""
+    import openvino.opset13 as o13
+
+    node = result.input_value(0).get_node()
+    if node.get_type_name() != "GroupedMatMul":
+        return None
+    a, b = node.input_value(0), node.input_value(1)
+    if len(a.get_shape()) == 3:
+        graph = o13.matmul(a, b, False, True)
+        rule = ("GroupedMatMul-17 3-D x 3-D as MatMul(mat_a, mat_b, transpose_b=true) on OpenVINO's CPU plugin "
+                "(OpenVINO 2026.4 cannot run GroupedMatMul); offsets, if any, ignored as its shape inference does")
+    else:
+        src = node.input_value(2).get_node()
+        if src.get_type_name() == "Constant":
+            ends = [int(v) for v in src.get_data()]
+        elif src.get_type_name() == "Parameter":
+            ends = [int(v) for v in by_name[src.get_friendly_name()]]
+        else:
+            return None
+        rows, n = node.get_output_shape(0)
+        pieces, start = [], 0
+        for g, end in enumerate(ends):
+            if end > start:
+                block = o13.slice(a, np.array([start]), np.array([end]), np.array([1]), np.array([0]))
+                weights = o13.gather(b, np.array(g), np.array(0))
+                pieces.append(o13.matmul(block, weights, False, True))
+            start = end
+        if start < rows:
+            pieces.append(o13.constant(np.zeros((rows - start, n), dtype=a.get_element_type().to_dtype())))
+        graph = pieces[0] if len(pieces) == 1 else o13.concat(pieces, 0)
+        rule = (f"GroupedMatMul-17 2-D x 3-D with row ends {ends} as Concat of MatMul(Slice(mat_a, rows), "
+                "Gather(mat_b, group), transpose_b=true) and zero rows past the last end, on OpenVINO's CPU "
+                "plugin (OpenVINO 2026.4 cannot run GroupedMatMul)")
+    try:
+        (v,) = infer(core, ov.Model([o13.result(graph)], params), arrays)
+    except OvFailure:
+        return None
+    return v, rule
 
 
 # ---------------------------------------------------------------------------
@@ -455,6 +560,10 @@ def run_case(core: ov.Core, case: str, model_path: Path, json_path: Path) -> Non
             ref = numpy_rule(r, by_name)
             if ref is not None:
                 values[name] = (ref[0], {"reference": "numpy", "rule": ref[1]})
+                continue
+            ref = decomposed_reference(core, r, params, arrays, by_name)
+            if ref is not None:
+                values[name] = (ref[0], {"reference": "openvino_decomposed", "rule": ref[1]})
         if not values:
             return fail(whole.stage, whole.message)
         for name, d in dropped.items():

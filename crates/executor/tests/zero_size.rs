@@ -470,7 +470,7 @@ fn cases() -> Vec<Case> {
             vec![net.op("op", op, "opset1", "", &[a, b], None)]
         }));
     }
-    for op in ["LogicalAnd", "LogicalOr", "LogicalXor"] {
+    for op in ["LogicalAnd", "LogicalOr", "LogicalXor", "Xor"] {
         cases.push(case(op, move |net| {
             let a = net.param("a", "boolean", "0,3");
             let b = net.param("b", "boolean", "1,3");
@@ -1530,7 +1530,42 @@ fn cases() -> Vec<Case> {
         )]
     }));
     recurrent(&mut cases);
+    mixture_of_experts(&mut cases);
+    for (op, shape, attrs) in [
+        ("RGBtoNV12", "0,2,2,3", ""),
+        ("BGRtoNV12", "0,2,2,3", ""),
+        ("RGBtoNV12", "1,0,4,3", r#"single_plane="false""#),
+        ("BGRtoNV12", "2,2,0,3", r#"single_plane="false""#),
+    ] {
+        cases.push(case(op, move |net| {
+            let image = net.param("image", "u8", shape);
+            let outputs = if attrs.is_empty() { 1 } else { 2 };
+            net.op_multi("op", op, "opset17", attrs, &[image], vec![None; outputs])
+        }));
+    }
     cases
+}
+
+/// ErfInv-17; GroupedMatMul-17 with no rows, no groups and an empty inner
+/// dim (a zero product), in both its forms.
+fn mixture_of_experts(cases: &mut Vec<Case>) {
+    cases.push(on_x("ErfInv", "opset17", "", none));
+    for (a_shape, b_shape) in [("2,0,4", "2,5,4"), ("0,3,4", "0,5,4"), ("2,3,0", "2,5,0")] {
+        cases.push(case("GroupedMatMul", move |net| {
+            let a = net.param("a", "f32", a_shape);
+            let b = net.param("b", "f32", b_shape);
+            vec![net.op("op", "GroupedMatMul", "opset17", "", &[a, b], None)]
+        }));
+    }
+    for (rows, groups, ends) in [(0, 2, &[0i64, 0][..]), (3, 0, &[][..]), (4, 2, &[1, 4])] {
+        cases.push(case("GroupedMatMul", move |net| {
+            let k = if groups == 2 && rows == 4 { 0 } else { 4 };
+            let a = net.param("a", "f32", &format!("{rows},{k}"));
+            let b = net.param("b", "f32", &format!("{groups},3,{k}"));
+            let offsets = net.i64s("offsets", &[ends.len() as u64], ends);
+            vec![net.op("op", "GroupedMatMul", "opset17", "", &[a, b, offsets], None)]
+        }));
+    }
 }
 
 /// The recurrent ops on an empty batch, an empty sequence and an empty input

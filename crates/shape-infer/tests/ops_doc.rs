@@ -15,6 +15,9 @@ fn render() -> String {
          hand (`UPDATE_OPS_DOC=1 cargo test -p shape-infer --test ops_doc`).\n\n\
          A layer's `version` names an opset; the op version used is the newest one whose\n\
          first opset is not newer than the layer's (`Reshape` in `opset13` is Reshape-1).\n\n\
+         Every op of OpenVINO 2026.4's opset tables (opset1 to opset17) is here, as\n\
+         `crates/shape-infer/tests/opset_coverage.rs` checks; OpenVINO's MOE is an internal\n\
+         op (`ov::op::internal::MOE`), in no opset, which its IR reader refuses.\n\n\
          | op | versions (first opset) | summary |\n| --- | --- | --- |\n",
     );
     // The registry's ops and the ops with bodies (inferred through them),

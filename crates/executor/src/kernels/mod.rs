@@ -28,6 +28,7 @@ mod concat;
 mod constant;
 pub(crate) mod convert;
 mod convert_color;
+mod convert_color_to_nv12;
 mod convert_promote_types;
 pub(crate) mod convolution;
 mod convolution_backprop_data;
@@ -46,6 +47,7 @@ mod elementwise_unary;
 mod embedding_bag_offsets;
 mod embedding_bag_packed;
 mod embedding_segments_sum;
+mod erf_inv;
 mod experimental_detectron_detection_output;
 mod experimental_detectron_generate_proposals;
 mod experimental_detectron_prior_grid_generator;
@@ -64,6 +66,7 @@ mod generate_proposals;
 mod grid_sample;
 mod grn;
 mod group_normalization;
+mod grouped_mat_mul;
 mod if_op;
 mod interpolate;
 mod inverse;
@@ -256,7 +259,7 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "GreaterEqual" => b::greater_equal,
         "LogicalAnd" => b::logical_and,
         "LogicalOr" => b::logical_or,
-        "LogicalXor" => b::logical_xor,
+        "LogicalXor" | "Xor" => b::logical_xor,
         "FloorMod" => b::floor_mod,
         "Mod" => b::modulo,
         "Power" => b::power,
@@ -269,6 +272,8 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "BitwiseNot" => u::bitwise_not,
         "Log" => u::log,
         "Erf" => u::erf_op,
+        "ErfInv" => erf_inv::run,
+        "GroupedMatMul" => grouped_mat_mul::run,
         "Floor" => u::floor,
         "Ceiling" => u::ceiling,
         "Round" => u::round,
@@ -430,6 +435,8 @@ pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
         "BinaryConvolution" => binary_convolution::run,
         "CTCLoss" => ctc_loss::run,
         "NV12toRGB" => convert_color::nv12_to_rgb,
+        "RGBtoNV12" => convert_color_to_nv12::rgb_to_nv12,
+        "BGRtoNV12" => convert_color_to_nv12::bgr_to_nv12,
         "NV12toBGR" => convert_color::nv12_to_bgr,
         "I420toRGB" => convert_color::i420_to_rgb,
         "I420toBGR" => convert_color::i420_to_bgr,
@@ -471,6 +478,7 @@ pub const OPS: &[&str] = &[
     "LogicalAnd",
     "LogicalOr",
     "LogicalXor",
+    "Xor",
     "ReLU",
     "Abs",
     "Negative",
@@ -570,6 +578,8 @@ pub const OPS: &[&str] = &[
     "BitwiseNot",
     "Log",
     "Erf",
+    "ErfInv",
+    "GroupedMatMul",
     "Floor",
     "Ceiling",
     "Round",
@@ -639,6 +649,8 @@ pub const OPS: &[&str] = &[
     "BinaryConvolution",
     "CTCLoss",
     "NV12toRGB",
+    "RGBtoNV12",
+    "BGRtoNV12",
     "NV12toBGR",
     "I420toRGB",
     "I420toBGR",

@@ -258,6 +258,14 @@ binary_op!(
     "Elementwise logical xor of boolean tensors.",
     ATTRS
 );
+binary_op!(
+    XOR,
+    infer_xor,
+    LogicalXor,
+    "Xor",
+    "Elementwise logical xor of boolean tensors: OpenVINO's `v0::Xor`, in opset1 beside LogicalXor-1 and computed as it.",
+    ATTRS
+);
 
 const OPSET13: &[OpVersion] = &[OpVersion::openvino(13, 13)];
 const OPSET15: &[OpVersion] = &[OpVersion::openvino(15, 15)];

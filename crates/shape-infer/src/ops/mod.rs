@@ -19,6 +19,7 @@ mod concat;
 mod constant;
 mod convert;
 mod convert_color;
+mod convert_color_to_nv12;
 mod convert_promote_types;
 mod convolution;
 mod convolution_backprop_data;
@@ -37,6 +38,7 @@ mod elementwise_unary;
 mod embedding_bag_offsets;
 mod embedding_bag_packed;
 mod embedding_segments_sum;
+mod erf_inv;
 pub mod experimental_detectron_detection_output;
 mod experimental_detectron_generate_proposals;
 pub mod experimental_detectron_prior_grid_generator;
@@ -57,6 +59,7 @@ mod grn;
 mod group_convolution;
 mod group_convolution_backprop_data;
 mod group_normalization;
+mod grouped_mat_mul;
 mod gru_cell;
 mod gru_sequence;
 mod identity;
@@ -163,6 +166,8 @@ pub static ALL: &[&OpDef] = &[
     &convert_color::I420_TO_RGB,
     &convert_color::NV12_TO_BGR,
     &convert_color::NV12_TO_RGB,
+    &convert_color_to_nv12::RGB_TO_NV12,
+    &convert_color_to_nv12::BGR_TO_NV12,
     &convert_promote_types::DEF,
     &convolution::DEF,
     &convolution_backprop_data::DEF,
@@ -198,6 +203,7 @@ pub static ALL: &[&OpDef] = &[
     &elementwise_binary::LOGICAL_AND,
     &elementwise_binary::LOGICAL_OR,
     &elementwise_binary::LOGICAL_XOR,
+    &elementwise_binary::XOR,
     &elementwise_binary::MAXIMUM,
     &elementwise_binary::MINIMUM,
     &elementwise_binary::MOD,
@@ -262,6 +268,7 @@ pub static ALL: &[&OpDef] = &[
     &unique::DEF,
     &fake_quantize::DEF,
     &gather::DEF,
+    &erf_inv::DEF,
     &gather_elements::DEF,
     &gather_tree::DEF,
     &generate_proposals::DEF,
@@ -271,6 +278,7 @@ pub static ALL: &[&OpDef] = &[
     &group_convolution::DEF,
     &group_convolution_backprop_data::DEF,
     &group_normalization::DEF,
+    &grouped_mat_mul::DEF,
     &gru_cell::DEF,
     &gru_sequence::DEF,
     &identity::DEF,
