@@ -108,6 +108,11 @@ case("declared_type_mismatch", "a Result input port declares FP16 for an f32 ten
      net("a Result input port declares FP16 for an f32 tensor", [P, result(1, prec="FP16")], EDGE))
 case("opset_version_unknown", "a Result names opset0, which has no Result",
      net("a Result names opset0, which has no Result", [P, R.replace("opset1", "opset0")], EDGE))
+case("op_not_in_opset", "a ReLU names opset17, which OpenVINO 2026.4's reader refuses (its opset17 has 7 ops, no Relu)",
+     net("a ReLU names opset17, which OpenVINO 2026.4's reader refuses (its opset17 has 7 ops, no Relu)",
+         [P, layer(1, "act", "ReLU", inputs=[(0, "FP32", (2, 3))], outputs=[(1, "FP32", (2, 3))], version="opset17"),
+          result(2)],
+         [(0, 0, 1, 0), (1, 1, 2, 0)]))
 case("duplicate_edge", "the same edge is written twice",
      net("the same edge is written twice", [P, R], EDGE + EDGE))
 case("empty_net", "the model has no layers",

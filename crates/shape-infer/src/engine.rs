@@ -8,7 +8,7 @@ use symdim::{DimError, SymbolTable};
 use crate::context::{Constraint, InferContext, SPEC_LENIENCIES};
 use crate::declared::{check_declared, declared_tensor};
 use crate::error::ShapeError;
-use crate::registry::{OpCall, OpDef, Registry, Resolution};
+use crate::registry::{opset_runs, OpCall, OpDef, Registry, Resolution};
 use crate::tensor::TensorInfo;
 use crate::validate::validate;
 
@@ -261,16 +261,19 @@ impl Walker<'_> {
             };
             let outcome = match (how, inputs) {
                 (How::Unknown(resolution), _) => {
-                    let message = if resolution == Resolution::UnknownType {
-                        format!(
-                            "unknown op type `{}` (version `{}`)",
-                            node.op_type.name, node.op_type.version
-                        )
-                    } else {
-                        format!(
-                            "op `{}` has no version in `{}` that this tool knows",
-                            node.op_type.name, node.op_type.version
-                        )
+                    let (name, version) = (&node.op_type.name, &node.op_type.version);
+                    let message = match resolution {
+                        Resolution::UnknownType => {
+                            format!("unknown op type `{name}` (version `{version}`)")
+                        }
+                        Resolution::NotInOpset { in_opsets, .. } => format!(
+                            "OpenVINO's `{version}` has no op `{name}` (its IR reader refuses \
+                             the layer); `{name}` is in {}",
+                            opset_runs(in_opsets)
+                        ),
+                        _ => format!(
+                            "op `{name}` has no version in `{version}` that this tool knows"
+                        ),
                     };
                     let d = if options.allow_unknown_ops {
                         Diagnostic::warning("op-unknown", message)

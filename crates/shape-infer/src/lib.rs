@@ -16,6 +16,7 @@ pub mod context;
 pub mod declared;
 pub mod engine;
 pub mod error;
+pub mod openvino_opsets;
 pub mod ops;
 pub mod overrides;
 pub mod registry;

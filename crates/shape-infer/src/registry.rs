@@ -10,6 +10,13 @@
 //! and this project's (`ovirN`, ops OpenVINO does not have, such as
 //! `Compress` and `Extract`; see `docs/project-opset.md`). A version only
 //! matches versions of the same family.
+//!
+//! OpenVINO's opsets are not quite cumulative: opset2 dropped opset1's
+//! Reverse, RNNCell, ShuffleChannels and Xor (opset3 brought two back), and
+//! OpenVINO 2026.4's opset17 holds only its 7 ops. Its IR reader refuses a
+//! layer whose opset does not contain the op, so the registry checks the
+//! membership too ([`crate::openvino_opsets`], generated from OpenVINO's own
+//! tables) and answers [`Resolution::NotInOpset`].
 
 use std::collections::HashMap;
 
@@ -17,6 +24,7 @@ use ir::Node;
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
+use crate::openvino_opsets::OPSET_MASKS;
 use crate::tensor::TensorInfo;
 
 /// What a rule is given: the node (attributes, op payload), the op version the
@@ -142,11 +150,42 @@ pub enum Resolution<'r> {
     Known(&'r OpDef, u32),
     UnknownType,
     UnknownVersion,
+    /// The op exists, but OpenVINO's opset `opset` does not contain it;
+    /// `in_opsets` has bit `n` set for each `opset<n>` that does.
+    NotInOpset {
+        opset: u32,
+        in_opsets: u32,
+    },
 }
 
-/// The ops known to shape inference.
+/// The opsets of a mask (bit `n` for `opset<n>`) as runs: `opset1`,
+/// `opset3 to opset16`, joined by commas.
+pub fn opset_runs(mask: u32) -> String {
+    let mut runs = Vec::new();
+    let mut n = 0;
+    while n < u32::BITS {
+        if mask & (1 << n) == 0 {
+            n += 1;
+            continue;
+        }
+        let first = n;
+        while n + 1 < u32::BITS && mask & (1 << (n + 1)) != 0 {
+            n += 1;
+        }
+        runs.push(if first == n {
+            format!("opset{n}")
+        } else {
+            format!("opset{first} to opset{n}")
+        });
+        n += 1;
+    }
+    runs.join(", ")
+}
+
+/// The ops known to shape inference, each with the OpenVINO opsets that
+/// contain it (a mask, bit `n` for `opset<n>`; `None` for the project's ops).
 pub struct Registry {
-    ops: HashMap<&'static str, &'static OpDef>,
+    ops: HashMap<&'static str, (&'static OpDef, Option<u32>)>,
 }
 
 impl std::fmt::Debug for OpDef {
@@ -166,29 +205,36 @@ impl Eq for OpDef {}
 impl Registry {
     /// The registry of every op this crate implements.
     pub fn standard() -> Self {
+        let masks: HashMap<&str, u32> = OPSET_MASKS.iter().copied().collect();
         Registry {
             ops: crate::ops::ALL
                 .iter()
-                .map(|def| (def.type_name, *def))
+                .map(|def| (def.type_name, (*def, masks.get(def.type_name).copied())))
                 .collect(),
         }
     }
 
     /// Every op, sorted by type name.
     pub fn ops(&self) -> Vec<&'static OpDef> {
-        let mut ops: Vec<_> = self.ops.values().copied().collect();
+        let mut ops: Vec<_> = self.ops.values().map(|(def, _)| *def).collect();
         ops.sort_by_key(|def| def.type_name);
         ops
     }
 
     /// Resolves a layer's `type` and `version` attributes.
     pub fn resolve(&self, type_name: &str, version: &str) -> Resolution<'_> {
-        let Some(def) = self.ops.get(ir::ir_type_name(type_name)) else {
+        let Some(&(def, mask)) = self.ops.get(ir::ir_type_name(type_name)) else {
             return Resolution::UnknownType;
         };
         let Some((family, opset)) = OpsetFamily::parse(version) else {
             return Resolution::UnknownVersion;
         };
+        if let (OpsetFamily::OpenVino, Some(in_opsets)) = (family, mask) {
+            let contained = opset < u32::BITS && in_opsets & (1 << opset) != 0;
+            if !contained {
+                return Resolution::NotInOpset { opset, in_opsets };
+            }
+        }
         def.versions
             .iter()
             .rev()
@@ -210,10 +256,10 @@ mod tests {
             registry.resolve("Parameter", "opset13"),
             Resolution::Known(def, 1) if def.type_name == "Parameter"
         ));
-        assert_eq!(
+        assert!(matches!(
             registry.resolve("Parameter", "opset0"),
-            Resolution::UnknownVersion
-        );
+            Resolution::NotInOpset { opset: 0, .. }
+        ));
         assert_eq!(
             registry.resolve("Parameter", "custom"),
             Resolution::UnknownVersion
@@ -227,6 +273,53 @@ mod tests {
             registry.resolve("Parameter", "ovir1"),
             Resolution::UnknownVersion
         );
+    }
+
+    #[test]
+    fn an_opset_that_lacks_the_op_does_not_resolve() {
+        let registry = Registry::standard();
+        // opset2 dropped Reverse, opset3 brought ShuffleChannels back.
+        assert!(matches!(
+            registry.resolve("Reverse", "opset1"),
+            Resolution::Known(_, 1)
+        ));
+        assert!(matches!(
+            registry.resolve("Reverse", "opset2"),
+            Resolution::NotInOpset {
+                opset: 2,
+                in_opsets: 0b10
+            }
+        ));
+        assert!(matches!(
+            registry.resolve("ShuffleChannels", "opset2"),
+            Resolution::NotInOpset { opset: 2, .. }
+        ));
+        assert!(matches!(
+            registry.resolve("ShuffleChannels", "opset3"),
+            Resolution::Known(_, 1)
+        ));
+        // Past the newest opset, and opset17 of OpenVINO 2026.4 without Relu.
+        assert!(matches!(
+            registry.resolve("Relu", "opset17"),
+            Resolution::NotInOpset { opset: 17, .. }
+        ));
+        assert!(matches!(
+            registry.resolve("Relu", "opset40"),
+            Resolution::NotInOpset { opset: 40, .. }
+        ));
+        assert!(matches!(
+            registry.resolve("ErfInv", "opset17"),
+            Resolution::Known(_, 17)
+        ));
+    }
+
+    #[test]
+    fn opset_masks_read_as_runs() {
+        assert_eq!(opset_runs(0b10), "opset1");
+        assert_eq!(opset_runs(0x1fff0), "opset4 to opset16");
+        assert_eq!(opset_runs(0b1_1111_1010), "opset1, opset3 to opset8");
+        assert_eq!(opset_runs(1 << 31), "opset31");
+        assert_eq!(opset_runs(0), "");
     }
 
     #[test]

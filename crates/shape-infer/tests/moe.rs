@@ -29,7 +29,7 @@ fn erfinv_is_not_in_opset16() {
     let x = n.param("x", "4", "f32");
     let e = n.op("e", "ErfInv", "opset16", &[], &[x]);
     n.run_to(e)
-        .error("e", "op-unknown", "has no version in `opset16`");
+        .error("e", "op-unknown", "OpenVINO's `opset16` has no op `ErfInv`");
 }
 
 #[test]

@@ -15,7 +15,7 @@ use std::path::Path;
 
 use serde_json::Value;
 use shape_infer::ops::BODY_OPS;
-use shape_infer::registry::Resolution;
+use shape_infer::registry::{OpsetFamily, Resolution};
 use shape_infer::Registry;
 
 /// `(opset, op)` of the installed OpenVINO that the registry does not know.
@@ -66,4 +66,59 @@ fn opset16_of_the_installed_openvino_has_no_moe() {
     let opset16 = data["opsets"]["opset16"].as_array().expect("opset16");
     assert!(opset16.iter().all(|e| e[0] != "MOE"));
     assert!(opset16.iter().any(|e| e[0] == "SegmentMax"));
+}
+
+/// The converse: an op the registry resolves at an opset is in that opset's
+/// table, so a file OpenVINO's reader refuses (`Relu` in `opset17`, `Reverse`
+/// in `opset2`) does not pass the check; and every OpenVINO op of the
+/// registry is in some table of the installed OpenVINO.
+#[test]
+fn the_registry_resolves_an_op_only_where_openvinos_opset_has_it() {
+    let data = tables();
+    let opsets = data["opsets"].as_object().expect("an opsets object");
+    let registry = Registry::standard();
+    let mut contained = BTreeSet::new();
+    for (opset, ops) in opsets {
+        for entry in ops.as_array().expect("a list of ops") {
+            let op = entry[0].as_str().expect("an op name");
+            let ir_name = if op == "Constant" { "Const" } else { op };
+            contained.insert((opset.clone(), ir::ir_type_name(ir_name).to_string()));
+        }
+    }
+    let newest = opsets.len() as u32;
+    let mut extra = Vec::new();
+    let mut in_no_table = Vec::new();
+    for def in registry.ops() {
+        let openvino = def
+            .versions
+            .iter()
+            .any(|v| v.family == OpsetFamily::OpenVino);
+        if !openvino {
+            continue;
+        }
+        if !contained.iter().any(|(_, op)| op == def.type_name) {
+            in_no_table.push(def.type_name);
+            continue;
+        }
+        for n in 1..=newest + 1 {
+            let opset = format!("opset{n}");
+            let resolves = matches!(
+                registry.resolve(def.type_name, &opset),
+                Resolution::Known(..)
+            );
+            if resolves && !contained.contains(&(opset.clone(), def.type_name.to_string())) {
+                extra.push(format!("{} in {opset}", def.type_name));
+            }
+        }
+    }
+    assert_eq!(
+        extra,
+        Vec::<String>::new(),
+        "resolved where OpenVINO's table lacks the op"
+    );
+    assert_eq!(
+        in_no_table,
+        Vec::<&str>::new(),
+        "OpenVINO ops in no table of the installed OpenVINO"
+    );
 }
