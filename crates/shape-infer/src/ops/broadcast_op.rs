@@ -115,7 +115,26 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         Target::Length(n) => unknown_values(ctx, call, mode, n)?,
         Target::Unknown => Shape::DynamicRank,
     };
-    Ok(vec![TensorInfo::new(element_type, shape)])
+    let value = match mode {
+        Mode::Numpy | Mode::Bidirectional => broadcast_values(data, &shape),
+        Mode::Pdpd | Mode::Explicit => None,
+    };
+    Ok(vec![TensorInfo::new(element_type, shape).with_value(value)])
+}
+
+/// The data's values repeated over the result (a shape subgraph's
+/// `Broadcast` of a split length to every piece, as PyTorch's `chunk`
+/// converts), when the data carries values and the result is static and
+/// small.
+fn broadcast_values(data: &TensorInfo, out: &Shape) -> Option<Vec<Dim>> {
+    let values = data.value.as_deref()?;
+    let map = broadcast::element_map(
+        &data.shape.to_static()?,
+        &out.to_static()?,
+        None,
+        MAX_VALUE_ELEMENTS,
+    )?;
+    map.iter().map(|&i| values.get(i).cloned()).collect()
 }
 
 enum Target {
