@@ -246,6 +246,28 @@ def loop_nested_if() -> ov.Model:
     return ov.Model([last, states], [x], "loop_nested_if")
 
 
+def loop_gather_rows() -> ov.Model:
+    """A Loop with its trip count an input whose body gathers row ``it``
+    (the iteration number) of an invariant table ``[R, 2]`` and doubles it;
+    the rows are concatenated. A trip count above ``R`` gathers past the
+    table's end: the run fails in iteration ``R`` (the sample of a failure
+    inside a body)."""
+    trip = ops.parameter([], ov.Type.i64, name="trip")
+    cond = ops.constant(True)
+    table = ops.parameter([-1, 2], ov.Type.f32, name="table")
+    it = ops.parameter([], ov.Type.i64, name="it")
+    rows = ops.parameter([-1, 2], ov.Type.f32, name="rows")
+    row = ops.gather(rows, ops.unsqueeze(it, ops.constant(np.int64([0]))), ops.constant(np.int64(0)))
+    doubled = ops.result(ops.multiply(row, ops.constant(np.float32(2))))
+    go_on = ops.result(ops.constant(True))
+    node = ops.loop(trip, cond)
+    node.set_function(ov.Model([go_on, doubled], [it, rows], "body"))
+    node.set_special_body_ports([0, 0])
+    node.set_invariant_input(rows, table.output(0))
+    every = node.get_concatenated_slices(doubled.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([every], [trip, table], "loop_gather_rows")
+
+
 def samples() -> dict[str, ov.Model]:
     return {
         "if_relu_negative": if_model(),
@@ -258,6 +280,7 @@ def samples() -> dict[str, ov.Model]:
         "loop_reverse_slices": loop_reverse_slices(),
         "ti_reverse": ti_reverse(),
         "loop_nested_if": loop_nested_if(),
+        "loop_gather_rows": loop_gather_rows(),
     }
 
 

@@ -669,6 +669,8 @@ BODY_CASES: dict[str, tuple[str, dict[str, list[int]], dict[str, object]]] = {
     "bodies_loop_until_condition_not_run": ("loop_until_condition", {}, {"go": False}),
     "bodies_loop_reverse_slices": ("loop_reverse_slices", {"xs": [2, 4, 3]}, {"trip": 4}),
     "bodies_ti_reverse": ("ti_reverse", {"x": [2, 4, 3], "y": [8, 3]}, {}),
+    "bodies_loop_gather_rows": ("loop_gather_rows", {"table": [4, 2]}, {"trip": 4}),
+    "bodies_torch_if_sum_then": ("torch_if_sum", {}, {"x": 0.5}),
 }
 
 

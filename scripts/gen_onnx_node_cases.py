@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """ONNX's own backend node tests for Compress, Slice, Reshape, Where,
-NonMaxSuppression, GridSample, RoiAlign, AveragePool, TopK, Tile, If and
-Loop, converted to OpenVINO IR, for the executor's ``tests/onnx_node.rs``.
+NonMaxSuppression, GridSample, RoiAlign, AveragePool, TopK, Tile, If,
+Loop and Scan, converted to OpenVINO IR, for the executor's ``tests/onnx_node.rs``.
 (``scripts/onnx_node_sweep.py`` runs every other node test too, against
 OpenVINO's CPU plugin, without committing them.)
 
@@ -66,7 +66,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "crates/executor/tests/onnx_node"
 OPS = (
     "Compress", "Slice", "Reshape", "Where", "NonMaxSuppression", "GridSample",
-    "RoiAlign", "AveragePool", "TopK", "Tile", "If", "Loop",
+    "RoiAlign", "AveragePool", "TopK", "Tile", "If", "Loop", "Scan",
 )
 
 

@@ -2,7 +2,7 @@
 //! topological order, free intermediates after their last consumer.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use ir::{ElementType, Graph, Node, NodeId, Op, OutputRef, Shape, SymbolId};
 use shape_infer::ops::read_value::variable_id;
@@ -101,7 +101,15 @@ pub struct Executor {
     limits: Limits,
     /// Freed intermediates' buffers kept from one run for the next.
     spare: pool::Spare,
+    /// A body's last re-inference and the Parameter types and dims it was
+    /// for: a Loop or TensorIterator iteration almost always feeds its body
+    /// the shapes of the iteration before, and the inference follows from
+    /// them alone (the graph does not change).
+    last_bound: Mutex<Option<(BoundShapes, Arc<Inference>)>>,
 }
+
+/// Per Parameter, the element type and dims a run binds it to.
+type BoundShapes = Vec<(NodeId, ElementType, Vec<usize>)>;
 
 fn is_half(t: ElementType) -> bool {
     matches!(t, ElementType::F16 | ElementType::BF16)
@@ -236,6 +244,7 @@ impl Executor {
             declared_dims,
             limits: Limits::default(),
             spare: pool::Spare::default(),
+            last_bound: Mutex::new(None),
         };
         executor.fold_constants();
         Ok(executor)
@@ -537,12 +546,12 @@ impl Executor {
     fn bind(
         &self,
         mut given: HashMap<NodeId, (String, Tensor)>,
-    ) -> Result<(HashMap<NodeId, Tensor>, Inference), ExecError> {
+    ) -> Result<(HashMap<NodeId, Tensor>, Arc<Inference>), ExecError> {
         let graph = &self.graph;
         let mut symbols: HashMap<SymbolId, (i64, String)> = HashMap::new();
         let mut deferred = Vec::new();
         let mut bound = HashMap::new();
-        let mut rebound = graph.clone();
+        let mut shapes: BoundShapes = Vec::new();
         for (id, node) in graph.parameters() {
             let Some((name, tensor)) = given.remove(&id) else {
                 return Err(ExecError::MissingInput {
@@ -628,14 +637,7 @@ impl Executor {
                     }
                 }
             }
-            if let Op::Parameter {
-                element_type,
-                shape,
-            } = &mut rebound.node_mut(id).op
-            {
-                *element_type = tensor.element_type;
-                *shape = Shape::ranked(tensor.shape.iter().map(|&d| Expr::constant(d as i64)));
-            }
+            shapes.push((id, tensor.element_type, tensor.shape.clone()));
             bound.insert(id, tensor);
         }
         for (name, axis, dim, actual) in deferred {
@@ -656,6 +658,34 @@ impl Executor {
                 });
             }
         }
+        Ok((bound, self.infer_bound(shapes)?))
+    }
+
+    /// Every shape re-inferred with the Parameters bound to `shapes`. A
+    /// body keeps its last inference and reuses it while the shapes stay
+    /// the same (the top-level graph runs once per call: it keeps none).
+    fn infer_bound(&self, shapes: BoundShapes) -> Result<Arc<Inference>, ExecError> {
+        let cached = !self.declared_dims;
+        if cached {
+            let last = self
+                .last_bound
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if let Some((_, inference)) = last.as_ref().filter(|(seen, _)| *seen == shapes) {
+                return Ok(Arc::clone(inference));
+            }
+        }
+        let mut rebound = self.graph.clone();
+        for (id, bound_type, dims) in &shapes {
+            if let Op::Parameter {
+                element_type,
+                shape,
+            } = &mut rebound.node_mut(*id).op
+            {
+                *element_type = *bound_type;
+                *shape = Shape::ranked(dims.iter().map(|&d| Expr::constant(d as i64)));
+            }
+        }
         let options = Options {
             allow_unknown_ops: false,
             check_declared_shapes: false,
@@ -665,7 +695,14 @@ impl Executor {
         if inference.has_errors() {
             return Err(ExecError::Inference(inference.diagnostics));
         }
-        Ok((bound, inference))
+        let inference = Arc::new(inference);
+        if cached {
+            *self
+                .last_bound
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) = Some((shapes, Arc::clone(&inference)));
+        }
+        Ok(inference)
     }
 
     /// Runs the kernels; `held` bytes are live before the first (a body's

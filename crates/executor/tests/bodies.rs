@@ -171,3 +171,43 @@ fn the_ops_with_bodies_run_on_empty_tensors() {
     shapes.sort();
     assert_eq!(shapes, [vec![2], vec![2, 3]]);
 }
+
+/// A Loop of 10,000 iterations (`loop_reverse_slices`: a state of [2, 3]
+/// and a slice of `xs` per iteration, every state and iteration number
+/// concatenated): the outputs are checked, and the time is printed, not
+/// asserted. The body's shapes are the same in every iteration, so they
+/// are inferred once. `docs/performance.md` quotes this, measured by
+/// `cargo test --release -p executor --test bodies -- --ignored --nocapture`.
+#[test]
+#[ignore = "a timing: run in release with --ignored --nocapture"]
+fn a_loop_of_ten_thousand_iterations_prints_its_time() {
+    const STEPS: usize = 10_000;
+    let exec = sample("loop_reverse_slices");
+    let xs: Vec<f32> = (0..2 * STEPS * 3).map(|i| (i % 7) as f32 - 3.0).collect();
+    let run = || {
+        exec.run(inputs(vec![
+            ("trip", Tensor::scalar(STEPS as i64)),
+            (
+                "xs",
+                Tensor::from_vec(vec![2, STEPS, 3], xs.clone()).unwrap(),
+            ),
+            ("h", Tensor::from_vec(vec![2, 3], vec![0.0f32; 6]).unwrap()),
+        ]))
+        .unwrap()
+    };
+    run();
+    let start = std::time::Instant::now();
+    let out = run();
+    let elapsed = start.elapsed();
+    let numbers = out.values().find(|t| t.shape == [STEPS]).expect("numbers");
+    assert_eq!(
+        numbers.to_vec::<i64>().unwrap(),
+        (0..STEPS as i64).collect::<Vec<_>>()
+    );
+    assert!(out.values().any(|t| t.shape == [2, STEPS, 3]));
+    println!(
+        "Loop of {STEPS} iterations: {:.1} ms ({:.1} µs per iteration)",
+        elapsed.as_secs_f64() * 1e3,
+        elapsed.as_secs_f64() * 1e6 / STEPS as f64
+    );
+}

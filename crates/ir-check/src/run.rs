@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::Path;
 
+use ir::{Diagnostic, Graph, LayerRef, Op, ScopeRef};
 use ovir::{Check, ExecError, Tensor};
 
 use crate::{diagnostics, usage_error, Args, Format, Outcome, EXIT_INVALID};
@@ -16,7 +17,6 @@ use crate::{diagnostics, usage_error, Args, Format, Outcome, EXIT_INVALID};
 /// Runs the model `check` found valid (`checked` is that check's outcome)
 /// and appends what was written to the report.
 pub fn execute(file_name: &str, check: &Check<'_>, args: &Args, checked: Outcome) -> Outcome {
-    let source = check.model().source();
     let mut inputs = HashMap::new();
     for spec in &args.inputs {
         let Some((name, path)) = spec.split_once('=') else {
@@ -40,13 +40,13 @@ pub fn execute(file_name: &str, check: &Check<'_>, args: &Args, checked: Outcome
     };
     let runner = match check.runner() {
         Ok(runner) => runner,
-        Err(error) => return failure(file_name, source, error, checked),
+        Err(error) => return failure(file_name, check, error, checked),
     };
     // The repeats get the same inputs: keep a copy only when there are any.
     let repeat_inputs = (args.repeat > 0).then(|| inputs.clone());
     let outputs = match pool.install(|| runner.run(inputs)) {
         Ok(outputs) => outputs,
-        Err(error) => return failure(file_name, source, error, checked),
+        Err(error) => return failure(file_name, check, error, checked),
     };
     let mut latency = None;
     if let Some(inputs) = repeat_inputs {
@@ -54,7 +54,7 @@ pub fn execute(file_name: &str, check: &Check<'_>, args: &Args, checked: Outcome
         for _ in 0..args.repeat {
             let start = std::time::Instant::now();
             if let Err(error) = pool.install(|| runner.run(inputs.clone())) {
-                return failure(file_name, source, error, checked);
+                return failure(file_name, check, error, checked);
             }
             times.push(start.elapsed().as_secs_f64() * 1e3);
         }
@@ -125,9 +125,10 @@ fn latency_line(times: &mut [f64], threads: usize) -> String {
     )
 }
 
-/// A run that failed: diagnostics of re-inference are rendered like the
-/// checker's; input problems are usage errors; the rest invalid.
-fn failure(file_name: &str, source: &str, error: ovir::Error, checked: Outcome) -> Outcome {
+/// A run that failed: diagnostics of re-inference, and failures inside a
+/// body, are rendered like the checker's; input problems are usage errors;
+/// the rest invalid.
+fn failure(file_name: &str, check: &Check<'_>, error: ovir::Error, checked: Outcome) -> Outcome {
     let error = match error {
         ovir::Error::Run(error) => error,
         other => {
@@ -139,29 +140,133 @@ fn failure(file_name: &str, source: &str, error: ovir::Error, checked: Outcome) 
             }
         }
     };
-    match error {
-        ExecError::Inference(found) | ExecError::InvalidGraph(found) => Outcome {
-            stdout: checked.stdout,
-            stderr: format!(
-                "{}INVALID when run with these inputs: {}\n",
-                diagnostics::render_all(file_name, source, &found),
-                diagnostics::counts(&found)
-            ),
-            status: EXIT_INVALID,
-            timings: checked.timings,
-        },
+    let source = check.model().source();
+    let found = match error {
+        ExecError::Inference(found) | ExecError::InvalidGraph(found) => found,
+        ExecError::InBody { .. } => in_body(check.model().graph(), &error),
         ExecError::MissingInput { .. }
         | ExecError::UnknownInput { .. }
         | ExecError::DuplicateInput { .. }
         | ExecError::InputType { .. }
         | ExecError::InputRank { .. }
-        | ExecError::InputDim { .. } => usage_error(format!("--run: {error}")),
-        other => Outcome {
-            stdout: checked.stdout,
-            stderr: format!("ir-check: error: --run: {other}\n"),
-            status: EXIT_INVALID,
-            timings: checked.timings,
-        },
+        | ExecError::InputDim { .. } => return usage_error(format!("--run: {error}")),
+        other => {
+            return Outcome {
+                stdout: checked.stdout,
+                stderr: format!("ir-check: error: --run: {other}\n"),
+                status: EXIT_INVALID,
+                timings: checked.timings,
+            }
+        }
+    };
+    Outcome {
+        stdout: checked.stdout,
+        stderr: format!(
+            "{}INVALID when run with these inputs: {}\n",
+            diagnostics::render_all(file_name, source, &found),
+            diagnostics::counts(&found)
+        ),
+        status: EXIT_INVALID,
+        timings: checked.timings,
+    }
+}
+
+/// The rule of a failure inside a body at run time.
+const BODY_RUN_FAILED: &str = "body-run-failed";
+
+/// The diagnostics of `error`, a failure inside a body (nested bodies, an
+/// [`ExecError::InBody`] each): the failing body layer with the layers and
+/// bodies around it and its XML line, the iterations in a note. A failure
+/// of the body's re-inference gives its own diagnostics, seen from outside
+/// the bodies.
+fn in_body(graph: &Graph, error: &ExecError) -> Vec<Diagnostic> {
+    let mut scopes: Vec<ScopeRef> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    let mut graph = Some(graph);
+    let mut error = error;
+    while let ExecError::InBody {
+        layer,
+        op,
+        body,
+        iteration,
+        source,
+    } = error
+    {
+        let owner = graph.and_then(|g| g.nodes().find(|(_, n)| &n.name == layer));
+        let id = owner.map_or_else(|| "?".to_owned(), |(_, n)| n.id.clone());
+        notes.push(match iteration {
+            Some(i) => format!("in iteration {i} of the {body} of {op} `{layer}`"),
+            None => format!("in the {body} of {op} `{layer}`"),
+        });
+        scopes.push(ScopeRef {
+            id,
+            name: layer.clone(),
+            type_name: op.clone(),
+            body: body.clone(),
+        });
+        graph = owner.and_then(|(_, n)| match &n.op {
+            Op::SubGraph(sub) => sub
+                .bodies
+                .iter()
+                .find(|b| b.role.name() == body.as_str())
+                .map(|b| &b.graph),
+            _ => None,
+        });
+        error = source;
+    }
+    // Innermost first reads as a stack: the failing body's iteration, then
+    // the ones around it.
+    notes.reverse();
+    let outside = |mut layer: LayerRef| {
+        let mut parents = scopes.clone();
+        parents.append(&mut layer.parents);
+        layer.parents = parents;
+        layer
+    };
+    if let ExecError::Inference(found) | ExecError::InvalidGraph(found) = error {
+        return found
+            .iter()
+            .cloned()
+            .map(|mut d| {
+                d.layer = d.layer.take().map(&outside);
+                d.notes.extend(notes.iter().cloned());
+                d
+            })
+            .collect();
+    }
+    let (name, message) = failed_layer(error);
+    let mut diagnostic = Diagnostic::error(BODY_RUN_FAILED, message);
+    if let Some((_, node)) =
+        name.and_then(|name| graph.and_then(|g| g.nodes().find(|(_, n)| n.name == name)))
+    {
+        diagnostic = diagnostic.at_layer(outside(node.layer_ref()), node.location);
+    } else if let Some((last, around)) = scopes.split_last() {
+        // No layer of the body to name: the layer that owns the body.
+        diagnostic.layer = Some(LayerRef {
+            id: last.id.clone(),
+            name: last.name.clone(),
+            type_name: last.type_name.clone(),
+            version: String::new(),
+            parents: around.to_vec(),
+        });
+    }
+    for note in notes {
+        diagnostic = diagnostic.with_note(note);
+    }
+    vec![diagnostic]
+}
+
+/// The body layer a run error names, if any, and what went wrong (without
+/// the layer, which the diagnostic shows).
+fn failed_layer(error: &ExecError) -> (Option<&str>, String) {
+    match error {
+        ExecError::Kernel { layer, message, .. } => (Some(layer), message.clone()),
+        ExecError::NoKernel { layer, .. }
+        | ExecError::DataDependentRange { layer, .. }
+        | ExecError::ShapeMismatch { layer, .. }
+        | ExecError::MemoryLimit { layer, .. }
+        | ExecError::IterationLimit { layer, .. } => (Some(layer), error.to_string()),
+        other => (None, other.to_string()),
     }
 }
 
@@ -234,7 +339,7 @@ fn with_run_section(
 
 #[cfg(test)]
 mod tests {
-    use super::{file_stem, latency_line};
+    use super::{file_stem, in_body, latency_line, ExecError};
 
     #[test]
     fn the_latency_line_has_min_median_max() {
@@ -251,5 +356,99 @@ mod tests {
         assert_eq!(file_stem("/encoder/layer.0/Add"), "_encoder_layer.0_Add");
         assert_eq!(file_stem("out-1_x"), "out-1_x");
         assert_eq!(file_stem("a b:c"), "a_b_c");
+    }
+
+    /// A failure two bodies deep (the If in a TensorIterator's body) names
+    /// the innermost layer under both, at its own line, the iterations
+    /// innermost first; a failed re-inference inside a body keeps its own
+    /// diagnostics, seen from outside.
+    #[test]
+    fn failures_in_nested_bodies_name_every_layer_around_them() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../ir-samples/bodies/ti_nested_if.xml");
+        let graph = ir_xml::read_model(&path, None).expect("reads").graph;
+        let nested = |inner: ExecError| ExecError::InBody {
+            layer: "TensorIterator_76".into(),
+            op: "TensorIterator".into(),
+            body: "body".into(),
+            iteration: Some(2),
+            source: Box::new(ExecError::InBody {
+                layer: "If_69".into(),
+                op: "If".into(),
+                body: "then_body".into(),
+                iteration: None,
+                source: Box::new(inner),
+            }),
+        };
+        let found = in_body(
+            &graph,
+            &nested(ExecError::Kernel {
+                layer: "Multiply_65".into(),
+                op: "Multiply".into(),
+                message: "it failed".into(),
+            }),
+        );
+        assert_eq!(found.len(), 1);
+        let d = &found[0];
+        assert_eq!(
+            d.layer.as_ref().map(ToString::to_string).as_deref(),
+            Some(
+                "layer 2 `TensorIterator_76` (TensorIterator) > body > layer 8 `If_69` (If) > \
+                 then_body > layer 2 `Multiply_65` (Multiply-opset1)"
+            )
+        );
+        assert_eq!(
+            (d.message.as_str(), d.location.map(|l| l.line)),
+            ("it failed", Some(186))
+        );
+        assert_eq!(
+            d.notes,
+            [
+                "in the then_body of If `If_69`",
+                "in iteration 2 of the body of TensorIterator `TensorIterator_76`"
+            ]
+        );
+        // A re-inference that failed inside the If's body.
+        let inferred = ir::Diagnostic::error("some-rule", "bad shape").at_layer(
+            graph_layer(&graph),
+            ir::SourceLocation {
+                line: 229,
+                column: 9,
+            },
+        );
+        let found = in_body(&graph, &nested(ExecError::Inference(vec![inferred])));
+        assert_eq!(found.len(), 1);
+        let layer = found[0].layer.as_ref().expect("a layer");
+        assert_eq!(layer.parents.len(), 2);
+        assert_eq!(
+            (layer.name.as_str(), found[0].rule),
+            ("Relu_67", "some-rule")
+        );
+        assert_eq!(found[0].notes.len(), 2);
+    }
+
+    /// The layer reference of `Relu_67` as the If's else body names it.
+    fn graph_layer(graph: &ir::Graph) -> ir::LayerRef {
+        let (_, ti) = graph
+            .nodes()
+            .find(|(_, n)| n.name == "TensorIterator_76")
+            .expect("TI");
+        let ir::Op::SubGraph(sub) = &ti.op else {
+            panic!("no body")
+        };
+        let (_, branch) = sub.bodies[0]
+            .graph
+            .nodes()
+            .find(|(_, n)| n.name == "If_69")
+            .expect("If");
+        let ir::Op::SubGraph(sub) = &branch.op else {
+            panic!("no bodies")
+        };
+        let (_, relu) = sub.bodies[1]
+            .graph
+            .nodes()
+            .find(|(_, n)| n.name == "Relu_67")
+            .expect("ReLU");
+        relu.layer_ref()
     }
 }

@@ -339,3 +339,41 @@ fn repeat_keeps_a_stateful_models_variables_and_says_so() {
     assert_eq!(report["run"]["state"]["runs"], 1, "{stdout}");
     assert_eq!(report["run"]["state"]["variables"][2], "hist", "{stdout}");
 }
+
+/// A failure inside a body at run time is a diagnostic like the checker's:
+/// the body layer under the Loop that owns it, its XML line, the iteration.
+/// (`loop_gather_rows` gathers row `it` of a three-row table: the fourth
+/// iteration of five reads past its end.)
+#[test]
+fn a_failure_inside_a_body_names_the_body_layer_its_line_and_the_iteration() {
+    let dir = temp_dir("in-body");
+    let trip = dir.join("trip.npy");
+    let table = dir.join("table.npy");
+    executor::write_npy(&trip, &Tensor::scalar(5i64)).expect("writes");
+    executor::write_npy(&table, &f32_tensor(&[3, 2])).expect("writes");
+    let (status, stdout, stderr) = ir_check(&[
+        "ir-samples/bodies/loop_gather_rows.xml",
+        "--run",
+        "--input",
+        &format!("trip={}", trip.display()),
+        "--input",
+        &format!("table={}", table.display()),
+        "--output-dir",
+        &dir.display().to_string(),
+    ]);
+    assert_eq!(status, 1, "{stdout}{stderr}");
+    insta::assert_snapshot!("run_failure_in_body", stderr);
+    // Three iterations read the three rows.
+    executor::write_npy(&trip, &Tensor::scalar(3i64)).expect("writes");
+    let (status, stdout, stderr) = ir_check(&[
+        "ir-samples/bodies/loop_gather_rows.xml",
+        "--run",
+        "--input",
+        &format!("trip={}", trip.display()),
+        "--input",
+        &format!("table={}", table.display()),
+        "--output-dir",
+        &dir.display().to_string(),
+    ]);
+    assert_eq!(status, 0, "{stdout}{stderr}");
+}

@@ -166,3 +166,49 @@ fn slice_iteration_counts_follow_openvino() {
         assert_eq!(count.as_constant(), Some(expected), "{slice:?} of {dim}");
     }
 }
+
+#[test]
+fn a_loop_over_a_dim_of_its_input_runs_that_many_iterations() {
+    // PyTorch's `for t in range(x.shape[1])` (scripts/gen_torch_body_models.py):
+    // the trip count is Gather(ShapeOf(x), 1), whose value is the dim, and
+    // the body's condition is constantly true. OpenVINO: [?,4] and [?,?,4].
+    let (graph, inference) = run("torch_for_steps");
+    assert_eq!(op_shapes(&graph, &inference), ["[?0, 4]", "[?0, ?1, 4]"]);
+}
+
+#[test]
+fn chunked_gates_in_a_loop_body_keep_their_static_width() {
+    // PyTorch's `chunk(4, 1)` of the LSTM gates [B, 16] converts to a
+    // VariadicSplit whose lengths come from a ShapeOf subgraph ending in a
+    // Broadcast of the chunk size: the Broadcast keeps the value, so every
+    // gate is [B, 4] and nothing is assumed. OpenVINO: [?,4] twice.
+    let (graph, inference) = run("torch_lstm_loop");
+    assert_eq!(op_shapes(&graph, &inference), ["[?0, 4]", "[?0, 4]"]);
+    assert!(
+        inference.constraints.is_empty(),
+        "{:?}",
+        inference.constraints
+    );
+    let (id, _) = graph
+        .nodes()
+        .find(|(_, n)| n.op_type.name == "Loop")
+        .expect("Loop");
+    let body = &inference.bodies[&id][0];
+    let Some(ir::Op::SubGraph(sub)) = Some(&graph.node(id).op) else {
+        panic!("no bodies");
+    };
+    let split = sub.bodies[0]
+        .graph
+        .nodes()
+        .find(|(_, n)| n.op_type.name == "VariadicSplit")
+        .expect("VariadicSplit")
+        .0;
+    let NodeOutcome::Inferred(gates) = &body.outcomes[split.index()] else {
+        panic!("not inferred");
+    };
+    let shapes: Vec<String> = gates
+        .iter()
+        .map(|t| shape_text(&inference, &t.shape))
+        .collect();
+    assert_eq!(shapes, ["[?0, 4]"; 4]);
+}

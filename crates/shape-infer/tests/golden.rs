@@ -3,7 +3,9 @@
 //! Cases: every `tests/golden/<case>.json` (written by `scripts/gen_op_goldens.py`)
 //! and every `ir-samples/golden/<name>.json` (written by `scripts/gen_samples.py`)
 //! and `ir-samples/models/golden/<name>.json` (real vision models, written by
-//! `scripts/gen_vision_models.py`).
+//! `scripts/gen_vision_models.py`) and `ir-samples/bodies/golden/<name>.json`
+//! (PyTorch modules with control flow, by `scripts/gen_torch_body_models.py`;
+//! their body layers are compared by `crates/ir-check/tests/body_models.rs`).
 //! Both hold OpenVINO 2026.4.1's view of a model: per op (friendly name) the
 //! element type and partial shape of each output, for the model as saved
 //! (`dynamic`) and after `model.reshape(binding)` to static input shapes
@@ -700,8 +702,9 @@ fn load_cases() -> Vec<Case> {
     let models = samples.join("models");
     for (dir, xml_dir) in [
         (own.clone(), own),
-        (samples.join("golden"), samples),
+        (samples.join("golden"), samples.clone()),
         (models.join("golden"), models),
+        (samples.join("bodies/golden"), samples.join("bodies")),
     ] {
         for json in json_files(&dir) {
             match parse_case(&json, &xml_dir) {

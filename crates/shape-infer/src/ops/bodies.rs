@@ -40,7 +40,7 @@ pub const BODY_OPS: &[(&str, &str, crate::registry::OpDoc)] = &[
         crate::registry::OpDoc {
             summary: "Runs its body while the trip count (input 0, negative: no limit) and the conditions allow (input 1 before the first iteration, the body's condition Result after each), with sliced, merged (back edge) and invariant inputs, and last-value or concatenated outputs. The executor runs it (`crates/executor/src/kernels/loop_op.rs`): the current-iteration Parameter gets the iteration number, zero iterations give the merged inputs' initial values and empty concatenations, and the iterations are capped by the run's `max_iterations`.",
             attributes: "`port_map` (`input` with `axis`, `start`, `end`, `stride`, `part_size` when sliced; `output` with `axis` when concatenated; `purpose` `current_iteration`/`execution_condition`), `back_edges`",
-            symbolic: "the iteration count is the trip count when known and the body's condition is constantly true, otherwise a fresh symbol in `[0, trip count]` named after the layer; concatenated outputs have iterations times the body's dim on their axis; a back edge whose shape changes gets loop-carried symbols",
+            symbolic: "the iteration count is the trip count when known (a constant, or an expression of dims such as a ShapeOf's) and the body's condition is constantly true, otherwise a fresh symbol in `[0, trip count]` named after the layer; concatenated outputs have iterations times the body's dim on their axis; a back edge whose shape changes gets loop-carried symbols",
             errors: "a trip count or condition of rank above 1; a trip count not integral; a port map naming a missing input or body node",
         },
     ),

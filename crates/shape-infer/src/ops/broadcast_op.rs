@@ -34,7 +34,7 @@ pub static DEF: OpDef = OpDef {
     doc: OpDoc {
         summary: "Broadcasts the data to the shape given by the values of `target_shape`.",
         attributes: "`mode`: `numpy` (default), `explicit` (also `none`), `bidirectional` (v3), `pdpd` (from axis 0, as OpenVINO reads IR: data of the target's rank, dims broadcast both ways)",
-        symbolic: "the target's values are symbolic dims (from shape subgraphs); values known by their bounds (a Concat with unknown pieces) give bounded dims; unknown values of a known length give fresh dims, except where a data dim that cannot be 1 fixes them",
+        symbolic: "the target's values are symbolic dims (from shape subgraphs); values known by their bounds (a Concat with unknown pieces) give bounded dims; unknown values of a known length give fresh dims, except where a data dim that cannot be 1 fixes them; in numpy and bidirectional modes the data's known values are repeated over a small static result (a shape subgraph's split lengths)",
         errors: "`broadcast-incompatible` naming the dims; `broadcast-target` for a negative or ill-shaped target; `broadcast-axes-mapping` for a bad explicit mapping (not 1-D, wrong length, unsorted, out of range), (v3) an axes_mapping outside explicit mode, or (v1) pdpd without input 2",
     },
 };
@@ -115,7 +115,26 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         Target::Length(n) => unknown_values(ctx, call, mode, n)?,
         Target::Unknown => Shape::DynamicRank,
     };
-    Ok(vec![TensorInfo::new(element_type, shape)])
+    let value = match mode {
+        Mode::Numpy | Mode::Bidirectional => broadcast_values(data, &shape),
+        Mode::Pdpd | Mode::Explicit => None,
+    };
+    Ok(vec![TensorInfo::new(element_type, shape).with_value(value)])
+}
+
+/// The data's values repeated over the result (a shape subgraph's
+/// `Broadcast` of a split length to every piece, as PyTorch's `chunk`
+/// converts), when the data carries values and the result is static and
+/// small.
+fn broadcast_values(data: &TensorInfo, out: &Shape) -> Option<Vec<Dim>> {
+    let values = data.value.as_deref()?;
+    let map = broadcast::element_map(
+        &data.shape.to_static()?,
+        &out.to_static()?,
+        None,
+        MAX_VALUE_ELEMENTS,
+    )?;
+    map.iter().map(|&i| values.get(i).cloned()).collect()
 }
 
 enum Target {

@@ -3,7 +3,8 @@
 //! (boolean, one element); inputs from 2 feed the body through its port map,
 //! optional special ports give the body the iteration number and let it
 //! decide whether to go on. The iteration count is known when the trip count
-//! is and the body's condition is constantly true (constantly false: one
+//! is (a constant, or an expression of dims such as a ShapeOf's) and the
+//! body's condition is constantly true (constantly false: one
 //! iteration; an initial condition known false: none); otherwise it is a
 //! fresh symbol named after the layer, in `[0, trip count]` (`[0, ∞)` without
 //! one), where OpenVINO answers `?`. Concatenated outputs get `iterations`
@@ -75,12 +76,24 @@ pub(crate) fn infer(
         .and_then(|result| outcome.result_tensor(result))
         .and_then(scalar_value);
     let go_on_always = body.condition.is_none() || body_condition.is_some_and(|v| v != 0);
-    let iterations = match (initial, trip_count, body_condition) {
-        (Some(0), _, _) => Expr::constant(0),
-        (_, Some(0), _) => Expr::constant(0),
-        (_, Some(n), _) if n > 0 && go_on_always => Expr::constant(n),
-        (_, Some(n), Some(0)) if n > 0 => Expr::constant(1),
-        (_, trip_count, _) => {
+    // A trip count known as an expression that cannot be negative (a dim
+    // of a ShapeOf, as PyTorch's `for t in range(x.shape[1])` converts).
+    let symbolic_trip = match trip.value.as_deref() {
+        Some([v]) if v.as_constant().is_none() => ctx
+            .symbols
+            .bounds(v)
+            .ok()
+            .filter(|range| range.lo.is_some_and(|lo| lo >= 0))
+            .map(|_| v.clone()),
+        _ => None,
+    };
+    let iterations = match (initial, trip_count, body_condition, symbolic_trip) {
+        (Some(0), _, _, _) => Expr::constant(0),
+        (_, Some(0), _, _) => Expr::constant(0),
+        (_, Some(n), _, _) if n > 0 && go_on_always => Expr::constant(n),
+        (_, Some(n), Some(0), _) if n > 0 => Expr::constant(1),
+        (_, None, _, Some(trips)) if go_on_always => trips,
+        (_, trip_count, _, _) => {
             let hi = trip_count.filter(|&n| n >= 0);
             Expr::symbol(ctx.fresh_symbol(
                 Interval::new(Some(0), hi),
