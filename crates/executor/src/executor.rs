@@ -101,6 +101,8 @@ pub struct Executor {
     limits: Limits,
     /// Freed intermediates' buffers kept from one run for the next.
     spare: pool::Spare,
+    /// Per-layer timing (`OVIR_PROFILE`), of the top-level graph only.
+    profile: Option<crate::profile::Profile>,
 }
 
 fn is_half(t: ElementType) -> bool {
@@ -236,6 +238,9 @@ impl Executor {
             declared_dims,
             limits: Limits::default(),
             spare: pool::Spare::default(),
+            profile: declared_dims
+                .then(crate::profile::Profile::from_env)
+                .flatten(),
         };
         executor.fold_constants();
         Ok(executor)
@@ -744,6 +749,7 @@ impl Executor {
                     .and_then(|v| variables.current.get(v)),
                 _ => None,
             };
+            let started = self.profile.as_ref().map(|_| std::time::Instant::now());
             let outputs = match self.kernels[id.index()] {
                 _ if matches!(node.op, Op::SubGraph(_)) => {
                     let partial = infos
@@ -812,6 +818,16 @@ impl Executor {
                     kernel(&call).map_err(|e| kernels::to_exec(e, node))?
                 }
             };
+            if let (Some(profile), Some(started)) = (&self.profile, started) {
+                profile.record(
+                    &node.op_type.name,
+                    || {
+                        let shape = specs.first().and_then(|s| s.shape.as_ref());
+                        format!("{} ({}) {shape:?}", node.name, node.op_type.name)
+                    },
+                    started.elapsed(),
+                );
+            }
             drop(inputs);
             if outputs.len() != infos.len() {
                 return Err(ExecError::Kernel {
