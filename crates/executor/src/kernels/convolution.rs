@@ -897,6 +897,67 @@ mod tests {
         }
     }
 
+    /// A 1-D convolution of one channel, `[1, 1, len]` by a kernel of
+    /// `taps`, no pads: the geometry of the integer cases below.
+    fn line_geometry(len: usize, taps: usize) -> Geometry {
+        Geometry {
+            batch: 1,
+            groups: 1,
+            cin: 1,
+            cout: 1,
+            input: [1, 1, len],
+            kernel: [1, 1, taps],
+            output: [1, 1, len + 1 - taps],
+            stride: [1; 3],
+            dilation: [1; 3],
+            pad_begin: [0; 3],
+        }
+    }
+
+    #[test]
+    fn integer_convolutions_round_saturate_and_wrap_as_openvino_does() {
+        // Values OpenVINO 2026.4's CPU plugin gave for these (a 1x2 kernel
+        // of ones unless said otherwise).
+        let g = line_geometry(2, 2);
+        let ones = |t: ElementType| crate::kernels::from_f64s(t, vec![1, 1, 1, 2], &[1.0, 1.0]);
+        let run = |x: Tensor, w: Tensor| in_integers(&x, &w, vec![1, 1, 1, 1], &g).unwrap();
+        let i32s = |v: [i32; 2]| Tensor::from_vec(vec![1, 1, 1, 2], v.to_vec()).unwrap();
+        // 16777217 rounds to 16777216 in f32, and 16777216 + 1 back to it.
+        let out = run(i32s([16777217, 1]), ones(ElementType::I32).unwrap());
+        assert_eq!(out.to_vec::<i32>().unwrap(), [16777216]);
+        // Past 2^31: the largest f32 below it; below -2^31: -2^31.
+        let out = run(i32s([2_000_000_000; 2]), ones(ElementType::I32).unwrap());
+        assert_eq!(out.to_vec::<i32>().unwrap(), [2147483520]);
+        let out = run(i32s([-2_000_000_000; 2]), ones(ElementType::I32).unwrap());
+        assert_eq!(out.to_vec::<i32>().unwrap(), [i32::MIN]);
+        // i8 and u8 saturate; i16 and u16 wrap.
+        let i8s = Tensor::from_vec(vec![1, 1, 1, 2], vec![100i8, 100]).unwrap();
+        let out = run(i8s, ones(ElementType::I8).unwrap());
+        assert_eq!(out.to_vec::<i8>().unwrap(), [127]);
+        let u8s = Tensor::from_vec(vec![1, 1, 1, 2], vec![200u8, 1]).unwrap();
+        let w = Tensor::from_vec(vec![1, 1, 1, 2], vec![255u8, 0]).unwrap();
+        assert_eq!(run(u8s, w).to_vec::<u8>().unwrap(), [255]);
+        let i16s = Tensor::from_vec(vec![1, 1, 1, 2], vec![30000i16, 30000]).unwrap();
+        let out = run(i16s, ones(ElementType::I16).unwrap());
+        assert_eq!(out.to_vec::<i16>().unwrap(), [-5536]);
+        let u16s = Tensor::from_vec(vec![1, 1, 1, 2], vec![0u16, 5]).unwrap();
+        let w = Tensor::from_vec(vec![1, 1, 1, 2], vec![0u16, 65535]).unwrap();
+        assert_eq!(run(u16s, w).to_vec::<u16>().unwrap(), [65531]);
+        // Unsigned operands give no negative sum: u32 and u64 saturate too.
+        let u32s = Tensor::from_vec(vec![1, 1, 1, 2], vec![2_000_000_000u32; 2]).unwrap();
+        let out = run(u32s, ones(ElementType::U32).unwrap());
+        assert_eq!(out.to_vec::<u32>().unwrap(), [2147483520]);
+        let u64s = Tensor::from_vec(vec![1, 1, 1, 2], vec![3u64, 1]).unwrap();
+        let w = Tensor::from_vec(vec![1, 1, 1, 2], vec![0u64, 1 << 31]).unwrap();
+        assert_eq!(run(u64s, w).to_vec::<u64>().unwrap(), [2147483520]);
+        let i64s = Tensor::from_vec(vec![1, 1, 1, 2], vec![-7i64, 3]).unwrap();
+        let w = Tensor::from_vec(vec![1, 1, 1, 2], vec![2i64, -5]).unwrap();
+        assert_eq!(run(i64s, w).to_vec::<i64>().unwrap(), [-29]);
+        // Booleans are refused.
+        let b = Tensor::from_vec(vec![1, 1, 1, 2], vec![true, false]).unwrap();
+        assert!(in_integers(&b, &b, vec![1, 1, 1, 1], &g).is_err());
+    }
+
     #[test]
     fn depthwise_with_an_infinite_weight_skips_the_padding() {
         let g = Geometry {
