@@ -106,6 +106,8 @@ pub struct Executor {
     /// the shapes of the iteration before, and the inference follows from
     /// them alone (the graph does not change).
     last_bound: Mutex<Option<(BoundShapes, Arc<Inference>)>>,
+    /// Per-layer timing (`OVIR_PROFILE`), of the top-level graph only.
+    profile: Option<crate::profile::Profile>,
 }
 
 /// Per Parameter, the element type and dims a run binds it to.
@@ -245,6 +247,9 @@ impl Executor {
             limits: Limits::default(),
             spare: pool::Spare::default(),
             last_bound: Mutex::new(None),
+            profile: declared_dims
+                .then(crate::profile::Profile::from_env)
+                .flatten(),
         };
         executor.fold_constants();
         Ok(executor)
@@ -781,6 +786,7 @@ impl Executor {
                     .and_then(|v| variables.current.get(v)),
                 _ => None,
             };
+            let started = self.profile.as_ref().map(|_| std::time::Instant::now());
             let outputs = match self.kernels[id.index()] {
                 _ if matches!(node.op, Op::SubGraph(_)) => {
                     let partial = infos
@@ -849,6 +855,16 @@ impl Executor {
                     kernel(&call).map_err(|e| kernels::to_exec(e, node))?
                 }
             };
+            if let (Some(profile), Some(started)) = (&self.profile, started) {
+                profile.record(
+                    &node.op_type.name,
+                    || {
+                        let shape = specs.first().and_then(|s| s.shape.as_ref());
+                        format!("{} ({}) {shape:?}", node.name, node.op_type.name)
+                    },
+                    started.elapsed(),
+                );
+            }
             drop(inputs);
             if outputs.len() != infos.len() {
                 return Err(ExecError::Kernel {

@@ -156,6 +156,9 @@ pub(crate) fn matmul<T: Scalar>(
         }
         return Ok(());
     }
+    if m == 1 && vector_product(dst, (k, n), lhs, rhs, accumulate).is_some() {
+        return Ok(());
+    }
     let beta = if accumulate { T::ONE } else { T::ZERO };
     let strides = [
         lhs.row_stride,
@@ -236,6 +239,106 @@ pub(crate) fn matmul<T: Scalar>(
         }
     });
     Ok(())
+}
+
+/// `dst (1 × n) = lhs (1 × k) · rhs (k × n)`, or `+=` when `accumulate`,
+/// for a `rhs` with unit row or column stride: a matrix-vector product that
+/// streams `rhs` once. `matrixmultiply` would pack all of `rhs` and run its
+/// 16-row microkernel on one row (a classifier's `[1, 2048] × [2048,
+/// 1000]` took 5 to 10 times as long). `None` when `rhs` has neither
+/// stride 1 (the caller then runs the GEMM).
+fn vector_product<T: Scalar>(
+    dst: &mut [T],
+    (k, n): (usize, usize),
+    lhs: Mat<'_, T>,
+    rhs: Mat<'_, T>,
+    accumulate: bool,
+) -> Option<()> {
+    let a: Vec<T> = (0..k).map(|p| lhs.data[p * lhs.col_stride]).collect();
+    let dst = &mut dst[..n];
+    // Blocks of columns, for the threads: at least 64 KiB of `rhs` each.
+    let block = (n.div_ceil(rayon::current_num_threads()))
+        .max((16384 / k.max(1)).max(16))
+        .next_multiple_of(16);
+    if rhs.row_stride == 1 {
+        // Column j of rhs is contiguous: a dot product each.
+        let column = |j: usize| &rhs.data[j * rhs.col_stride..][..k];
+        let run = |first: usize, out: &mut [T]| {
+            for (i, o) in out.iter_mut().enumerate() {
+                let sum = dot(&a, column(first + i));
+                *o = if accumulate { *o + sum } else { sum };
+            }
+        };
+        by_blocks(dst, block, n * k, run);
+        return Some(());
+    }
+    if rhs.col_stride == 1 {
+        // Row p of rhs is contiguous: the output is a sum of scaled rows.
+        let run = |first: usize, out: &mut [T]| {
+            if !accumulate {
+                out.fill(T::ZERO);
+            }
+            for (p, &scale) in a.iter().enumerate() {
+                let row = &rhs.data[p * rhs.row_stride + first..][..out.len()];
+                axpy(out, scale, row);
+            }
+        };
+        by_blocks(dst, block, n * k, run);
+        return Some(());
+    }
+    None
+}
+
+/// Runs `run(first, block)` over `dst` cut into blocks of `block` elements,
+/// on the current rayon pool when the product (`work` multiply-adds) is
+/// worth the threads.
+fn by_blocks<T: Scalar>(
+    dst: &mut [T],
+    block: usize,
+    work: usize,
+    run: impl Fn(usize, &mut [T]) + Sync,
+) {
+    if rayon::current_num_threads() > 1 && work >= 1 << 18 {
+        dst.par_chunks_mut(block)
+            .enumerate()
+            .for_each(|(i, out)| run(i * block, out));
+    } else {
+        run(0, dst);
+    }
+}
+
+/// `Σ a[i]·b[i]` in 16 interleaved partial sums (vectorizable; the order of
+/// the additions is not a loop's, as a GEMM's is not).
+#[multiversion::multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512cd+avx512dq+avx512vl",
+    "x86_64+avx2+fma",
+))]
+fn dot<T: Scalar>(a: &[T], b: &[T]) -> T {
+    const LANES: usize = 16;
+    let mut sums = [T::ZERO; LANES];
+    let (a_chunks, b_chunks) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let (a_tail, b_tail) = (a_chunks.remainder(), b_chunks.remainder());
+    for (x, y) in a_chunks.zip(b_chunks) {
+        for l in 0..LANES {
+            sums[l] = sums[l] + x[l] * y[l];
+        }
+    }
+    let mut total = T::ZERO;
+    for (x, y) in a_tail.iter().zip(b_tail) {
+        total = total + *x * *y;
+    }
+    sums.iter().fold(total, |acc, &s| acc + s)
+}
+
+/// `out += scale · row`.
+#[multiversion::multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512cd+avx512dq+avx512vl",
+    "x86_64+avx2+fma",
+))]
+fn axpy<T: Scalar>(out: &mut [T], scale: T, row: &[T]) {
+    for (o, &v) in out.iter_mut().zip(row) {
+        *o = *o + scale * v;
+    }
 }
 
 /// `dst (m × n, rows n apart) = lhs (m × k) · Wᵀ`, where the weights `W`
@@ -409,6 +512,71 @@ mod tests {
             let twice: Vec<f64> = want.iter().map(|v| 2.0 * v).collect();
             assert_eq!(c, twice, "{m}x{k}x{n} accumulated");
         }
+    }
+
+    #[test]
+    fn one_row_products_match_a_naive_loop_for_either_layout_and_threads() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        // K below and above the 16 partial sums, N below and above a block,
+        // products below and above the threads' threshold.
+        for (k, n) in [
+            (1, 1),
+            (15, 3),
+            (17, 33),
+            (300, 70),
+            (1280, 1000),
+            (3, 5000),
+        ] {
+            let a: Vec<f64> = (0..k).map(|v| ((v * 7) % 11) as f64 - 5.0).collect();
+            let b: Vec<f64> = (0..k * n).map(|v| ((v * 3) % 13) as f64 - 6.0).collect();
+            let want = naive(&a, &b, 1, k, n);
+            let bt: Vec<f64> = (0..n * k).map(|v| b[(v % k) * n + v / k]).collect();
+            for threads in [1, 2] {
+                let product = |rhs: Mat<'_, f64>, accumulate: bool, c: &mut Vec<f64>| {
+                    let lhs = Mat::rows(&a, k);
+                    let result = if threads == 2 {
+                        pool.install(|| matmul(c, n, (1, k, n), lhs, rhs, accumulate))
+                    } else {
+                        matmul(c, n, (1, k, n), lhs, rhs, accumulate)
+                    };
+                    result.unwrap();
+                };
+                // Row-major B, then B read transposed; then accumulated.
+                let mut c = vec![f64::NAN; n];
+                product(Mat::rows(&b, n), false, &mut c);
+                assert_eq!(c, want, "1x{k}x{n} rows, {threads} threads");
+                let mut c = vec![f64::NAN; n];
+                product(Mat::transposed(&bt, k), false, &mut c);
+                assert_eq!(c, want, "1x{k}x{n} transposed, {threads} threads");
+                product(Mat::rows(&b, n), true, &mut c);
+                let twice: Vec<f64> = want.iter().map(|v| 2.0 * v).collect();
+                assert_eq!(c, twice, "1x{k}x{n} accumulated, {threads} threads");
+            }
+        }
+        // The left row strided (a column of a matrix), B with neither unit
+        // stride (the GEMM's path): still the product.
+        let (k, n) = (5, 4);
+        let a_col: Vec<f64> = (0..k * 3).map(|v| v as f64).collect();
+        let a: Vec<f64> = (0..k).map(|p| a_col[p * 3]).collect();
+        let b: Vec<f64> = (0..k * n * 2).map(|v| (v % 7) as f64).collect();
+        let b_dense: Vec<f64> = (0..k * n).map(|v| b[2 * v]).collect();
+        let want = naive(&a, &b_dense, 1, k, n);
+        let mut c = vec![0.0; n];
+        let lhs = Mat {
+            data: &a_col,
+            row_stride: 0,
+            col_stride: 3,
+        };
+        let rhs = Mat {
+            data: &b,
+            row_stride: 2 * n,
+            col_stride: 2,
+        };
+        matmul(&mut c, n, (1, k, n), lhs, rhs, false).unwrap();
+        assert_eq!(c, want);
     }
 
     #[test]

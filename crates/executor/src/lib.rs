@@ -35,6 +35,7 @@ mod npy;
 mod packed;
 mod parallel;
 mod pool;
+mod profile;
 mod state;
 mod tensor;
 

@@ -109,6 +109,9 @@ fn forward(call: &Call<'_>, grouped: bool) -> KResult<Vec<Tensor>> {
         &attrs,
         &pad_begin,
     )?;
+    if x.element_type.is_integral() {
+        return Ok(vec![in_integers(x, w, out_shape, &geometry)?]);
+    }
     let out = in_float_type(
         "Convolution",
         x,
@@ -119,6 +122,57 @@ fn forward(call: &Call<'_>, grouped: bool) -> KResult<Vec<Tensor>> {
         compute::<f64>,
     )?;
     Ok(vec![out])
+}
+
+/// An integer convolution as OpenVINO's CPU plugin computes one: the
+/// operands as f32 (rounded to nearest), multiplied and summed in f32, the
+/// sums saturated to i32 (above at the largest f32 below 2³¹, 2147483520),
+/// then converted to the output type: i8 and u8 saturating, i16, u16 and
+/// u32 wrapping, i64 and u64 sign-extending. (Observed on OpenVINO 2026.4's
+/// plugin: goldens `convolution_integer_*`.)
+fn in_integers(x: &Tensor, w: &Tensor, out_shape: Vec<usize>, g: &Geometry) -> KResult<Tensor> {
+    let count = byte_size(ElementType::F32, &out_shape)? / 4;
+    let mut sums = vec![0f32; count];
+    compute::<f32>(&integers_as_f32(x)?, &integers_as_f32(w)?, g, &mut sums)?;
+    // Saturation to i32 in f32: 2147483520 is the largest f32 below 2^31.
+    let ints = sums
+        .iter()
+        .map(|&v| v.clamp(-2147483648.0, 2147483520.0) as i32);
+    Ok(match x.element_type {
+        ElementType::I8 => {
+            Tensor::from_vec(out_shape, ints.map(|v| v.clamp(-128, 127) as i8).collect())?
+        }
+        ElementType::U8 => {
+            Tensor::from_vec(out_shape, ints.map(|v| v.clamp(0, 255) as u8).collect())?
+        }
+        ElementType::I16 => Tensor::from_vec(out_shape, ints.map(|v| v as i16).collect())?,
+        ElementType::U16 => Tensor::from_vec(out_shape, ints.map(|v| v as u16).collect())?,
+        ElementType::I32 => Tensor::from_vec(out_shape, ints.collect::<Vec<i32>>())?,
+        ElementType::U32 => Tensor::from_vec(out_shape, ints.map(|v| v as u32).collect())?,
+        ElementType::I64 => Tensor::from_vec(out_shape, ints.map(i64::from).collect())?,
+        ElementType::U64 => {
+            Tensor::from_vec(out_shape, ints.map(|v| i64::from(v) as u64).collect())?
+        }
+        other => return Err(unsupported("Convolution", other)),
+    })
+}
+
+/// An integer tensor's values as f32 (rounded to nearest).
+fn integers_as_f32(t: &Tensor) -> KResult<Vec<f32>> {
+    fn rounded<T: Element>(t: &Tensor, to_f32: impl Fn(T) -> f32) -> KResult<Vec<f32>> {
+        Ok(t.to_vec::<T>()?.into_iter().map(to_f32).collect())
+    }
+    match t.element_type {
+        ElementType::I8 => rounded(t, |v: i8| f32::from(v)),
+        ElementType::U8 => rounded(t, |v: u8| f32::from(v)),
+        ElementType::I16 => rounded(t, |v: i16| f32::from(v)),
+        ElementType::U16 => rounded(t, |v: u16| f32::from(v)),
+        ElementType::I32 => rounded(t, |v: i32| v as f32),
+        ElementType::U32 => rounded(t, |v: u32| v as f32),
+        ElementType::I64 => rounded(t, |v: i64| v as f32),
+        ElementType::U64 => rounded(t, |v: u64| v as f32),
+        other => Err(unsupported("Convolution", other)),
+    }
 }
 
 /// The tensors and channel counts of a convolution (forward or transposed),
@@ -558,7 +612,9 @@ impl Planar {
 
     /// Fills the phase planes (`phases`: `stride²` planes of `rows ×
     /// width`) from one input plane (`ih × iw`, padded by `pad`), through
-    /// `line` (scratch for one padded row, `stride * width` long).
+    /// `line` (scratch for one padded row, `stride * width` long). Inlined
+    /// into [`planar_plane`]'s clones, so vectorized as they are.
+    #[inline(always)]
     fn fill<T: Scalar>(&self, src: &[T], g: &Geometry, phases: &mut [T], line: &mut [T]) {
         let [sy, sx] = self.stride;
         let [_, ih, iw] = g.input;
@@ -617,7 +673,7 @@ impl Planar {
 /// Planes run in parallel.
 fn depthwise_planar<T: Scalar>(x: &[T], w: &[T], g: &Geometry, planar: &Planar, out: &mut [T]) {
     let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
-    let [_, oh, ow] = g.output;
+    let oh = g.output[1];
     let plane_len = planar.rows * planar.width;
     let phases_len = planar.stride[0] * planar.stride[1] * plane_len;
     let acc_len = oh * planar.width;
@@ -627,19 +683,7 @@ fn depthwise_planar<T: Scalar>(x: &[T], w: &[T], g: &Geometry, planar: &Planar, 
         let src = &x[index * p_in..(index + 1) * p_in];
         let taps = &w[channel * k_size..(channel + 1) * k_size];
         scratch.resize(phases_len + acc_len + line_len, T::ZERO);
-        let (phases, rest) = scratch.split_at_mut(phases_len);
-        let (acc, line) = rest.split_at_mut(acc_len);
-        planar.fill(src, g, phases, line);
-        acc.fill(T::ZERO);
-        for (&weight, &(phase, offset)) in taps.iter().zip(&planar.taps) {
-            let reads = &phases[phase * plane_len + offset..][..acc_len];
-            for (a, &v) in acc.iter_mut().zip(reads) {
-                *a = *a + weight * v;
-            }
-        }
-        for (row, sums) in dst.chunks_exact_mut(ow).zip(acc.chunks_exact(planar.width)) {
-            row.copy_from_slice(&sums[..ow]);
-        }
+        planar_plane(src, taps, g, planar, dst, scratch);
     };
     if std::mem::size_of_val(out) >= 1 << 16 && rayon::current_num_threads() > 1 {
         out.par_chunks_mut(p_out)
@@ -650,6 +694,55 @@ fn depthwise_planar<T: Scalar>(x: &[T], w: &[T], g: &Geometry, planar: &Planar, 
         for (i, dst) in out.chunks_mut(p_out).enumerate() {
             plane(i, dst, &mut scratch);
         }
+    }
+}
+
+/// One plane of [`depthwise_planar`]: `scratch` holds the phase planes, the
+/// sums (`oh` rows of the phase width) and a padded input row. Compiled for
+/// AVX-512 and AVX2 too (chosen at run time): its loops are the compiler's
+/// to vectorize, and the default target has 4-lane SSE2 only.
+#[multiversion::multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512cd+avx512dq+avx512vl",
+    "x86_64+avx2+fma",
+))]
+fn planar_plane<T: Scalar>(
+    src: &[T],
+    taps: &[T],
+    g: &Geometry,
+    planar: &Planar,
+    dst: &mut [T],
+    scratch: &mut [T],
+) {
+    let [_, oh, ow] = g.output;
+    let plane_len = planar.rows * planar.width;
+    let phases_len = planar.stride[0] * planar.stride[1] * plane_len;
+    let (phases, rest) = scratch.split_at_mut(phases_len);
+    let (acc, line) = rest.split_at_mut(oh * planar.width);
+    planar.fill(src, g, phases, line);
+    // Runs of CHUNK sums stay in registers through every tap: one store
+    // per sum instead of one load and store per tap. Each sum still adds
+    // the taps in order from zero, as a loop over whole planes would.
+    const CHUNK: usize = 64;
+    for (c, sums) in acc.chunks_mut(CHUNK).enumerate() {
+        let mut local = [T::ZERO; CHUNK];
+        let len = sums.len();
+        for (&weight, &(phase, offset)) in taps.iter().zip(&planar.taps) {
+            let reads = &phases[phase * plane_len + offset + c * CHUNK..][..len];
+            // A whole chunk has a fixed length the compiler unrolls.
+            if let Ok(reads) = <&[T; CHUNK]>::try_from(reads) {
+                for (a, &v) in local.iter_mut().zip(reads) {
+                    *a = *a + weight * v;
+                }
+            } else {
+                for (a, &v) in local.iter_mut().zip(reads) {
+                    *a = *a + weight * v;
+                }
+            }
+        }
+        sums.copy_from_slice(&local[..len]);
+    }
+    for (row, sums) in dst.chunks_exact_mut(ow).zip(acc.chunks_exact(planar.width)) {
+        row.copy_from_slice(&sums[..ow]);
     }
 }
 
@@ -802,6 +895,67 @@ mod tests {
             depthwise_rows(&x, &w, &g, &mut rows);
             assert_eq!(rows, want, "rows {g:?}");
         }
+    }
+
+    /// A 1-D convolution of one channel, `[1, 1, len]` by a kernel of
+    /// `taps`, no pads: the geometry of the integer cases below.
+    fn line_geometry(len: usize, taps: usize) -> Geometry {
+        Geometry {
+            batch: 1,
+            groups: 1,
+            cin: 1,
+            cout: 1,
+            input: [1, 1, len],
+            kernel: [1, 1, taps],
+            output: [1, 1, len + 1 - taps],
+            stride: [1; 3],
+            dilation: [1; 3],
+            pad_begin: [0; 3],
+        }
+    }
+
+    #[test]
+    fn integer_convolutions_round_saturate_and_wrap_as_openvino_does() {
+        // Values OpenVINO 2026.4's CPU plugin gave for these (a 1x2 kernel
+        // of ones unless said otherwise).
+        let g = line_geometry(2, 2);
+        let ones = |t: ElementType| crate::kernels::from_f64s(t, vec![1, 1, 1, 2], &[1.0, 1.0]);
+        let run = |x: Tensor, w: Tensor| in_integers(&x, &w, vec![1, 1, 1, 1], &g).unwrap();
+        let i32s = |v: [i32; 2]| Tensor::from_vec(vec![1, 1, 1, 2], v.to_vec()).unwrap();
+        // 16777217 rounds to 16777216 in f32, and 16777216 + 1 back to it.
+        let out = run(i32s([16777217, 1]), ones(ElementType::I32).unwrap());
+        assert_eq!(out.to_vec::<i32>().unwrap(), [16777216]);
+        // Past 2^31: the largest f32 below it; below -2^31: -2^31.
+        let out = run(i32s([2_000_000_000; 2]), ones(ElementType::I32).unwrap());
+        assert_eq!(out.to_vec::<i32>().unwrap(), [2147483520]);
+        let out = run(i32s([-2_000_000_000; 2]), ones(ElementType::I32).unwrap());
+        assert_eq!(out.to_vec::<i32>().unwrap(), [i32::MIN]);
+        // i8 and u8 saturate; i16 and u16 wrap.
+        let i8s = Tensor::from_vec(vec![1, 1, 1, 2], vec![100i8, 100]).unwrap();
+        let out = run(i8s, ones(ElementType::I8).unwrap());
+        assert_eq!(out.to_vec::<i8>().unwrap(), [127]);
+        let u8s = Tensor::from_vec(vec![1, 1, 1, 2], vec![200u8, 1]).unwrap();
+        let w = Tensor::from_vec(vec![1, 1, 1, 2], vec![255u8, 0]).unwrap();
+        assert_eq!(run(u8s, w).to_vec::<u8>().unwrap(), [255]);
+        let i16s = Tensor::from_vec(vec![1, 1, 1, 2], vec![30000i16, 30000]).unwrap();
+        let out = run(i16s, ones(ElementType::I16).unwrap());
+        assert_eq!(out.to_vec::<i16>().unwrap(), [-5536]);
+        let u16s = Tensor::from_vec(vec![1, 1, 1, 2], vec![0u16, 5]).unwrap();
+        let w = Tensor::from_vec(vec![1, 1, 1, 2], vec![0u16, 65535]).unwrap();
+        assert_eq!(run(u16s, w).to_vec::<u16>().unwrap(), [65531]);
+        // Unsigned operands give no negative sum: u32 and u64 saturate too.
+        let u32s = Tensor::from_vec(vec![1, 1, 1, 2], vec![2_000_000_000u32; 2]).unwrap();
+        let out = run(u32s, ones(ElementType::U32).unwrap());
+        assert_eq!(out.to_vec::<u32>().unwrap(), [2147483520]);
+        let u64s = Tensor::from_vec(vec![1, 1, 1, 2], vec![3u64, 1]).unwrap();
+        let w = Tensor::from_vec(vec![1, 1, 1, 2], vec![0u64, 1 << 31]).unwrap();
+        assert_eq!(run(u64s, w).to_vec::<u64>().unwrap(), [2147483520]);
+        let i64s = Tensor::from_vec(vec![1, 1, 1, 2], vec![-7i64, 3]).unwrap();
+        let w = Tensor::from_vec(vec![1, 1, 1, 2], vec![2i64, -5]).unwrap();
+        assert_eq!(run(i64s, w).to_vec::<i64>().unwrap(), [-29]);
+        // Booleans are refused.
+        let b = Tensor::from_vec(vec![1, 1, 1, 2], vec![true, false]).unwrap();
+        assert!(in_integers(&b, &b, vec![1, 1, 1, 1], &g).is_err());
     }
 
     #[test]
