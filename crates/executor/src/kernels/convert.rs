@@ -1,5 +1,7 @@
 //! Convert-1: element type conversion between every computable type, and
-//! from the storage types of compressed weights (`crate::packed`).
+//! from and to the storage types of compressed weights and low-precision
+//! tensors (`crate::packed`: f8e4m3, f8e5m2, f8e8m0, f4e2m1, nf4, i4, u4,
+//! u2; u1 only from).
 //!
 //! Float to integer truncates toward zero and saturates at the type's range
 //! (NaN becomes 0); integer to integer wraps (two's complement, as C++);
@@ -136,6 +138,9 @@ fn convert_as<S: Conv, D: Conv>(t: &Tensor) -> Result<Tensor, ExecError> {
 pub fn convert(tensor: &Tensor, to: ElementType) -> Result<Tensor, ExecError> {
     if tensor.element_type == to {
         return Ok(tensor.clone());
+    }
+    if crate::packed::is_decodable(to) {
+        return crate::packed::encode(tensor, to);
     }
     if crate::packed::is_decodable(tensor.element_type) {
         // Compressed weights: decoded exactly, then converted as f32 values.
