@@ -253,12 +253,14 @@ fn not_storage(t: ElementType) -> ExecError {
 ///   some become infinities, as on the CPU). One quirk of the CPU plugin is
 ///   kept: an f32 whose rounding to f16 carries up to 2^-17, 2^-16 or 2^-15
 ///   (f16 subnormals) gives twice that power of two;
-/// - f8e8m0: the f32 exponent, rounded up when the mantissa is past half
-///   (ties to an even exponent); negatives, zeros and f32 subnormals are
-///   `0x00` (2^-127), +infinity `0xFE`, NaN `0xFF`;
+/// - f8e8m0: the nearest power of two (ties to an even exponent), from
+///   2^-127 (`0x00`) to 2^127 (`0xFE`, also +infinity); negatives and zeros
+///   are `0x00`, as are an f32 source's subnormals (a bf16 source's round);
+///   NaN is `0xFF`;
 /// - f4e2m1: the nearest E2M1 (ties to even), saturated at ±6; NaN is ±6;
 /// - nf4: the nearest NormalFloat4 code, by the midpoints of the code book
-///   (a value on a midpoint takes the lower code); NaN is code 0;
+///   (a value on a midpoint takes the lower code); NaN is code 0. (At 4 of
+///   the 15 midpoints the CPU plugin's boundary is one or two f32 ulps off.)
 /// - i4, u4, u2: integers keep their low bits (two's complement); floats
 ///   are truncated toward zero, then keep their low bits, infinities and NaN
 ///   giving 0; but from f64, i4 first saturates at i8's range and u4 at
@@ -317,7 +319,9 @@ pub(crate) fn encode(source: &Tensor, to: ElementType) -> Result<Tensor, ExecErr
         }
         F32 | F16 | BF16 | U1 | U2 | U4 | I4 | NF4 | F8E4M3 | F8E5M2 | F8E8M0 | F4E2M1 => {
             let values = f32_values(source, count)?;
-            let float = FloatEncoder::new(to);
+            let mut float = FloatEncoder::new(to);
+            // The CPU plugin reads f32 subnormals as zeros (f8e8m0 shows it).
+            float.flush_subnormals = source.element_type == F32;
             values.into_iter().map(|v| float.code(v)).collect()
         }
         Boolean => bytes.iter().map(|&b| u8::from(b != 0)).collect(),
@@ -346,12 +350,16 @@ fn saturating_trunc(v: f64, lo: f64, hi: f64) -> i128 {
 
 /// The elements of a float or storage-type tensor as f32 (exact).
 fn f32_values(t: &Tensor, count: usize) -> Result<Vec<f32>, ExecError> {
-    use half::{bf16, f16};
+    use half::f16;
     let b = t.bytes();
     Ok(match t.element_type {
         ElementType::F32 => b.chunks_exact(4).map(f32::read).collect(),
         ElementType::F16 => b.chunks_exact(2).map(|c| f16::read(c).to_f32()).collect(),
-        ElementType::BF16 => b.chunks_exact(2).map(|c| bf16::read(c).to_f32()).collect(),
+        // The bits, NaN payloads included (as the CPU plugin widens them).
+        ElementType::BF16 => b
+            .chunks_exact(2)
+            .map(|c| f32::from_bits(u32::from(u16::from_le_bytes([c[0], c[1]])) << 16))
+            .collect(),
         other => {
             let mut out = vec![0f32; count];
             decode_f32(other, b, 0, &mut out)?;
@@ -393,6 +401,8 @@ struct FloatEncoder {
     /// The values of the non-negative finite codes, ascending (the small
     /// floats), to find a rounded value's code.
     grid: Vec<f32>,
+    /// Whether subnormal inputs read as zeros.
+    flush_subnormals: bool,
 }
 
 impl FloatEncoder {
@@ -408,7 +418,11 @@ impl FloatEncoder {
             F8E4M3 | F8E5M2 | F4E2M1 => (0..=top).map(|c| value(to, c)).collect(),
             _ => Vec::new(),
         };
-        FloatEncoder { to, grid }
+        FloatEncoder {
+            to,
+            grid,
+            flush_subnormals: false,
+        }
     }
 
     /// The code of `v` rounded to the grid, with `sign` set (`v` finite, on
@@ -474,8 +488,8 @@ impl FloatEncoder {
                 let bits = x.to_bits();
                 let exponent = ((bits >> 23) & 0xFF) as u8;
                 let mantissa = bits & 0x7F_FFFF;
-                if negative || exponent == 0 {
-                    // Negatives, zeros and (flushed) subnormals.
+                if negative || (exponent == 0 && (mantissa == 0 || self.flush_subnormals)) {
+                    // Negatives, zeros and flushed subnormals.
                     0
                 } else if exponent >= 0xFE {
                     // No rounding up past 2^127; infinity is 2^127 too.
@@ -485,7 +499,9 @@ impl FloatEncoder {
                         0xFE
                     }
                 } else {
-                    let half = 0x40_0000;
+                    // Between 2^(e-127) and 2^(e-126) the midpoint is at
+                    // mantissa 1.5 for a normal value, 0.75 for a subnormal.
+                    let half = if exponent == 0 { 0x60_0000 } else { 0x40_0000 };
                     let up = mantissa > half || (mantissa == half && exponent & 1 == 1);
                     exponent.saturating_add(u8::from(up))
                 }
