@@ -84,7 +84,7 @@ def test_value(value) -> np.ndarray:
 def openvino_outputs(core: ov.Core, model: ov.Model, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
     compiled = core.compile_model(model, "CPU")
     request = compiled.create_infer_request()
-    request.infer({compiled.input(p.get_friendly_name()): feed[p.get_friendly_name()] for p in model.get_parameters()})
+    request.infer({compiled.input(p.get_friendly_name()): openvino_input(p, feed[p.get_friendly_name()]) for p in model.get_parameters()})
     outputs = []
     for i in range(len(model.outputs)):
         t = request.get_output_tensor(i)
@@ -97,6 +97,21 @@ def openvino_outputs(core: ov.Core, model: ov.Model, feed: dict[str, np.ndarray]
         else:
             outputs.append(np.array(t.data, copy=True))
     return outputs
+
+
+def openvino_input(parameter, a: np.ndarray):
+    """An ``ml_dtypes`` array as an OpenVINO tensor of the Parameter's type,
+    byte for byte (4-bit codes packed two a byte, low nibble first): OpenVINO's
+    Python API cannot take 4-bit arrays and misreads some 8-bit ones."""
+    if a.dtype.type.__module__ != "ml_dtypes":
+        return a
+    t = ov.Tensor(parameter.get_element_type(), list(a.shape))
+    raw = np.ascontiguousarray(a).view(np.uint8).ravel()
+    if parameter.get_element_type().bitwidth == 4:
+        codes = np.append(raw & 15, np.zeros(raw.size % 2, np.uint8))
+        raw = codes[0::2] | (codes[1::2] << 4)
+    np.asarray(t.data).view(np.uint8).ravel()[:] = raw
+    return t
 
 
 # OpenVINO's storage types, which ir-check writes one code a byte (`|u1`).

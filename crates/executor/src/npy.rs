@@ -13,7 +13,8 @@
 //! convention `ml_dtypes` arrays follow when `np.save` writes them (as `|V1`
 //! or `|V2`):
 //!
-//! - [`read_npy`] reads `|V1` as u8 and `|V2` as u16 (their bytes), and
+//! - [`read_npy`] reads `|V1` (and `<f1`, `ml_dtypes.float8_e5m2`'s) as u8
+//!   and `|V2` as u16 (their bytes), and
 //!   [`from_raw_codes`] turns a u8 tensor into any of the 8-bit and sub-byte types
 //!   (one element a byte, the code in the low bits: an `ml_dtypes` `int4`
 //!   array viewed as `uint8`), and a u16 tensor into bf16 (its bits). The
@@ -176,6 +177,8 @@ fn dtype(descr: &str) -> Result<ElementType, ExecError> {
         "f8" => Some(ElementType::F64),
         // Raw bytes (what `np.save` writes for an `ml_dtypes` array).
         "V1" => Some(ElementType::U8),
+        // `ml_dtypes.float8_e5m2` saves as `<f1`: no numpy float is one byte.
+        "f1" => Some(ElementType::U8),
         "V2" => Some(ElementType::U16),
         _ => None,
     };
