@@ -14,6 +14,12 @@ one ulp either side of them), the specials (NaN with payloads, infinities,
 signed zeros, f32 subnormals, the largest values, the midpoints of nf4's code
 book), from f32, f16, bf16, f64 and integer sources; from a storage type,
 every code, to f32, f16, bf16, f64, i8, i32 and u8.
+
+Also, per 8-bit storage type, ``moves_<type>.xml``: a Parameter [2, 3, 4] of that
+type through each op that only moves elements (Concat, Transpose, Gather,
+Slice, Broadcast, Pad…) the CPU plugin compiles for it, one Result each, with
+``moves_<type>.in.npy`` (random codes, NaNs left out) and
+``moves_<type>.<op>.npy`` (the CPU plugin's outputs, one code a byte).
 """
 
 from __future__ import annotations
@@ -81,7 +87,7 @@ def main() -> None:
     core = ov.Core()
     core.set_property("CPU", {"INFERENCE_PRECISION_HINT": "f32"})
     OUT.mkdir(parents=True, exist_ok=True)
-    for old in OUT.glob("*.npy"):
+    for old in [*OUT.glob("*.npy"), *OUT.glob("*.xml"), *OUT.glob("*.bin")]:
         old.unlink()
     x = f32_inputs()
     rng = np.random.default_rng(5)
@@ -130,7 +136,85 @@ def main() -> None:
                 data = data.view(np.uint16)
             np.save(OUT / f"{storage}_to_{destination}.npy", data)
             written += 1
+    written += movement_goldens(core)
     print(f"{written} goldens in {OUT.relative_to(ROOT)}")
+
+
+def movement_ops(p, ops_: dict) -> dict:
+    """Ops that only move elements, on Parameter ``p`` of shape [2, 3, 4]."""
+    def c(v):
+        return ops.constant(np.array(v, dtype=np.int64))
+    return {
+        "concat": lambda: ops.concat([p, p], 1),
+        "transpose": lambda: ops.transpose(p, c([2, 0, 1])),
+        "gather": lambda: ops.gather(p, c([3, 0, 3, 1, 2]), c(2)),
+        "gather_elements": lambda: ops.gather_elements(p, ops.constant(np.array([[[1, 0, 2, 1]] * 3] * 2, np.int64)), 1),
+        "slice": lambda: ops.slice(p, c([1, 3]), c([2, 0]), c([1, -2]), c([1, 2])),
+        "strided_slice": lambda: ops.strided_slice(p, c([0, 0, 1]), c([2, 3, 4]), c([1, 2, 2]), [0, 0, 0], [0, 0, 0]),
+        "broadcast": lambda: ops.broadcast(p, c([2, 2, 3, 4])),
+        "tile": lambda: ops.tile(p, c([1, 2, 1])),
+        "split": lambda: ops.split(p, c(2), 2).output(1),
+        "variadic_split": lambda: ops.variadic_split(p, c(2), c([1, 3])).output(1),
+        "reshape": lambda: ops.reshape(p, c([3, 8]), False),
+        "roll": lambda: ops.roll(p, c([1, -1]), c([1, 2])),
+        "depth_to_space": lambda: ops.depth_to_space(p, "blocks_first", 1),
+        "pad": lambda: ops.pad(p, c([0, 1, 0]), c([0, 0, 1]), "edge"),
+        "scatter_update": lambda: ops.scatter_update(p, c([1]), ops.slice(p, c([0]), c([1]), c([1]), c([1])), c(1)),
+    }
+
+
+def movement_goldens(core: ov.Core) -> int:
+    """Per storage type, a model whose Results each move the elements of one
+    Parameter [2, 3, 4] (only the ops the CPU plugin compiles for that type),
+    its input and outputs one code a byte: ``moves_<type>.xml``,
+    ``moves_<type>.in.npy``, ``moves_<type>.<op>.npy``."""
+    rng = np.random.default_rng(3)
+    written = 0
+    # The 8-bit types only: with the 4-bit and smaller ones, some of these
+    # ops corrupt the CPU plugin's heap (OpenVINO 2026.4 aborts in free()).
+    for storage, bits in STORAGE_BITS.items():
+        if bits != 8:
+            continue
+        t = getattr(ov.Type, storage)
+        p = ops.parameter([2, 3, 4], t, name="x")
+        # Every code but the NaNs (which the CPU plugin may move as any NaN).
+        valid = [c for c in range(1 << bits) if not (storage in ("f8e4m3",) and c & 0x7F == 0x7F)
+                 and not (storage == "f8e5m2" and c & 0x7C == 0x7C and c & 3)
+                 and not (storage == "f8e8m0" and c == 0xFF)]
+        codes_in = rng.choice(np.array(valid, np.uint8), 24).astype(np.uint8)
+        packed = np.zeros((24 * bits + 7) // 8, np.uint8)
+        for i, code in enumerate(codes_in):
+            per = 8 // bits
+            shift = 7 - i % per if bits == 1 else (i % per) * bits
+            packed[i // per] |= int(code) << shift
+        feed = ov.Tensor(t, [2, 3, 4])
+        np.asarray(feed.data).view(np.uint8).ravel()[:] = packed
+        results = {}
+        for name, build in movement_ops(p, {}).items():
+            node = build()
+            try:
+                m = ov.Model([ops.result(node)], [p])
+                request = core.compile_model(m, "CPU").create_infer_request()
+                request.infer({0: feed})
+                out = request.get_output_tensor(0)
+                results[name] = codes(out).reshape(list(out.shape))
+            except Exception:  # noqa: BLE001 - not compiled for this type
+                continue
+        if not results:
+            continue
+        p2 = ops.parameter([2, 3, 4], t, name="x")
+        outs = []
+        for name, build in movement_ops(p2, {}).items():
+            if name in results:
+                r = ops.result(build())
+                r.set_friendly_name(name)
+                outs.append(r)
+        ov.save_model(ov.Model(outs, [p2], f"moves_{storage}"), OUT / f"moves_{storage}.xml", compress_to_fp16=False)
+        np.save(OUT / f"moves_{storage}.in.npy", codes_in.reshape(2, 3, 4))
+        for name, value in results.items():
+            np.save(OUT / f"moves_{storage}.{name}.npy", value)
+            written += 1
+    return written
 
 
 if __name__ == "__main__":

@@ -60,7 +60,10 @@ fn convert_matches_the_cpu_plugin_on_edge_values() {
         .unwrap()
         .filter_map(|e| {
             let name = e.unwrap().file_name().into_string().unwrap();
-            let stem = name.strip_suffix(".npy")?;
+            // `moves_*` belong to the other test.
+            let stem = name
+                .strip_suffix(".npy")
+                .filter(|s| !s.starts_with("moves_"))?;
             let (from, to) = stem.split_once("_to_")?;
             Some((from.to_owned(), to.to_owned()))
         })
@@ -102,4 +105,35 @@ fn convert_matches_the_cpu_plugin_on_edge_values() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The ops that only move elements (Concat, Transpose, Gather, Slice,
+/// Broadcast, Pad…) on each storage type, against the CPU plugin:
+/// `moves_<type>.xml` with its input and one golden a Result.
+#[test]
+fn moves_match_the_cpu_plugin() {
+    let mut models: Vec<PathBuf> = std::fs::read_dir(dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "xml"))
+        .collect();
+    models.sort();
+    assert!(models.len() >= 3, "only {} models", models.len());
+    let mut compared = 0;
+    for xml in &models {
+        let stem = xml.file_stem().unwrap().to_str().unwrap().to_owned();
+        let model = ir_xml::read_model(xml, None).unwrap();
+        let exec = executor::Executor::new(&model.graph).unwrap();
+        let x = read_npy(&dir().join(format!("{stem}.in.npy"))).unwrap();
+        let inputs = std::collections::HashMap::from([("x".to_owned(), x)]);
+        let outputs = exec.run(inputs).unwrap_or_else(|e| panic!("{stem}: {e}"));
+        for (_, node) in model.graph.results() {
+            let golden = read_npy(&dir().join(format!("{stem}.{}.npy", node.name))).unwrap();
+            let ours = &outputs[&node.name];
+            assert_eq!(ours.shape, golden.shape, "{stem} {}", node.name);
+            assert_eq!(written(ours), golden.bytes(), "{stem} {}", node.name);
+            compared += 1;
+        }
+    }
+    assert!(compared >= 40, "only {compared} outputs compared");
 }
