@@ -106,11 +106,11 @@ def openvino_input(parameter, a: np.ndarray):
     if a.dtype.type.__module__ != "ml_dtypes":
         return a
     t = ov.Tensor(parameter.get_element_type(), list(a.shape))
-    raw = np.ascontiguousarray(a).view(np.uint8).ravel()
+    raw = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
     if parameter.get_element_type().bitwidth == 4:
         codes = np.append(raw & 15, np.zeros(raw.size % 2, np.uint8))
         raw = codes[0::2] | (codes[1::2] << 4)
-    np.asarray(t.data).view(np.uint8).ravel()[:] = raw
+    np.asarray(t.data).reshape(-1).view(np.uint8)[:] = raw
     return t
 
 
