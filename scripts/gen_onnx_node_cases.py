@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """ONNX's own backend node tests for Compress, Slice, Reshape, Where,
 NonMaxSuppression, GridSample, RoiAlign, AveragePool, TopK, Tile, If,
-Loop and Scan, converted to OpenVINO IR, for the executor's ``tests/onnx_node.rs``.
+Loop and Scan, and those of Cast, CastLike and DequantizeLinear with
+a low-precision input or output (f8, f4, i4, u4, e8m0, bf16), converted to
+OpenVINO IR, for the executor's ``tests/onnx_node.rs``.
 (``scripts/onnx_node_sweep.py`` runs every other node test too, against
 OpenVINO's CPU plugin, without committing them.)
 
@@ -38,7 +40,9 @@ Each model is converted with ``openvino.convert_model`` and saved with
   carries the same name), ``outputs`` (file -> the IR Result's friendly name,
   ``<ONNX output name>/sink_port_0``; the tensor name is the ONNX output
   name), ``onnx_names`` (file -> ONNX input/output name), ``bf16`` (files
-  holding bf16), ``openvino_version``, and ``openvino_cpu``: whether
+  holding bf16), ``codes`` (files of a type numpy has no dtype for -- f8,
+  f4, i4, u4, e8m0 -- saved as their codes, one a byte, as ``ir-check --run``
+  takes and writes them), ``openvino_version``, and ``openvino_cpu``: whether
   OpenVINO's own CPU plugin (``INFERENCE_PRECISION_HINT=f32``) reproduces the
   expected outputs under the rule the Rust test uses (``"matches"``, or what
   differs, or the error) -- information only, to tell an ONNX-frontend
@@ -68,6 +72,10 @@ OPS = (
     "Compress", "Slice", "Reshape", "Where", "NonMaxSuppression", "GridSample",
     "RoiAlign", "AveragePool", "TopK", "Tile", "If", "Loop", "Scan",
 )
+# Kept only when an input or output is of a type numpy has no dtype for (f8,
+# f4, i4, u4, e8m0, bf16): the low-precision conversions. (QuantizeLinear's
+# cases are not among them: convert_model folds some of their inputs.)
+LOW_PRECISION_OPS = ("Cast", "CastLike", "DequantizeLinear")
 
 
 def collect() -> list:
@@ -82,7 +90,10 @@ def collect() -> list:
     kept = []
     for c in cases:
         nodes = c.model.graph.node
-        if len(nodes) == 1 and nodes[0].op_type in OPS and nodes[0].domain in ("", "ai.onnx"):
+        # (An `_expanded` CastLike is one Cast of two graph inputs: not the node's.)
+        converts = low_precision(c) and not c.name.endswith("_expanded")
+        ops_of_case = OPS + (LOW_PRECISION_OPS if converts else ())
+        if len(nodes) == 1 and nodes[0].op_type in ops_of_case and nodes[0].domain in ("", "ai.onnx"):
             if all(is_tensor(v) for data in c.data_sets for values in data for v in values):
                 kept.append(c)
             else:
@@ -92,6 +103,17 @@ def collect() -> list:
     if len(set(names)) != len(names):
         raise SystemExit(f"duplicate case names: {names}")
     return sorted(kept, key=lambda c: c.name)
+
+
+def low_precision(case) -> bool:
+    """Whether a value of the case is an ``ml_dtypes`` array (f8, f4, i4, u4, e8m0, bf16)."""
+    values = [v for data in case.data_sets for vs in data for v in vs if is_tensor(v)]
+    return any(as_array(v).dtype.type.__module__ == "ml_dtypes" for v in values)
+
+
+def is_codes(a: np.ndarray) -> bool:
+    """An ``ml_dtypes`` array of one byte an element (f8, f4, i4, u4, e8m0)."""
+    return a.dtype.type.__module__ == "ml_dtypes" and a.dtype.itemsize == 1
 
 
 def is_tensor(value) -> bool:
@@ -115,6 +137,8 @@ def is_bf16(a: np.ndarray) -> bool:
 def save(path: Path, a: np.ndarray) -> None:
     if is_bf16(a):
         a = a.astype(np.float32)  # exact: a bf16 is the high half of an f32
+    elif is_codes(a):
+        a = a.view(np.uint8)  # its codes, as ir-check --run takes them
     np.save(path, np.array(a, order="C", copy=True))  # keeps 0-d arrays 0-d
 
 
@@ -126,7 +150,7 @@ def cpu_agreement(core: ov.Core, model: ov.Model, inputs: list[np.ndarray],
         feed = {}
         for i, p in enumerate(model.get_parameters()):
             a = inputs[by_param[p.get_friendly_name()]]
-            feed[compiled.input(i)] = ov.Tensor(a.view(np.uint16), a.shape, ov.Type.bf16) if is_bf16(a) else a
+            feed[compiled.input(i)] = openvino_input(p, a)
         request = compiled.create_infer_request()
         request.infer(feed)
     except Exception as e:  # noqa: BLE001 - recorded, not fatal
@@ -134,12 +158,14 @@ def cpu_agreement(core: ov.Core, model: ov.Model, inputs: list[np.ndarray],
     for i, k in enumerate(by_result):
         t = request.get_output_tensor(i)
         want = outputs[k]
-        if is_bf16(want):
+        if is_codes(want):
+            got, want = onnx_node_sweep_codes(t), want.view(np.uint8)
+        elif is_bf16(want):
             if t.element_type != ov.Type.bf16:
                 return f"output {k}: element type {t.element_type.get_type_name()} vs bf16"
             got = np.array(t.data, copy=True).view(ml_dtypes.bfloat16).astype(np.float32)
             want = want.astype(np.float32)
-        else:
+        elif not is_codes(outputs[k]):
             got = np.array(t.data, copy=True)
         if got.dtype != want.dtype:
             return f"output {k}: dtype {got.dtype} vs {want.dtype}"
@@ -153,6 +179,31 @@ def cpu_agreement(core: ov.Core, model: ov.Model, inputs: list[np.ndarray],
         elif not np.array_equal(got, want):
             return f"output {k}: {int((got != want).sum())} of {got.size} elements differ"
     return "matches"
+
+
+def openvino_input(parameter, a: np.ndarray):
+    """An input as OpenVINO takes it: an ``ml_dtypes`` array as a tensor of
+    the Parameter's type, byte for byte (4-bit codes packed two a byte)."""
+    if a.dtype.type.__module__ != "ml_dtypes":
+        return a
+    t = ov.Tensor(parameter.get_element_type(), list(a.shape))
+    raw = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+    if parameter.get_element_type().bitwidth == 4:
+        codes = np.append(raw & 15, np.zeros(raw.size % 2, np.uint8))
+        raw = codes[0::2] | (codes[1::2] << 4)
+    np.asarray(t.data).reshape(-1).view(np.uint8)[:] = raw
+    return t
+
+
+def onnx_node_sweep_codes(t: ov.Tensor) -> np.ndarray:
+    """An OpenVINO output of a storage type as one code a byte."""
+    bits = t.element_type.bitwidth
+    raw = np.array(t.data, copy=True).view(np.uint8).ravel()
+    count = int(np.prod(list(t.shape), dtype=np.int64))
+    per = 8 // bits
+    slots = np.arange(per)[::-1] if bits == 1 else np.arange(per)
+    codes = (raw[:, None] >> (slots * bits)[None, :]) & ((1 << bits) - 1)
+    return codes.ravel()[:count].astype(np.uint8).reshape(list(t.shape))
 
 
 def one_line(e: Exception) -> str:
@@ -217,6 +268,10 @@ def run_case(core: ov.Core, case) -> None:
     meta["onnx_names"] = {f"in_{k}.npy": n for k, n in enumerate(in_names)} | {
         f"out_{k}.npy": n for k, n in enumerate(out_names)
     }
+    meta["codes"] = sorted(
+        [f"in_{k}.npy" for k, a in enumerate(inputs) if is_codes(a)]
+        + [f"out_{k}.npy" for k, a in enumerate(outputs) if is_codes(a)]
+    )
     meta["bf16"] = sorted(
         [f"in_{k}.npy" for k, a in enumerate(inputs) if is_bf16(a)]
         + [f"out_{k}.npy" for k, a in enumerate(outputs) if is_bf16(a)]

@@ -17,7 +17,7 @@ use crate::gemm;
 use crate::kernels::{self, Call, KernelFn, OutSpec};
 use crate::pool;
 use crate::state::State;
-use crate::tensor::{element_count, element_width, limit_tensors, Tensor, MAX_TENSOR_BYTES};
+use crate::tensor::{byte_size, element_width, limit_tensors, Tensor, MAX_TENSOR_BYTES};
 
 /// How much memory a run may take. Sizes written in a file (a Const-fed
 /// Broadcast or Range target) can ask for any size, so each layer's outputs
@@ -571,6 +571,14 @@ impl Executor {
             else {
                 continue;
             };
+            // The `.npy` convention for types numpy has no dtype for: their
+            // raw codes (u8, bf16's bits as u16).
+            let tensor = match crate::npy::from_raw_codes(&tensor, *element_type) {
+                Some(decoded) => decoded.map_err(|e| {
+                    ExecError::InvalidTensor(format!("input `{name}` for {element_type}: {e}"))
+                })?,
+                None => tensor,
+            };
             if element_type.is_static() && tensor.element_type != *element_type {
                 return Err(ExecError::InputType {
                     name,
@@ -589,8 +597,7 @@ impl Executor {
                 .map(|t| t.data.len())
                 .ok()
             } else {
-                let width = element_width(tensor.element_type)?;
-                element_count(&tensor.shape)?.checked_mul(width)
+                Some(byte_size(tensor.element_type, &tensor.shape)?)
             };
             if expected != Some(tensor.data.len()) {
                 return Err(ExecError::InvalidTensor(format!(

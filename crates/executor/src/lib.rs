@@ -44,6 +44,6 @@ pub use error::ExecError;
 pub use executor::{Executor, Limits, MAX_ITERATIONS};
 pub use kernels::convert::convert;
 pub use kernels::OPS;
-pub use npy::{parse_npy, read_npy, to_npy_bytes, write_npy};
+pub use npy::{from_raw_codes, parse_npy, read_npy, to_npy_bytes, write_npy};
 pub use state::State;
 pub use tensor::{byte_size, element_count, Element, Tensor, MAX_TENSOR_BYTES};

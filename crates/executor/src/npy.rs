@@ -8,10 +8,23 @@
 //! arithmetic and capped by [`crate::MAX_TENSOR_BYTES`], and the data must be
 //! exactly as long as the header says (truncated or trailing bytes are errors).
 //!
-//! **bf16** has no numpy dtype: [`write_npy`] writes a bf16 tensor as `<f4`
-//! (every bf16 value is exactly an f32), and [`read_npy`] never returns bf16;
-//! [`Tensor`] data for a bf16 Parameter must be converted by the caller
-//! (for example with [`crate::convert`]).
+//! **Types numpy has no dtype for** (OpenVINO's bf16, f8e4m3, f8e5m2,
+//! f8e8m0, f4e2m1, nf4, i4, u4, u2, u1) travel as their raw codes, the
+//! convention `ml_dtypes` arrays follow when `np.save` writes them (as `|V1`
+//! or `|V2`):
+//!
+//! - [`read_npy`] reads `|V1` (and `<f1`, `ml_dtypes.float8_e5m2`'s) as u8
+//!   and `|V2` as u16 (their bytes), and
+//!   [`from_raw_codes`] turns a u8 tensor into any of the 8-bit and sub-byte types
+//!   (one element a byte, the code in the low bits: an `ml_dtypes` `int4`
+//!   array viewed as `uint8`), and a u16 tensor into bf16 (its bits). The
+//!   executor does so for a Parameter of such a type: the `.npy` keeps the
+//!   tensor's shape, which two 4-bit codes a byte could not.
+//! - [`write_npy`] writes these types as `|u1`, one code a byte, with the
+//!   tensor's shape (`np.load(f).view(ml_dtypes.float8_e4m3fn)` gives the
+//!   values); in memory, sub-byte types stay packed as OpenVINO packs them.
+//!   bf16 is the exception: it is written as `<f4` (every bf16 value is
+//!   exactly an f32).
 
 use std::io::Write;
 use std::path::Path;
@@ -162,6 +175,11 @@ fn dtype(descr: &str) -> Result<ElementType, ExecError> {
         "f2" => Some(ElementType::F16),
         "f4" => Some(ElementType::F32),
         "f8" => Some(ElementType::F64),
+        // Raw bytes (what `np.save` writes for an `ml_dtypes` array).
+        "V1" => Some(ElementType::U8),
+        // `ml_dtypes.float8_e5m2` saves as `<f1`: no numpy float is one byte.
+        "f1" => Some(ElementType::U8),
+        "V2" => Some(ElementType::U16),
         _ => None,
     };
     match (ok_order, t) {
@@ -187,6 +205,8 @@ fn descr_of(element_type: ElementType) -> Result<&'static str, ExecError> {
         ElementType::F16 => "<f2",
         ElementType::F32 | ElementType::BF16 => "<f4",
         ElementType::F64 => "<f8",
+        // Their codes, one a byte (see the module's doc).
+        t if crate::packed::is_decodable(t) => "|u1",
         t => return Err(err(format!("element type {t} has no numpy dtype"))),
     })
 }
@@ -243,7 +263,15 @@ pub fn to_npy_bytes(tensor: &Tensor) -> Result<Vec<u8>, ExecError> {
         header.push(' ');
     }
     header.push('\n');
-    let data_len = if let Some((_, data)) = &unicode {
+    // Storage types: one code a byte.
+    let codes = if crate::packed::is_decodable(tensor.element_type) {
+        Some(crate::packed::codes(tensor)?)
+    } else {
+        None
+    };
+    let data_len = if let Some(codes) = &codes {
+        codes.len()
+    } else if let Some((_, data)) = &unicode {
         data.len()
     } else if tensor.element_type == ElementType::BF16 {
         tensor
@@ -263,7 +291,9 @@ pub fn to_npy_bytes(tensor: &Tensor) -> Result<Vec<u8>, ExecError> {
         out.extend_from_slice(&len.to_le_bytes());
     }
     out.extend_from_slice(header.as_bytes());
-    if let Some((_, data)) = &unicode {
+    if let Some(codes) = &codes {
+        out.extend_from_slice(codes);
+    } else if let Some((_, data)) = &unicode {
         out.extend_from_slice(data);
     } else if tensor.element_type == ElementType::BF16 {
         for c in tensor.bytes().chunks_exact(2) {
@@ -282,6 +312,25 @@ pub fn write_npy(path: &Path, tensor: &Tensor) -> Result<(), ExecError> {
     let mut file = std::fs::File::create(path)?;
     file.write_all(&bytes)?;
     Ok(())
+}
+
+/// `tensor` read as the raw codes of element type `to`, when it is their
+/// container (see the module's doc): u8 for the 8-bit and sub-byte types
+/// (one code a byte, which must fit the type's bits), u16 for bf16. `None`
+/// when `to` is not such a type or `tensor` not its container.
+pub fn from_raw_codes(tensor: &Tensor, to: ElementType) -> Option<Result<Tensor, ExecError>> {
+    match (tensor.element_type, to) {
+        (ElementType::U8, t) if crate::packed::is_decodable(t) => Some(
+            crate::packed::from_codes(t, tensor.shape.clone(), tensor.bytes())
+                .map_err(|e| err(format!("{t} codes, one a byte: {e}"))),
+        ),
+        (ElementType::U16, ElementType::BF16) => Some(Tensor::new(
+            ElementType::BF16,
+            tensor.shape.clone(),
+            tensor.data.clone(),
+        )),
+        _ => None,
+    }
 }
 
 /// The header dict: `{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }`.
@@ -483,6 +532,62 @@ mod tests {
         .unwrap();
         let back = parse_npy(TensorBytes::from_vec(to_npy_bytes(&t).unwrap())).unwrap();
         assert_eq!(back.to_vec::<f32>().unwrap(), vec![1.5, -2.0]);
+    }
+
+    #[test]
+    fn storage_types_travel_as_codes() {
+        // f8e4m3 1.0, -2.0, NaN; written one code a byte with the shape.
+        let f8 = Tensor::from_bytes(ElementType::F8E4M3, vec![3], vec![0x38, 0xC0, 0x7F]).unwrap();
+        let bytes = to_npy_bytes(&f8).unwrap();
+        assert!(String::from_utf8_lossy(&bytes[10..74]).contains("'descr': '|u1'"));
+        let back = parse_npy(TensorBytes::from_vec(bytes)).unwrap();
+        assert_eq!(
+            (back.element_type, back.bytes()),
+            (ElementType::U8, f8.bytes())
+        );
+        let again = from_raw_codes(&back, ElementType::F8E4M3).unwrap().unwrap();
+        assert_eq!(again.bytes(), f8.bytes());
+        // i4 [2, 3]: packed two a byte in memory, low nibble first; one a
+        // byte in the file.
+        let codes = vec![1u8, 15, 8, 7, 0, 2];
+        let raw = Tensor::from_bytes(ElementType::U8, vec![2, 3], codes.clone()).unwrap();
+        let i4 = from_raw_codes(&raw, ElementType::I4).unwrap().unwrap();
+        assert_eq!(i4.bytes(), &[0xF1, 0x78, 0x20]);
+        let written = parse_npy(TensorBytes::from_vec(to_npy_bytes(&i4).unwrap())).unwrap();
+        assert_eq!(
+            (written.shape.as_slice(), written.bytes()),
+            (&[2, 3][..], &codes[..])
+        );
+        // u1: eight a byte, from the most significant bit.
+        let bits =
+            Tensor::from_bytes(ElementType::U8, vec![9], vec![1, 0, 0, 0, 0, 0, 0, 1, 1]).unwrap();
+        assert_eq!(
+            from_raw_codes(&bits, ElementType::U1)
+                .unwrap()
+                .unwrap()
+                .bytes(),
+            &[0x81, 0x80]
+        );
+        // A code past the type's bits is an error; other pairs are not raw.
+        let wide = Tensor::from_bytes(ElementType::U8, vec![1], vec![16]).unwrap();
+        let e = from_raw_codes(&wide, ElementType::U4)
+            .unwrap()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("0x10 is not a 4-bit u4 code"), "{e}");
+        assert!(from_raw_codes(&wide, ElementType::F32).is_none());
+        assert!(from_raw_codes(&wide, ElementType::BF16).is_none());
+        // bf16 from its bits (`|V2`, as np.save writes ml_dtypes.bfloat16).
+        let v2 = parse_npy(file(
+            "{'descr': '<V2', 'fortran_order': False, 'shape': (2,), }",
+            &[0x80, 0x3F, 0x00, 0xC0],
+        ))
+        .unwrap();
+        let b = from_raw_codes(&v2, ElementType::BF16).unwrap().unwrap();
+        assert_eq!(
+            b.to_vec::<half::bf16>().unwrap(),
+            [half::bf16::from_f32(1.0), half::bf16::from_f32(-2.0)]
+        );
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! ONNX's own backend node tests for Compress, Slice, Reshape, Where,
-//! NonMaxSuppression, GridSample, RoiAlign, AveragePool, TopK, Tile, If and Loop: every
+//! NonMaxSuppression, GridSample, RoiAlign, AveragePool, TopK, Tile, If and
+//! Loop, and the low-precision ones of Cast, CastLike and DequantizeLinear
+//! (inputs and outputs of f8, f4, i4, u4, e8m0 as their codes): every
 //! case folder of `tests/onnx_node/` (written by
 //! `scripts/gen_onnx_node_cases.py`) holds the case's ONNX model converted to
 //! OpenVINO IR by `openvino.convert_model`, the case's inputs and the outputs
@@ -18,20 +20,107 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use executor::{convert, first_difference, read_npy, ExecError, Executor, Tensor};
-use ir::ElementType;
+use executor::{
+    convert, first_difference, parse_npy, read_npy, to_npy_bytes, ExecError, Executor, Tensor,
+};
+use ir::{ElementType, TensorBytes};
 
-/// The number of cases compared: the generator collects 87 cases from onnx
+/// The number of cases compared: the generator collects 200 cases from onnx
 /// 1.23.2 (it skips the If and Loop cases over sequences and optionals), of
-/// which OpenVINO cannot convert the 4 volumetric (5-D) GridSample ones.
+/// which OpenVINO cannot convert the 4 volumetric (5-D) GridSample ones and
+/// the 46 Casts from or to f8 FNUZ types and 2-bit integers.
 /// Raise it if a newer onnx adds cases.
-const MIN_COMPARED: usize = 87;
+const MIN_COMPARED: usize = 150;
 
 /// `(case, Result name or "(all)" when the run fails, text the mismatch
 /// must contain, reason)` of every output where our executor does not
 /// produce what ONNX expects. Fixing one makes the test fail until its entry
 /// is removed; failing differently makes it fail too.
 const KNOWN_DIFFERENCES: &[(&str, &str, &str, &str)] = &[
+    (
+        "test_cast_FLOAT16_to_FLOAT4E2M1",
+        "output/sink_port_0",
+        "index 8: 7 vs expected 8",
+        "not an executor bug: a NaN cast to f4e2m1 (no NaN in the type) is -0 for ONNX (ml_dtypes) and 6 for OpenVINO's Convert on its CPU plugin (case.json's openvino_cpu records the same difference), as ours",
+    ),
+    (
+        "test_cast_FLOAT16_to_FLOAT8E4M3FN",
+        "output/sink_port_0",
+        "index 6: 127 vs expected 126",
+        "not an executor bug: ONNX's Cast saturates (saturate=1) values past 448 to 448; OpenVINO's frontend makes it a Convert, which the CPU plugin (openvino_cpu in case.json) and ours turn into NaN",
+    ),
+    (
+        "test_cast_FLOAT16_to_FLOAT8E5M2",
+        "output/sink_port_0",
+        "index 6: 124 vs expected 123",
+        "not an executor bug: ONNX's Cast saturates (saturate=1) values past 57344 to 57344; OpenVINO's frontend makes it a Convert, which the CPU plugin (openvino_cpu in case.json) and ours turn into infinity",
+    ),
+    (
+        "test_cast_FLOAT_to_FLOAT4E2M1",
+        "output/sink_port_0",
+        "index 8: 7 vs expected 8",
+        "not an executor bug: a NaN cast to f4e2m1 (no NaN in the type) is -0 for ONNX (ml_dtypes) and 6 for OpenVINO's Convert on its CPU plugin (case.json's openvino_cpu records the same difference), as ours",
+    ),
+    (
+        "test_cast_FLOAT_to_FLOAT8E4M3FN",
+        "output/sink_port_0",
+        "index 6: 127 vs expected 126",
+        "not an executor bug: ONNX's Cast saturates (saturate=1) values past 448 to 448; OpenVINO's frontend makes it a Convert, which the CPU plugin (openvino_cpu in case.json) and ours turn into NaN",
+    ),
+    (
+        "test_cast_FLOAT_to_FLOAT8E5M2",
+        "output/sink_port_0",
+        "index 6: 124 vs expected 123",
+        "not an executor bug: ONNX's Cast saturates (saturate=1) values past 57344 to 57344; OpenVINO's frontend makes it a Convert, which the CPU plugin (openvino_cpu in case.json) and ours turn into infinity",
+    ),
+    (
+        "test_cast_e8m0_FLOAT16_to_FLOAT8E8M0",
+        "output/sink_port_0",
+        "index 4: 127 vs expected 128",
+        "not an executor bug: ONNX's Cast to e8m0 rounds up (round_mode=\"up\"); OpenVINO's Convert rounds to the nearest power of two on its CPU plugin (openvino_cpu in case.json), as ours",
+    ),
+    (
+        "test_cast_e8m0_FLOAT_to_FLOAT8E8M0",
+        "output/sink_port_0",
+        "index 4: 127 vs expected 128",
+        "not an executor bug: ONNX's Cast to e8m0 rounds up (round_mode=\"up\"); OpenVINO's Convert rounds to the nearest power of two on its CPU plugin (openvino_cpu in case.json), as ours",
+    ),
+    (
+        "test_castlike_FLOAT16_to_FLOAT4E2M1",
+        "output/sink_port_0",
+        "index 8: 7 vs expected 8",
+        "not an executor bug: a NaN cast to f4e2m1 (no NaN in the type) is -0 for ONNX (ml_dtypes) and 6 for OpenVINO's Convert on its CPU plugin (case.json's openvino_cpu records the same difference), as ours",
+    ),
+    (
+        "test_castlike_FLOAT16_to_FLOAT8E4M3FN",
+        "output/sink_port_0",
+        "index 6: 127 vs expected 126",
+        "not an executor bug: ONNX's Cast saturates (saturate=1) values past 448 to 448; OpenVINO's frontend makes it a Convert, which the CPU plugin (openvino_cpu in case.json) and ours turn into NaN",
+    ),
+    (
+        "test_castlike_FLOAT16_to_FLOAT8E5M2",
+        "output/sink_port_0",
+        "index 6: 124 vs expected 123",
+        "not an executor bug: ONNX's Cast saturates (saturate=1) values past 57344 to 57344; OpenVINO's frontend makes it a Convert, which the CPU plugin (openvino_cpu in case.json) and ours turn into infinity",
+    ),
+    (
+        "test_castlike_FLOAT_to_FLOAT4E2M1",
+        "output/sink_port_0",
+        "index 8: 7 vs expected 8",
+        "not an executor bug: a NaN cast to f4e2m1 (no NaN in the type) is -0 for ONNX (ml_dtypes) and 6 for OpenVINO's Convert on its CPU plugin (case.json's openvino_cpu records the same difference), as ours",
+    ),
+    (
+        "test_castlike_FLOAT_to_FLOAT8E4M3FN",
+        "output/sink_port_0",
+        "index 6: 127 vs expected 126",
+        "not an executor bug: ONNX's Cast saturates (saturate=1) values past 448 to 448; OpenVINO's frontend makes it a Convert, which the CPU plugin (openvino_cpu in case.json) and ours turn into NaN",
+    ),
+    (
+        "test_castlike_FLOAT_to_FLOAT8E5M2",
+        "output/sink_port_0",
+        "index 6: 124 vs expected 123",
+        "not an executor bug: ONNX's Cast saturates (saturate=1) values past 57344 to 57344; OpenVINO's frontend makes it a Convert, which the CPU plugin (openvino_cpu in case.json) and ours turn into infinity",
+    ),
     // (The 8 Slice cases, whose starts and ends convert_model makes
     // Parameters, once failed: the executor now reruns Slice's shape rule on
     // the run's values.)
@@ -117,6 +206,13 @@ fn read_array(dir: &Path, file: &str, meta: &Value) -> Tensor {
     }
 }
 
+/// Whether `file` is in the `case.json` list `key` (absent: no).
+fn listed(meta: &Value, key: &str, file: &str) -> bool {
+    meta.get(key)
+        .and_then(Value::as_array)
+        .is_some_and(|files| files.iter().any(|f| f.as_str() == Some(file)))
+}
+
 /// `file -> name` pairs of a `case.json` map.
 fn files<'a>(meta: &'a Value, key: &str) -> Vec<(&'a str, &'a str)> {
     let map = meta
@@ -165,6 +261,13 @@ fn run_case(dir: &Path) -> Outcome {
         match ours.remove(name) {
             None => mismatches.push((name.to_owned(), "no such output in ours".to_owned())),
             Some(t) => {
+                // A type numpy has no dtype for: compared code for code, as
+                // `ir-check --run` writes it.
+                let t = if listed(&meta, "codes", file) {
+                    parse_npy(TensorBytes::from_vec(to_npy_bytes(&t).unwrap())).unwrap()
+                } else {
+                    t
+                };
                 if let Some(d) = first_difference(&t, &expected, 1e-5) {
                     mismatches.push((name.to_owned(), d));
                 }

@@ -376,4 +376,91 @@ fn a_failure_inside_a_body_names_the_body_layer_its_line_and_the_iteration() {
         &dir.display().to_string(),
     ]);
     assert_eq!(status, 0, "{stdout}{stderr}");
+#[test]
+fn low_precision_inputs_and_outputs_travel_as_codes() {
+    // x: f8e4m3 [5] -> Convert to i4 -> `q`; x -> Concat(x, x) -> `twice`.
+    let dir = temp_dir("low-precision");
+    let five = dims(&[5]);
+    let ten = dims(&[10]);
+    let xml = format!(
+        r#"<?xml version="1.0"?>
+<net name="low" version="11">
+  <layers>
+    <layer id="0" name="x" type="Parameter" version="opset1">
+      <data element_type="f8e4m3" shape="5"/>
+      <output><port id="0" precision="F8E4M3">{five}</port></output>
+    </layer>
+    <layer id="1" name="c" type="Convert" version="opset1">
+      <data destination_type="i4"/>
+      <input><port id="0">{five}</port></input>
+      <output><port id="1" precision="I4">{five}</port></output>
+    </layer>
+    <layer id="2" name="q" type="Result" version="opset1">
+      <input><port id="0">{five}</port></input>
+    </layer>
+    <layer id="3" name="cat" type="Concat" version="opset1">
+      <data axis="0"/>
+      <input><port id="0">{five}</port><port id="1">{five}</port></input>
+      <output><port id="2" precision="F8E4M3">{ten}</port></output>
+    </layer>
+    <layer id="4" name="twice" type="Result" version="opset1">
+      <input><port id="0">{ten}</port></input>
+    </layer>
+  </layers>
+  <edges>
+    <edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+    <edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>
+    <edge from-layer="0" from-port="0" to-layer="3" to-port="0"/>
+    <edge from-layer="0" from-port="0" to-layer="3" to-port="1"/>
+    <edge from-layer="3" from-port="2" to-layer="4" to-port="0"/>
+  </edges>
+</net>
+"#
+    );
+    let model = write_model(&dir, "low", &xml, &[]);
+    // f8e4m3 codes: 1.0, -2.0, 448, 7.5 (0x4F), -0.5; as `np.save` writes
+    // `arr.view(np.uint8)` of an ml_dtypes.float8_e4m3fn array.
+    let codes = vec![0x38u8, 0xC0, 0x7E, 0x4F, 0xB0];
+    let input = dir.join("x.npy");
+    let x = Tensor::from_vec(vec![5], codes.clone()).expect("u8 codes");
+    executor::write_npy(&input, &x).expect("writes");
+    let out_dir = dir.join("out");
+    let (status, stdout, stderr) = ir_check(&[
+        &model,
+        "--format",
+        "json",
+        "--run",
+        "--input",
+        &format!("x={}", input.display()),
+        "--output-dir",
+        &out_dir.display().to_string(),
+    ]);
+    assert_eq!(status, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON object");
+    let outputs = report["run"]["outputs"].as_array().expect("run outputs");
+    let types: Vec<&str> = outputs
+        .iter()
+        .map(|o| o["element_type"].as_str().expect("a type"))
+        .collect();
+    assert_eq!(types, ["i4", "f8e4m3"]);
+    // i4 codes one a byte: 1, -2 (14), 448 (low bits 0), 7, 0.
+    let q = executor::read_npy(&out_dir.join("q.npy")).expect("q");
+    assert_eq!(
+        (q.shape.as_slice(), q.bytes()),
+        (&[5][..], &[1u8, 14, 0, 7, 0][..])
+    );
+    let twice = executor::read_npy(&out_dir.join("twice.npy")).expect("twice");
+    assert_eq!(twice.bytes(), [codes.clone(), codes].concat());
+    // An f32 array for the f8e4m3 Parameter is a usage error.
+    executor::write_npy(&input, &f32_tensor(&[5])).expect("writes");
+    let (status, _, stderr) = ir_check(&[
+        &model,
+        "--run",
+        "--input",
+        &format!("x={}", input.display()),
+        "--output-dir",
+        &out_dir.display().to_string(),
+    ]);
+    assert_eq!(status, 2, "{stderr}");
+    assert!(stderr.contains("f8e4m3"), "{stderr}");
 }

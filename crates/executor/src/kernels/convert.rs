@@ -1,5 +1,7 @@
 //! Convert-1: element type conversion between every computable type, and
-//! from the storage types of compressed weights (`crate::packed`).
+//! from and to the storage types of compressed weights and low-precision
+//! tensors (`crate::packed`: f8e4m3, f8e5m2, f8e8m0, f4e2m1, nf4, i4, u4,
+//! u2; u1 only from).
 //!
 //! Float to integer truncates toward zero and saturates at the type's range
 //! (NaN becomes 0); integer to integer wraps (two's complement, as C++);
@@ -137,19 +139,67 @@ pub fn convert(tensor: &Tensor, to: ElementType) -> Result<Tensor, ExecError> {
     if tensor.element_type == to {
         return Ok(tensor.clone());
     }
+    if crate::packed::is_decodable(to) {
+        return crate::packed::encode(tensor, to);
+    }
     if crate::packed::is_decodable(tensor.element_type) {
-        // Compressed weights: decoded exactly, then converted as f32 values.
-        let count = crate::tensor::element_count(&tensor.shape)?;
-        let values = crate::packed::decode(tensor.element_type, tensor.bytes(), count)?;
-        return super::from_f64s(to, tensor.shape.clone(), &values).map_err(|e| match e {
-            crate::error::KernelError::Exec(e) => e,
-            crate::error::KernelError::Message(m) => ExecError::InvalidTensor(m),
-        });
+        return decoded(tensor, to);
     }
     if (tensor.element_type, to) == (ElementType::F64, ElementType::F32) {
         return f64_to_f32_saturating(tensor);
     }
     with_conv!(tensor.element_type, S => with_conv!(to, D => convert_as::<S, D>(tensor)))
+}
+
+/// A storage type (compressed weights, low-precision tensors) converted to
+/// a computable type `to`: decoded exactly to f32, then converted as
+/// OpenVINO's CPU plugin converts them (measured on every code): to
+/// integers through i32 (truncated; NaN, infinities and values past i32's
+/// range are `i32::MIN`), keeping the low bits; to f64 with infinities at
+/// ±f32::MAX; nf4 to bf16 rounded up only from an odd bf16 (the other types
+/// are exact in bf16);
+/// to the other floats rounded to nearest.
+fn decoded(tensor: &Tensor, to: ElementType) -> Result<Tensor, ExecError> {
+    let count = crate::tensor::element_count(&tensor.shape)?;
+    let mut values = crate::packed::decode(tensor.element_type, tensor.bytes(), count)?;
+    let shape = tensor.shape.clone();
+    let made = if to.is_integral() {
+        let integers: Vec<i128> = values
+            .iter()
+            .map(|&v| {
+                let t = v.trunc();
+                if (-2147483648.0..2147483648.0).contains(&t) {
+                    t as i128
+                } else {
+                    i128::from(i32::MIN)
+                }
+            })
+            .collect();
+        super::from_i128s(to, shape, &integers)
+    } else if to == ElementType::BF16 && tensor.element_type == ElementType::NF4 {
+        // OpenVINO's `bfloat16::round_to_nearest_even`: half an ulp is
+        // added only when the kept part is odd.
+        let bits: Vec<bf16> = values
+            .iter()
+            .map(|&v| {
+                let b = (v as f32).to_bits();
+                bf16::from_bits((b.wrapping_add((b & 0x1_0000) >> 1) >> 16) as u16)
+            })
+            .collect();
+        return Tensor::from_vec(shape, bits);
+    } else {
+        if to == ElementType::F64 {
+            let limit = f64::from(f32::MAX);
+            for v in values.iter_mut().filter(|v| v.is_infinite()) {
+                *v = v.clamp(-limit, limit);
+            }
+        }
+        super::from_f64s(to, shape, &values)
+    };
+    made.map_err(|e| match e {
+        crate::error::KernelError::Exec(e) => e,
+        crate::error::KernelError::Message(m) => ExecError::InvalidTensor(m),
+    })
 }
 
 /// f64 to f32 as OpenVINO's CPU plugin converts: values beyond f32's range,

@@ -14,46 +14,17 @@ use ir::ElementType;
 
 use super::{from_f64s, to_f64s, unsupported, Call, KResult};
 use crate::broadcast::{placed_strides, walk};
+use crate::packed::{SmallFloat, E4M3, E5M2};
 use crate::tensor::Tensor;
 
-/// An 8-bit float format: mantissa bits, the exponent of its smallest
-/// normal value and its largest finite value.
-#[derive(Clone, Copy)]
-struct F8 {
-    mantissa_bits: i32,
-    min_exponent: i32,
-    max: f64,
-}
-
-const F8E4M3: F8 = F8 {
-    mantissa_bits: 3,
-    min_exponent: -6,
-    max: 448.0,
-};
-
-const F8E5M2: F8 = F8 {
-    mantissa_bits: 2,
-    min_exponent: -14,
-    max: 57344.0,
-};
-
-impl F8 {
-    /// The value of the format nearest to `v` (ties to even, subnormals
-    /// included), saturated at ±max (infinities too); NaN gives -max (as
-    /// the CPU plugin).
-    fn round(self, v: f64) -> f64 {
-        if v.is_nan() {
-            return -self.max;
-        }
-        if v == 0.0 {
-            return v;
-        }
-        let v = v.clamp(-self.max, self.max);
-        // The binary exponent of a normal f64 (every f16 value is one).
-        let exponent = ((v.to_bits() >> 52) & 0x7ff) as i32 - 1023;
-        let quantum = 2f64.powi(exponent.max(self.min_exponent) - self.mantissa_bits);
-        (v / quantum).round_ties_even() * quantum
+/// The value of `format` nearest to `v` (ties to even, subnormals
+/// included), saturated at ±max (infinities too); NaN gives -max (as the
+/// CPU plugin).
+fn saturate(format: SmallFloat, v: f64) -> f64 {
+    if v.is_nan() {
+        return -format.max;
     }
+    format.round_to_grid(v.clamp(-format.max, format.max))
 }
 
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
@@ -68,8 +39,8 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         _ => return Err(unsupported("FakeConvert", t)),
     };
     let format = match call.node.attributes.get("destination_type").map(str::trim) {
-        Some("f8e4m3") => F8E4M3,
-        Some("f8e5m2") => F8E5M2,
+        Some("f8e4m3") => E4M3,
+        Some("f8e5m2") => E5M2,
         other => return Err(format!("destination_type {other:?} is not f8e4m3 or f8e5m2").into()),
     };
     let scale = call.input(1)?;
@@ -93,7 +64,7 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     walk(&x.shape, &[0, 0, 0], &strides, |at| {
         let (v, s, o) = (data[at[0]], scales[at[1]], shifts[at[2]]);
         let scaled = f16::from_f32(round(v * s - o)).to_f64();
-        let f8 = format.round(scaled) as f32;
+        let f8 = saturate(format, scaled) as f32;
         out.push(f64::from(round((f8 + o) * round(1.0 / s))));
     });
     Ok(vec![from_f64s(t, x.shape.clone(), &out)?])

@@ -123,6 +123,7 @@ mod sparse_fill_empty_rows;
 mod split;
 mod squeeze;
 mod stft;
+mod storage;
 mod strided_slice;
 mod string_tensor_pack;
 mod string_tensor_unpack;
@@ -235,6 +236,10 @@ pub(crate) type KernelFn = fn(&Call<'_>) -> KResult<Vec<Tensor>>;
 pub(crate) fn kernel(type_name: &str) -> Option<KernelFn> {
     use elementwise_binary as b;
     use elementwise_unary as u;
+    // The ops that move elements, storage types included.
+    if let Some(k) = storage::kernel(ir::ir_type_name(type_name)) {
+        return Some(k);
+    }
     Some(match ir::ir_type_name(type_name) {
         "Const" => constant::run,
         "Result" => result::run,
