@@ -372,6 +372,10 @@ impl Builder<'_> {
                 "rt_info" if rt_info.is_none() => rt_info = Some(self.verbatim(child)),
                 "input" | "output" => {
                     let is_input = child.name == "input";
+                    // Exactly as many slots as ports: a vector grown one push
+                    // at a time reserves four, and the graph keeps them all.
+                    let ports = if is_input { &mut inputs } else { &mut outputs };
+                    ports.reserve_exact(child.children.len());
                     for port in &child.children {
                         if port.name != "port" {
                             self.ignored(port, &format!("not a `<port>` in `<{}>`", child.name));
@@ -785,7 +789,7 @@ impl Builder<'_> {
             );
             return None;
         };
-        let mut dims = Vec::new();
+        let mut dims = Vec::with_capacity(port.children.len());
         let mut rt_info = None;
         for child in &port.children {
             match child.name.as_ref() {
