@@ -271,7 +271,9 @@ fn render(file_name: &str, check: &Check<'_>, args: &Args, stdout: &mut dyn Writ
     let report = || report::Report::new(graph, check.inference(), diagnostics);
     match args.format {
         Format::Json => {
-            let _ = report().write_json(stdout);
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout);
+            let _ = report().write_json(&mut out);
+            let _ = out.flush();
             String::new()
         }
         Format::Sarif => {

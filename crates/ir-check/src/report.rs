@@ -175,9 +175,12 @@ impl<'a> Report<'a> {
         self.inference.constraints.len()
     }
 
-    /// Writes the JSON report, one object and a newline.
-    pub fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
-        let mut serializer = serde_json::Serializer::pretty(&mut *out);
+    /// Writes the JSON report, one object and a newline. The serializer
+    /// writes a few bytes at a time: `out` is a type of its own (a
+    /// `BufWriter`, a `Vec`), not a `dyn Write`, so that each write is a
+    /// copy into its buffer.
+    pub fn write_json<W: Write>(&self, mut out: W) -> io::Result<()> {
+        let mut serializer = serde_json::Serializer::pretty(&mut out);
         self.serialize(&mut serializer).map_err(io::Error::from)?;
         out.write_all(b"\n")
     }
