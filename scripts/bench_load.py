@@ -49,8 +49,11 @@ def port(pid: int, dims: list[str], precision: str = "FP32") -> str:
 
 
 def layer(lid: int, name: str, kind: str, inputs: list[list[str]], outputs: list[list[str]], data: str = "",
-          version: str = "opset1", precision: str = "FP32") -> str:
-    ins = "".join(port(i, d, precision) for i, d in enumerate(inputs))
+          version: str = "opset1", precision: str = "FP32", input_precisions: list[str] | None = None) -> str:
+    """A ``<layer>``; ``input_precisions`` (default: ``precision`` for every
+    input) declares each input port's precision."""
+    precisions = input_precisions or [precision] * len(inputs)
+    ins = "".join(port(i, d, p) for i, (d, p) in enumerate(zip(inputs, precisions)))
     outs = "".join(port(len(inputs) + i, d, precision) for i, d in enumerate(outputs))
     return (f'<layer id="{lid}" name="{name}" type="{kind}" version="{version}">{data}'
             + (f"<input>{ins}</input>" if ins else "") + (f"<output>{outs}</output>" if outs else "") + "</layer>")
@@ -117,12 +120,13 @@ def slice_chain(path: str, n: int) -> None:
     prev = (0, 0)
     lid = 6
     for i in range(n // 2):
-        layers.append(layer(lid, f"slice{i}", "Slice", [dims, ["1"], ["1"], ["1"], ["1"]], [dims], version="opset8"))
+        layers.append(layer(lid, f"slice{i}", "Slice", [dims, ["1"], ["1"], ["1"], ["1"]], [dims], version="opset8",
+                            input_precisions=["FP32"] + ["I64"] * 4))
         edges += [(prev[0], prev[1], lid, 0)] + [(c, 0, lid, k) for k, c in enumerate([1, 2, 3, 4], start=1)]
         prev = (lid, 5)
         lid += 1
         layers.append(layer(lid, f"reshape{i}", "Reshape", [dims, ["2"]], [dims],
-                            '<data special_zero="true"/>'))
+                            '<data special_zero="true"/>', input_precisions=["FP32", "I64"]))
         edges += [(prev[0], prev[1], lid, 0), (5, 0, lid, 1)]
         prev = (lid, 2)
         lid += 1

@@ -11,6 +11,7 @@ pub mod report;
 pub mod run;
 pub mod sarif;
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -145,8 +146,22 @@ impl Timings {
     }
 }
 
-/// Runs the tool.
+/// Runs the tool; the report is in the [`Outcome`]'s `stdout`.
 pub fn run(args: &Args) -> Outcome {
+    run_with(args, None)
+}
+
+/// [`run`], writing the report to `stdout` as it is produced (the report of
+/// a 100,000-layer model is tens of MB: it is never held whole); the
+/// [`Outcome`]'s `stdout` then holds only what is still to be printed after
+/// it. With `--run`, whose section joins the report, the report is built in
+/// memory and returned as [`run`] does. Write errors (a closed pipe) end the
+/// report silently.
+pub fn run_streaming(args: &Args, stdout: &mut dyn Write) -> Outcome {
+    run_with(args, (!args.run).then_some(stdout))
+}
+
+fn run_with(args: &Args, stdout: Option<&mut dyn Write>) -> Outcome {
     if let Some(shell) = args.completions {
         return completions(shell);
     }
@@ -169,7 +184,7 @@ pub fn run(args: &Args) -> Outcome {
         read: started.elapsed(),
         ..Timings::default()
     };
-    check_model(&file_name, model, args, timings, args.run)
+    check_model(&file_name, model, args, timings, args.run, stdout)
 }
 
 /// Checks a model already read (from `source`, shown as `file_name`): applies
@@ -178,18 +193,20 @@ pub fn run(args: &Args) -> Outcome {
 /// in-memory bytes.
 pub fn analyze(file_name: &str, source: &str, read: ir_xml::ReadOutcome, args: &Args) -> Outcome {
     let model = Model::from_read(source.to_owned(), read);
-    check_model(file_name, model, args, Timings::default(), false)
+    check_model(file_name, model, args, Timings::default(), false, None)
 }
 
 /// Applies the `--shape` overrides to `model`, checks it, renders the report
-/// and, when `run` is set and the model is valid, runs it. `timings` has the
-/// reading's time.
+/// (to `sink` when there is one, else into the outcome's `stdout`) and, when
+/// `run` is set and the model is valid, runs it. `timings` has the reading's
+/// time.
 fn check_model(
     file_name: &str,
     mut model: Model,
     args: &Args,
     mut timings: Timings,
     run: bool,
+    sink: Option<&mut dyn Write>,
 ) -> Outcome {
     let started = Instant::now();
     for spec in &args.shapes {
@@ -213,7 +230,18 @@ fn check_model(
     timings.infer = started.elapsed();
 
     let started = Instant::now();
-    let (stdout, stderr) = render(file_name, &check, args);
+    let mut buffer = Vec::new();
+    let stderr = match sink {
+        Some(sink) => {
+            let stderr = render(file_name, &check, args, sink);
+            // Flushed here, so that the report's time includes writing it.
+            let _ = sink.flush();
+            stderr
+        }
+        None => render(file_name, &check, args, &mut buffer),
+    };
+    let stdout = String::from_utf8(buffer)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     timings.report = started.elapsed();
     let outcome = Outcome {
         stdout,
@@ -232,44 +260,47 @@ fn check_model(
     }
 }
 
-/// The report of `check` in the format `args` asks for: (stdout, stderr).
-/// A renderer finds the graph in `check.model().graph()`, the inference in
-/// `check.inference()` and the diagnostics, sorted by XML line, in
-/// `check.diagnostics()`.
-fn render(file_name: &str, check: &Check<'_>, args: &Args) -> (String, String) {
+/// Writes the report of `check` in the format `args` asks for to `stdout`
+/// and returns what goes to stderr. A renderer finds the graph in
+/// `check.model().graph()`, the inference in `check.inference()` and the
+/// diagnostics, sorted by XML line, in `check.diagnostics()`. Write errors
+/// (a closed pipe) end the report: nobody reads the rest.
+fn render(file_name: &str, check: &Check<'_>, args: &Args, stdout: &mut dyn Write) -> String {
     let diagnostics = check.diagnostics();
-    let report = report::Report::build(check.model().graph(), check.inference(), diagnostics);
+    let graph = check.model().graph();
+    let report = || report::Report::new(graph, check.inference(), diagnostics);
     match args.format {
-        Format::Json => (report.to_json(), String::new()),
-        Format::Sarif => (
-            sarif::render(file_name, check.model().source(), diagnostics),
-            String::new(),
-        ),
-        Format::Dot => (
-            dot::render(
-                file_name,
-                check.model().graph(),
-                check.inference(),
-                diagnostics,
-            ),
-            String::new(),
-        ),
+        Format::Json => {
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout);
+            let _ = report().write_json(&mut out);
+            let _ = out.flush();
+            String::new()
+        }
+        Format::Sarif => {
+            let sarif = sarif::render(file_name, check.model().source(), diagnostics);
+            let _ = stdout.write_all(sarif.as_bytes());
+            String::new()
+        }
+        Format::Dot => {
+            let dot = dot::render(file_name, graph, check.inference(), diagnostics);
+            let _ = stdout.write_all(dot.as_bytes());
+            String::new()
+        }
         Format::Text => {
-            let stdout = if args.quiet {
-                String::new()
-            } else {
-                report.to_text()
-            };
+            let report = report();
+            if !args.quiet {
+                let _ = report.write_text(stdout);
+            }
             let summary = format!(
                 "{} layers, {} symbols, {} constraints",
-                report.nodes.len(),
-                report.symbols.len(),
-                report.constraints.len()
+                report.layer_count(),
+                report.symbol_count(),
+                report.constraint_count()
             );
             let mut stderr =
                 diagnostics::render_all(file_name, check.model().source(), diagnostics);
             stderr.push_str(&diagnostics::verdict(&summary, diagnostics));
-            (stdout, stderr)
+            stderr
         }
     }
 }

@@ -8,6 +8,7 @@
 //! [`ReadError`]; every problem with the model itself becomes a [`Diagnostic`]
 //! and reading goes on.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use ir::{
@@ -117,6 +118,7 @@ pub(crate) fn read(
     for edge in &edges {
         builder.add_edge(edge);
     }
+    drop(edges);
     if let Some(rt_info) = model_rt_info {
         builder.model_rt_info(&rt_info);
     }
@@ -149,6 +151,60 @@ fn parsed_attr<T: std::str::FromStr>(
                 problems.push(format!("`{key}` = \"{v}\" is not {kind}"));
             }
             value
+        }
+    }
+}
+
+/// An `<edge>` as read, resolved once every layer is known: its four
+/// attributes parsed (or why they are invalid) and where it starts. Only this
+/// is kept of the element: a model's edges are as many as its layers.
+pub(crate) struct PendingEdge<'x> {
+    /// Byte offset of the `<edge>`.
+    at: usize,
+    /// The ends, or the problems with the attributes, joined by `, `.
+    ends: Result<EdgeEnds<'x>, String>,
+}
+
+/// The layer ids (trimmed) and port ids an edge names.
+struct EdgeEnds<'x> {
+    from_layer: Cow<'x, str>,
+    from_port: u32,
+    to_layer: Cow<'x, str>,
+    to_port: u32,
+}
+
+impl<'x> PendingEdge<'x> {
+    fn read(edge: &Element<'x>) -> Self {
+        let mut problems = Vec::new();
+        let layer = |key: &str, problems: &mut Vec<String>| {
+            let value = edge.attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+            if value.is_none() {
+                problems.push(format!("`{key}` is missing"));
+            }
+            value.map(|v| match v {
+                Cow::Borrowed(v) => Cow::Borrowed(v.trim()),
+                Cow::Owned(v) => Cow::Owned(v.trim().to_owned()),
+            })
+        };
+        let from_layer = layer("from-layer", &mut problems);
+        let to_layer = layer("to-layer", &mut problems);
+        let port = |key: &str, problems: &mut Vec<String>| {
+            parsed_attr::<u32>(edge, key, None, "a non-negative integer", problems)
+        };
+        let from_port = port("from-port", &mut problems);
+        let to_port = port("to-port", &mut problems);
+        let ends = match (from_layer, to_layer, from_port, to_port) {
+            (Some(from_layer), Some(to_layer), Some(from_port), Some(to_port)) => Ok(EdgeEnds {
+                from_layer,
+                from_port,
+                to_layer,
+                to_port,
+            }),
+            _ => Err(problems.join(", ")),
+        };
+        PendingEdge {
+            at: edge.start,
+            ends,
         }
     }
 }
@@ -282,7 +338,7 @@ impl Builder<'_> {
         &mut self,
         stream: &mut XmlStream<'x>,
         list: &str,
-        edges: &mut Vec<Element<'x>>,
+        edges: &mut Vec<PendingEdge<'x>>,
     ) -> Result<(), ReadError> {
         let item_name = if list == "layers" { "layer" } else { "edge" };
         loop {
@@ -294,7 +350,7 @@ impl Builder<'_> {
                     } else if list == "layers" {
                         self.add_layer(&element);
                     } else {
-                        edges.push(element);
+                        edges.push(PendingEdge::read(&element));
                     }
                 }
                 Item::Text { .. } => {}
@@ -372,6 +428,10 @@ impl Builder<'_> {
                 "rt_info" if rt_info.is_none() => rt_info = Some(self.verbatim(child)),
                 "input" | "output" => {
                     let is_input = child.name == "input";
+                    // Exactly as many slots as ports: a vector grown one push
+                    // at a time reserves four, and the graph keeps them all.
+                    let ports = if is_input { &mut inputs } else { &mut outputs };
+                    ports.reserve_exact(child.children.len());
                     for port in &child.children {
                         if port.name != "port" {
                             self.ignored(port, &format!("not a `<port>` in `<{}>`", child.name));
@@ -540,7 +600,7 @@ impl Builder<'_> {
                         } else if item == "layer" {
                             self.add_layer(entry);
                         } else {
-                            edges.push(entry);
+                            edges.push(PendingEdge::read(entry));
                         }
                     }
                 }
@@ -550,7 +610,7 @@ impl Builder<'_> {
                 _ => self.ignored(child, "not understood in a body"),
             }
         }
-        for edge in edges {
+        for edge in &edges {
             self.add_edge(edge);
         }
         // Diagnostics so far are about body layers; the port map's are about
@@ -785,7 +845,7 @@ impl Builder<'_> {
             );
             return None;
         };
-        let mut dims = Vec::new();
+        let mut dims = Vec::with_capacity(port.children.len());
         let mut rt_info = None;
         for child in &port.children {
             match child.name.as_ref() {
@@ -1066,34 +1126,29 @@ impl Builder<'_> {
         }
     }
 
-    fn add_edge(&mut self, edge: &Element) {
-        let location = self.loc(edge.start);
-        let mut problems = Vec::new();
-        let from_layer: Option<String> = parsed_attr(edge, "from-layer", None, "", &mut problems);
-        let to_layer: Option<String> = parsed_attr(edge, "to-layer", None, "", &mut problems);
-        let port = |key: &str, problems: &mut Vec<String>| {
-            parsed_attr::<u32>(edge, key, None, "a non-negative integer", problems)
-        };
-        let from_port = port("from-port", &mut problems);
-        let to_port = port("to-port", &mut problems);
-        let (Some(from_layer), Some(to_layer), Some(from_port), Some(to_port)) =
-            (from_layer, to_layer, from_port, to_port)
-        else {
-            self.diagnostics.push(
-                Diagnostic::error(
-                    rules::EDGE_ATTRIBUTE_INVALID,
-                    format!(
-                        "the `<edge>` is invalid: {}; it is dropped",
-                        problems.join(", ")
-                    ),
-                )
-                .at(location),
-            );
-            return;
+    fn add_edge(&mut self, edge: &PendingEdge<'_>) {
+        let location = self.loc(edge.at);
+        let (from_layer, from_port, to_layer, to_port) = match &edge.ends {
+            Ok(ends) => (
+                ends.from_layer.as_ref(),
+                ends.from_port,
+                ends.to_layer.as_ref(),
+                ends.to_port,
+            ),
+            Err(problems) => {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        rules::EDGE_ATTRIBUTE_INVALID,
+                        format!("the `<edge>` is invalid: {problems}; it is dropped"),
+                    )
+                    .at(location),
+                );
+                return;
+            }
         };
 
-        let from = self.ids.get(&from_layer).copied();
-        let to = self.ids.get(&to_layer).copied();
+        let from = self.ids.get(from_layer).copied();
+        let to = self.ids.get(to_layer).copied();
         for (missing, end, other) in [(from, &from_layer, to), (to, &to_layer, from)] {
             if missing.is_none() {
                 let mut diagnostic = Diagnostic::error(

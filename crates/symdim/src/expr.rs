@@ -863,6 +863,27 @@ impl Expr {
                 _ => {}
             }
         }
+        // A constant bound of a shifted bound of the same kind merges into
+        // it: `max(max(x, k1) + c, k2) = max(x + c, max(k1 + c, k2))`, and
+        // `min` alike. Each Slice of a chain that drops the first element
+        // then leaves `max(D - k, 0)`, not one more level of nesting.
+        for (x, k) in [(a, b), (b, a)] {
+            let Some(k) = k.as_constant() else { continue };
+            let c = x.constant_term();
+            let shifted = x.add_const(c.checked_neg().ok_or(DimError::Overflow)?)?;
+            let (p, q) = match (shifted.as_atom(), is_min) {
+                (Some(Atom::Min(p, q)), true) | (Some(Atom::Max(p, q)), false) => (p, q),
+                _ => continue,
+            };
+            let (inner, k1) = match (p.as_constant(), q.as_constant()) {
+                (Some(k1), None) => (q, k1),
+                (None, Some(k1)) => (p, k1),
+                _ => continue,
+            };
+            let k1 = k1.checked_add(c).ok_or(DimError::Overflow)?;
+            let bound = if is_min { k1.min(k) } else { k1.max(k) };
+            return Expr::min_max(&inner.add_const(c)?, &Expr::constant(bound), is_min);
+        }
         let (ca, cb) = (a.constant_term(), b.constant_term());
         if ca == cb && ca != 0 {
             let inner = Expr::min_max(&a.add_const(-ca)?, &b.add_const(-ca)?, is_min)?;

@@ -269,6 +269,17 @@ fn min_max_rules() {
     assert_eq!(Expr::max(&n, &m).unwrap(), n);
     // no range knowledge in Expr::min
     assert_eq!(x.rt(&Expr::min(&n, &c(0)).unwrap()), "min(N, 0)");
+    // a constant bound of a shifted bound of the same kind merges into it
+    let dropped = Expr::max(&n.add_const(-1).unwrap(), &c(0)).unwrap();
+    let again = Expr::max(&dropped.add_const(-1).unwrap(), &c(0)).unwrap();
+    assert_eq!(x.rt(&again), "max(N - 2, 0)");
+    let capped = Expr::min(&Expr::min(&n, &c(8)).unwrap().add_const(3).unwrap(), &c(9)).unwrap();
+    assert_eq!(x.rt(&capped), "min(N + 3, 9)");
+    let raised = Expr::max(&c(5), &Expr::max(&n, &c(2)).unwrap().add_const(4).unwrap()).unwrap();
+    assert_eq!(x.rt(&raised), "max(N + 4, 6)");
+    // bounds of different kinds do not merge
+    let mixed = Expr::max(&Expr::min(&n, &c(8)).unwrap().add_const(-1).unwrap(), &c(0)).unwrap();
+    assert_eq!(x.rt(&mixed), "max(min(N, 8) - 1, 0)");
 }
 
 #[test]
