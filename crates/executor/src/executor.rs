@@ -1000,8 +1000,15 @@ impl Executor {
     fn check_memory(&self, node: &Node, specs: &[OutSpec], live: u64) -> Result<(), ExecError> {
         let mut needed = 0u64;
         for (k, spec) in specs.iter().enumerate() {
-            let (Some(shape), Ok(width)) = (&spec.shape, element_width(spec.element_type)) else {
+            let Some(shape) = &spec.shape else {
                 continue;
+            };
+            let width = match element_width(spec.element_type) {
+                Ok(width) => width,
+                // The storage types (f8, f4, i4, u1…): their kernels make
+                // one-byte codes before packing them.
+                Err(_) if crate::packed::is_decodable(spec.element_type) => 1,
+                Err(_) => continue,
             };
             // Saturating: a 0 dim still gives 0 after an overflow.
             let bytes = shape

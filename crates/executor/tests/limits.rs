@@ -70,6 +70,37 @@ fn a_huge_const_fed_target_is_refused_before_allocating() {
 }
 
 #[test]
+fn a_storage_type_output_is_refused_before_allocating() {
+    // Converted to u4 and f8 (kernels that make one-byte codes), then
+    // broadcast: 1e9 elements, far above the run's limit.
+    for target_type in ["u4", "f8e4m3"] {
+        let mut net = Net::new();
+        let x = net.f32s("x", &[1], &[1.0]);
+        let c = net.op(
+            "c",
+            "Convert",
+            "opset1",
+            &format!(r#"destination_type="{target_type}""#),
+            &[x],
+            None,
+        );
+        let t = net.i64s("t", &[3], &[1000, 1000, 1000]);
+        let b = net.op("b", "Broadcast", "opset3", "", &[c, t], None);
+        net.result("out", b);
+        match run(&net, SMALL, vec![]).unwrap_err() {
+            ExecError::MemoryLimit { layer, needed, .. } => {
+                assert_eq!(
+                    (layer.as_str(), needed),
+                    ("b", 1_000_000_000),
+                    "{target_type}"
+                );
+            }
+            other => panic!("{target_type}: {other}"),
+        }
+    }
+}
+
+#[test]
 fn a_run_time_size_is_refused_before_the_kernel_allocates() {
     // A Range whose length only the run knows: the rule, rerun on the
     // run's values, sizes it, and the size is checked against the run's

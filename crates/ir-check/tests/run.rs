@@ -376,6 +376,8 @@ fn a_failure_inside_a_body_names_the_body_layer_its_line_and_the_iteration() {
         &dir.display().to_string(),
     ]);
     assert_eq!(status, 0, "{stdout}{stderr}");
+}
+
 #[test]
 fn low_precision_inputs_and_outputs_travel_as_codes() {
     // x: f8e4m3 [5] -> Convert to i4 -> `q`; x -> Concat(x, x) -> `twice`.
