@@ -159,7 +159,7 @@ def cpu_agreement(core: ov.Core, model: ov.Model, inputs: list[np.ndarray],
         t = request.get_output_tensor(i)
         want = outputs[k]
         if is_codes(want):
-            got, want = onnx_node_sweep_codes(t), want.view(np.uint8)
+            got, want = unpack_codes(t), want.view(np.uint8)
         elif is_bf16(want):
             if t.element_type != ov.Type.bf16:
                 return f"output {k}: element type {t.element_type.get_type_name()} vs bf16"
@@ -183,7 +183,9 @@ def cpu_agreement(core: ov.Core, model: ov.Model, inputs: list[np.ndarray],
 
 def openvino_input(parameter, a: np.ndarray):
     """An input as OpenVINO takes it: an ``ml_dtypes`` array as a tensor of
-    the Parameter's type, byte for byte (4-bit codes packed two a byte)."""
+    the Parameter's type, byte for byte (4-bit codes packed two a byte, low
+    nibble first): OpenVINO's Python API cannot take 4-bit arrays and
+    misreads some 8-bit ones."""
     if a.dtype.type.__module__ != "ml_dtypes":
         return a
     t = ov.Tensor(parameter.get_element_type(), list(a.shape))
@@ -195,8 +197,10 @@ def openvino_input(parameter, a: np.ndarray):
     return t
 
 
-def onnx_node_sweep_codes(t: ov.Tensor) -> np.ndarray:
-    """An OpenVINO output of a storage type as one code a byte."""
+def unpack_codes(t: ov.Tensor) -> np.ndarray:
+    """An OpenVINO tensor of a storage type as one code a byte, in its shape
+    (OpenVINO packs sub-byte codes from the low bits up, u1 from the high bit
+    down)."""
     bits = t.element_type.bitwidth
     raw = np.array(t.data, copy=True).view(np.uint8).ravel()
     count = int(np.prod(list(t.shape), dtype=np.int64))

@@ -84,7 +84,7 @@ def test_value(value) -> np.ndarray:
 def openvino_outputs(core: ov.Core, model: ov.Model, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
     compiled = core.compile_model(model, "CPU")
     request = compiled.create_infer_request()
-    request.infer({compiled.input(p.get_friendly_name()): openvino_input(p, feed[p.get_friendly_name()]) for p in model.get_parameters()})
+    request.infer({compiled.input(p.get_friendly_name()): node_cases.openvino_input(p, feed[p.get_friendly_name()]) for p in model.get_parameters()})
     outputs = []
     for i in range(len(model.outputs)):
         t = request.get_output_tensor(i)
@@ -93,41 +93,14 @@ def openvino_outputs(core: ov.Core, model: ov.Model, feed: dict[str, np.ndarray]
             bits = np.array(t.data, copy=True).view(np.uint16).astype(np.uint32) << 16
             outputs.append(bits.view(np.float32))
         elif t.element_type.get_type_name() in CODE_BITS:
-            outputs.append(unpack_codes(t))
+            outputs.append(node_cases.unpack_codes(t))
         else:
             outputs.append(np.array(t.data, copy=True))
     return outputs
 
 
-def openvino_input(parameter, a: np.ndarray):
-    """An ``ml_dtypes`` array as an OpenVINO tensor of the Parameter's type,
-    byte for byte (4-bit codes packed two a byte, low nibble first): OpenVINO's
-    Python API cannot take 4-bit arrays and misreads some 8-bit ones."""
-    if a.dtype.type.__module__ != "ml_dtypes":
-        return a
-    t = ov.Tensor(parameter.get_element_type(), list(a.shape))
-    raw = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
-    if parameter.get_element_type().bitwidth == 4:
-        codes = np.append(raw & 15, np.zeros(raw.size % 2, np.uint8))
-        raw = codes[0::2] | (codes[1::2] << 4)
-    np.asarray(t.data).reshape(-1).view(np.uint8)[:] = raw
-    return t
-
-
 # OpenVINO's storage types, which ir-check writes one code a byte (`|u1`).
 CODE_BITS = {"f8e4m3": 8, "f8e5m2": 8, "f8e8m0": 8, "f4e2m1": 4, "nf4": 4, "i4": 4, "u4": 4, "u2": 2, "u1": 1}
-
-
-def unpack_codes(t: ov.Tensor) -> np.ndarray:
-    """A tensor of a storage type as one code a byte, in its shape (OpenVINO
-    packs sub-byte codes from the low bits up, u1 from the high bit down)."""
-    bits = CODE_BITS[t.element_type.get_type_name()]
-    raw = np.array(t.data, copy=True).view(np.uint8).ravel()
-    count = int(np.prod(list(t.shape), dtype=np.int64))
-    per = 8 // bits
-    slots = np.arange(per) if bits != 1 else np.arange(per)[::-1]
-    codes = (raw[:, None] >> (slots * bits)[None, :]) & ((1 << bits) - 1)
-    return codes.ravel()[:count].astype(np.uint8).reshape(list(t.shape))
 
 
 def as_codes(a: np.ndarray) -> np.ndarray:
