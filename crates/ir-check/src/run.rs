@@ -429,26 +429,24 @@ mod tests {
 
     /// The layer reference of `Relu_67` as the If's else body names it.
     fn graph_layer(graph: &ir::Graph) -> ir::LayerRef {
-        let (_, ti) = graph
+        let ti = body(node_named(graph, "TensorIterator_76"), 0);
+        let branch = body(node_named(ti, "If_69"), 1);
+        node_named(branch, "Relu_67").layer_ref()
+    }
+
+    fn node_named<'g>(graph: &'g ir::Graph, name: &str) -> &'g ir::Node {
+        graph
             .nodes()
-            .find(|(_, n)| n.name == "TensorIterator_76")
-            .expect("TI");
-        let ir::Op::SubGraph(sub) = &ti.op else {
-            panic!("no body")
+            .find(|(_, n)| n.name == name)
+            .map(|(_, n)| n)
+            .unwrap_or_else(|| panic!("no layer {name}"))
+    }
+
+    /// Body `index` of a layer with bodies.
+    fn body(node: &ir::Node, index: usize) -> &ir::Graph {
+        let ir::Op::SubGraph(sub) = &node.op else {
+            panic!("{} has no bodies", node.name)
         };
-        let (_, branch) = sub.bodies[0]
-            .graph
-            .nodes()
-            .find(|(_, n)| n.name == "If_69")
-            .expect("If");
-        let ir::Op::SubGraph(sub) = &branch.op else {
-            panic!("no bodies")
-        };
-        let (_, relu) = sub.bodies[1]
-            .graph
-            .nodes()
-            .find(|(_, n)| n.name == "Relu_67")
-            .expect("ReLU");
-        relu.layer_ref()
+        &sub.bodies[index].graph
     }
 }
