@@ -5,12 +5,10 @@
 //! count kept symbolic, as OpenVINO's
 //! `deformable_psroi_pooling_shape_inference.hpp`.
 
-use ir::Dim;
-
 use crate::context::InferContext;
 use crate::error::ShapeError;
 use crate::ops::prior_box::float;
-use crate::ops::roi_pooling::{count_attr, pooled_output, ranked_dims};
+use crate::ops::roi_pooling::{count_attr, pooled_output, ranked_dims, size_dim};
 use crate::ops::support;
 use crate::registry::{OpCall, OpDef, OpDoc, OpVersion};
 use crate::tensor::TensorInfo;
@@ -80,7 +78,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     }
     let attrs = attributes(&call.node.attributes)?;
     let t = call.inputs[0].element_type;
-    let output_dim = Dim::constant(i64::try_from(attrs.output_dim).unwrap_or(i64::MAX));
+    let output_dim = size_dim(attrs.output_dim);
     Ok(vec![pooled_output(
         t,
         rois,

@@ -10,7 +10,7 @@ use ir::{Dim, Shape};
 use crate::context::InferContext;
 use crate::error::ShapeError;
 use crate::ops::roi_align;
-use crate::ops::roi_pooling::{ranked_dims, roi_count};
+use crate::ops::roi_pooling::{ranked_dims, roi_count, size_dim};
 use crate::ops::support;
 use crate::registry::{OpCall, OpDef, OpDoc, OpVersion};
 use crate::tensor::TensorInfo;
@@ -93,7 +93,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     let channels = channels.unwrap_or_else(|| {
         support::unknown_dim(ctx, "the channels of pyramid levels of unknown rank")
     });
-    let size = Dim::constant(i64::try_from(attrs.output_size).unwrap_or(i64::MAX));
+    let size = size_dim(attrs.output_size);
     Ok(vec![
         TensorInfo::new(
             t,

@@ -6,7 +6,7 @@ use ir::{Dim, Shape};
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
-use crate::ops::roi_pooling::{count_attr, roi_count};
+use crate::ops::roi_pooling::{count_attr, roi_count, size_dim};
 use crate::ops::support;
 use crate::registry::{OpCall, OpDef, OpDoc, OpVersion};
 use crate::tensor::TensorInfo;
@@ -52,9 +52,6 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     let t = support::expect_same_type(call, 0, 1)?;
     Ok(vec![TensorInfo::new(
         t,
-        Shape::ranked(vec![
-            Dim::constant(i64::try_from(k).unwrap_or(i64::MAX)),
-            Dim::constant(4),
-        ]),
+        Shape::ranked(vec![size_dim(k), Dim::constant(4)]),
     )])
 }

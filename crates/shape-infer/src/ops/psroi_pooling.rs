@@ -10,7 +10,7 @@ use ir::Dim;
 use crate::context::InferContext;
 use crate::error::ShapeError;
 use crate::ops::roi_pooling::{
-    count_attr, feature_channels, pooled_output, ranked_dims, roi_count, same_real_type,
+    count_attr, feature_channels, pooled_output, ranked_dims, roi_count, same_real_type, size_dim,
     spatial_scale,
 };
 use crate::registry::{OpCall, OpDef, OpDoc, OpVersion};
@@ -127,7 +127,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     }
     let rois = roi_count(ctx, call, 1, 5, "the rois")?;
     let t = same_real_type(call, 0, 1)?;
-    let output_dim = Dim::constant(i64::try_from(attrs.output_dim).unwrap_or(i64::MAX));
+    let output_dim = size_dim(attrs.output_dim);
     Ok(vec![pooled_output(
         t,
         rois,

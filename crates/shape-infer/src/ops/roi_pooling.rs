@@ -193,8 +193,16 @@ pub fn same_real_type(call: &OpCall<'_>, a: usize, b: usize) -> Result<ElementTy
 
 /// The `[R, C, h, w]` output of the ROI poolings.
 pub fn pooled_output(t: ElementType, rois: Dim, channels: Dim, h: usize, w: usize) -> TensorInfo {
-    let size = |v: usize| Dim::constant(i64::try_from(v).unwrap_or(i64::MAX));
-    TensorInfo::new(t, Shape::ranked(vec![rois, channels, size(h), size(w)]))
+    TensorInfo::new(
+        t,
+        Shape::ranked(vec![rois, channels, size_dim(h), size_dim(w)]),
+    )
+}
+
+/// A size read from an attribute as a dim (saturating: an attribute's
+/// count is already bounded by its parser).
+pub fn size_dim(v: usize) -> Dim {
+    Dim::constant(i64::try_from(v).unwrap_or(i64::MAX))
 }
 
 fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, ShapeError> {
