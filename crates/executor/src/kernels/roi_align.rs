@@ -45,22 +45,8 @@ pub(super) fn sample(x: f32, y: f32, height: usize, width: usize) -> Sample {
     if x < -1.0 || x > width as f32 || y < -1.0 || y > height as f32 {
         return [((0, 0), 0.0); 4];
     }
-    let (mut x, mut y) = (x.max(0.0), y.max(0.0));
-    let (mut y_lo, mut x_lo) = (y as usize, x as usize);
-    let y_hi = if y_lo >= height - 1 {
-        y_lo = height - 1;
-        y = y_lo as f32;
-        y_lo
-    } else {
-        y_lo + 1
-    };
-    let x_hi = if x_lo >= width - 1 {
-        x_lo = width - 1;
-        x = x_lo as f32;
-        x_lo
-    } else {
-        x_lo + 1
-    };
+    let (y_lo, y_hi, y) = neighbours(y, height);
+    let (x_lo, x_hi, x) = neighbours(x, width);
     let (ly, lx) = (y - y_lo as f32, x - x_lo as f32);
     let (hy, hx) = (1.0 - ly, 1.0 - lx);
     [
@@ -69,6 +55,19 @@ pub(super) fn sample(x: f32, y: f32, height: usize, width: usize) -> Sample {
         ((y_hi, x_lo), ly * hx),
         ((y_hi, x_hi), ly * lx),
     ]
+}
+
+/// Along one axis of `size` cells: the cells below and above `v` (clamped
+/// to the axis, negative positions to 0) and `v` itself, moved onto the last
+/// cell past the end, as the reference does.
+fn neighbours(v: f32, size: usize) -> (usize, usize, f32) {
+    let v = v.max(0.0);
+    let lo = v as usize;
+    if lo >= size - 1 {
+        (size - 1, size - 1, (size - 1) as f32)
+    } else {
+        (lo, lo + 1, v)
+    }
 }
 
 /// Pools every box of `spaces` (image `batches[r]`) over `maps`

@@ -95,19 +95,9 @@ fn max_pool(
     for c in 0..channels {
         let map = &maps[c * height * width..(c + 1) * height * width];
         for ph in 0..ph_n {
-            let hs = ((ph as f32 * bin_h).floor() as i64)
-                .saturating_add(y1)
-                .clamp(0, h);
-            let he = (((ph + 1) as f32 * bin_h).ceil() as i64)
-                .saturating_add(y1)
-                .clamp(0, h);
+            let (hs, he) = bin_edges(ph, bin_h, y1, h);
             for pw in 0..pw_n {
-                let ws = ((pw as f32 * bin_w).floor() as i64)
-                    .saturating_add(x1)
-                    .clamp(0, w);
-                let we = (((pw + 1) as f32 * bin_w).ceil() as i64)
-                    .saturating_add(x1)
-                    .clamp(0, w);
+                let (ws, we) = bin_edges(pw, bin_w, x1, w);
                 let mut best = if he <= hs || we <= ws { 0.0 } else { f32::MIN };
                 for y in hs..he {
                     for x in ws..we {
@@ -118,6 +108,17 @@ fn max_pool(
             }
         }
     }
+}
+
+/// The cells of bin `i` (of `bin` cells each) of a box starting at cell
+/// `start`, clamped to an axis of `limit` cells: floor of its start, ceil of
+/// its end.
+fn bin_edges(i: usize, bin: f32, start: i64, limit: i64) -> (i64, i64) {
+    let edge = |at: f32| (at as i64).saturating_add(start).clamp(0, limit);
+    (
+        edge((i as f32 * bin).floor()),
+        edge(((i + 1) as f32 * bin).ceil()),
+    )
 }
 
 fn bilinear(
