@@ -12,17 +12,65 @@ reader and writer are tested on bodies exactly as OpenVINO 2026 lays them out
 concatenated outputs and Loop's special ports, ``<back_edges>``, nested
 ``<body>`` elements). ``crates/ir-xml/tests/bodies.rs`` reads them and writes
 them back byte for byte.
+
+The models listed in ``GOLDEN_BINDINGS`` also get
+``ir-samples/bodies/golden/<name>.json`` (as ``scripts/gen_torch_body_models.py``
+writes for its models, with this module's ``golden``): OpenVINO's view of
+every layer, bodies included, as saved and at each static binding.
+``--only NAME...`` writes only those models (the others stay as they are).
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
+import sys
 
 import numpy as np
 import openvino as ov
 import openvino.opset13 as ops
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_samples  # noqa: E402  (the golden writer)
+
 BODIES = os.path.join("ir-samples", "bodies")
+
+ROLES = {"If": ("then_body", "else_body"), "Loop": ("body",), "TensorIterator": ("body",)}
+
+
+def op_view(model: ov.Model) -> list[dict]:
+    """``gen_samples.op_view``, with each layer's bodies' ops under it."""
+    ops_ = gen_samples.op_view(model)
+    for view, op in zip(ops_, model.get_ordered_ops()):
+        roles = ROLES.get(op.get_type_name())
+        if roles:
+            bodies = [op.get_then_body(), op.get_else_body()] if len(roles) == 2 else [op.get_function()]
+            view["bodies"] = [{"role": role, "ops": op_view(body)} for role, body in zip(roles, bodies)]
+    return ops_
+
+
+def golden(xml: str, bindings: list[dict]) -> dict:
+    """``gen_samples.golden``, its op views with the bodies."""
+    g = gen_samples.golden(xml, bindings)
+    core = ov.Core()
+    g["dynamic"] = op_view(core.read_model(xml))
+    for entry in g["static_bindings"]:
+        if "ops" in entry:
+            m = core.read_model(xml)
+            m.reshape({k: ov.PartialShape(v) for k, v in entry["inputs"].items()})
+            entry["ops"] = op_view(m)
+    return g
+
+
+def write_golden(name: str, bindings: list[dict]) -> dict:
+    """Writes ``ir-samples/bodies/golden/<name>.json`` for the saved model."""
+    g = golden(os.path.join(BODIES, f"{name}.xml"), bindings)
+    os.makedirs(os.path.join(BODIES, "golden"), exist_ok=True)
+    with open(os.path.join(BODIES, "golden", f"{name}.json"), "w", encoding="utf-8", newline="\n") as f:
+        json.dump(g, f, indent=1)
+        f.write("\n")
+    return g
 
 
 def if_model() -> ov.Model:
@@ -268,6 +316,58 @@ def loop_gather_rows() -> ov.Model:
     return ov.Model([every], [trip, table], "loop_gather_rows")
 
 
+def loop_rows_until() -> ov.Model:
+    """A Loop over the rows of ``x [N, 3]`` (its trip count ``N`` from the
+    ShapeOf, each row a sliced part) that stops after the first row whose
+    sum is negative: the rows read (through ReLU) and the iteration numbers
+    are concatenated, ``[k, 3]`` and ``[k]`` with ``k`` in ``[0, N]``."""
+    x = ops.parameter([-1, 3], ov.Type.f32, name="x")
+    rows = ops.gather(ops.shape_of(x), ops.constant(np.int64(0)), ops.constant(np.int64(0)))
+    it = ops.parameter([], ov.Type.i64, name="it")
+    row = ops.parameter([1, 3], ov.Type.f32, name="row")
+    total = ops.reduce_sum(row, ops.constant(np.int64([0, 1])))
+    go_on = ops.result(ops.greater_equal(total, ops.constant(np.float32(0))))
+    kept = ops.result(ops.relu(row))
+    its = ops.result(ops.unsqueeze(it, ops.constant(np.int64([0]))))
+    node = ops.loop(rows, ops.constant(True))
+    node.set_function(ov.Model([go_on, kept, its], [it, row], "body"))
+    node.set_special_body_ports([0, 0])
+    node.set_sliced_input(row, x.output(0), 0, 1, 1, -1, 0)
+    read = node.get_concatenated_slices(kept.output(0), 0, 1, 1, -1, 0)
+    numbers = node.get_concatenated_slices(its.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([read, numbers], [x], "loop_rows_until")
+
+
+def loop_steps_until(name: str = "loop_steps_until", cap: int | None = None) -> ov.Model:
+    """A Loop of at most ``T`` steps (``tokens [B, T]``'s dim 1 from its
+    ShapeOf; ``cap``: a constant trip count instead) on a state ``h [B, 3]``
+    that halves and adds the mean token, stopping once every state
+    element is below 1: every state is concatenated, ``[k, B, 3]`` with ``k``
+    in ``[0, T]`` (``[0, cap]``)."""
+    tokens = ops.parameter([-1, -1], ov.Type.f32, name="tokens")
+    h = ops.parameter([-1, 3], ov.Type.f32, name="h")
+    if cap is None:
+        trip = ops.gather(ops.shape_of(tokens), ops.constant(np.int64(1)), ops.constant(np.int64(0)))
+    else:
+        trip = ops.constant(np.int64(cap))
+    bt = ops.parameter([-1, -1], ov.Type.f32, name="bt")
+    bh = ops.parameter([-1, 3], ov.Type.f32, name="bh")
+    mean = ops.reduce_mean(bt, ops.constant(np.int64([0, 1])))
+    nh = ops.add(ops.multiply(bh, ops.constant(np.float32(0.5))), mean)
+    largest = ops.reduce_max(nh, ops.constant(np.int64([0, 1])))
+    go_on = ops.result(ops.greater_equal(largest, ops.constant(np.float32(1))))
+    rh = ops.result(nh)
+    every = ops.result(ops.unsqueeze(nh, ops.constant(np.int64([0]))))
+    node = ops.loop(trip, ops.constant(True))
+    node.set_function(ov.Model([go_on, rh, every], [bt, bh], "body"))
+    node.set_special_body_ports([-1, 0])
+    node.set_invariant_input(bt, tokens.output(0))
+    node.set_merged_input(bh, h.output(0), rh.output(0))
+    last = node.get_iter_value(rh.output(0), -1)
+    states = node.get_concatenated_slices(every.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([last, states], [tokens, h], name)
+
+
 def samples() -> dict[str, ov.Model]:
     return {
         "if_relu_negative": if_model(),
@@ -281,16 +381,36 @@ def samples() -> dict[str, ov.Model]:
         "ti_reverse": ti_reverse(),
         "loop_nested_if": loop_nested_if(),
         "loop_gather_rows": loop_gather_rows(),
+        "loop_rows_until": loop_rows_until(),
+        "loop_steps_until": loop_steps_until(),
+        "loop_capped_until": loop_steps_until("loop_capped_until", cap=6),
     }
 
 
+# The static bindings of the models that get a golden.
+GOLDEN_BINDINGS: dict[str, list[dict]] = {
+    "loop_rows_until": [{"x": [5, 3]}, {"x": [1, 3]}],
+    "loop_steps_until": [{"tokens": [2, 7], "h": [2, 3]}, {"tokens": [1, 1], "h": [1, 3]}],
+    "loop_capped_until": [{"tokens": [2, 4], "h": [2, 3]}],
+}
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="write only these models")
+    args = parser.parse_args()
     os.makedirs(BODIES, exist_ok=True)
     for name, model in samples().items():
+        if args.only and name not in args.only:
+            continue
         xml = os.path.join(BODIES, f"{name}.xml")
         ov.save_model(model, xml, compress_to_fp16=False)
         back = ov.Core().read_model(xml)
         print(f"{xml}: outputs {[str(o.get_partial_shape()) for o in back.outputs]}")
+        if name in GOLDEN_BINDINGS:
+            g = write_golden(name, GOLDEN_BINDINGS[name])
+            for entry in g["static_bindings"]:
+                print(f"  {entry['inputs']}: {'error' if 'error' in entry else 'ok'}")
     return 0
 
 

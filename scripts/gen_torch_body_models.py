@@ -17,8 +17,9 @@ appended in the loop becomes a concatenated output).
 
 Writes ``ir-samples/bodies/<name>.xml/.bin`` and
 ``ir-samples/bodies/golden/<name>.json``: OpenVINO's view of every layer,
-bodies included (``gen_samples.golden``, plus per layer with bodies a
-``bodies`` list of ``{"role", "ops"}`` in the same form, recursively), for
+bodies included (``gen_body_models.golden``: ``gen_samples.golden``, plus per
+layer with bodies a ``bodies`` list of ``{"role", "ops"}`` in the same form,
+recursively), for
 the model as saved (``dynamic``) and after ``model.reshape`` to each static
 binding (``static_bindings``). The CPU references come from
 ``scripts/gen_exec_goldens.py`` (cases ``bodies_<name>``, which take the
@@ -38,11 +39,7 @@ import torch
 import torch.nn as nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gen_samples  # noqa: E402  (the golden writer)
-
-BODIES = os.path.join("ir-samples", "bodies")
-
-ROLES = {"If": ("then_body", "else_body"), "Loop": ("body",), "TensorIterator": ("body",)}
+from gen_body_models import BODIES, golden  # noqa: E402  (the golden writer, bodies included)
 
 
 class IfSum(nn.Module):
@@ -156,30 +153,6 @@ def models():
             [{"start": [2], "max_len": []}, {"start": [5], "max_len": []}],
         ),
     }
-
-
-def op_view(model: ov.Model) -> list[dict]:
-    """``gen_samples.op_view``, with each layer's bodies' ops under it."""
-    ops = gen_samples.op_view(model)
-    for view, op in zip(ops, model.get_ordered_ops()):
-        roles = ROLES.get(op.get_type_name())
-        if roles:
-            bodies = [op.get_then_body(), op.get_else_body()] if len(roles) == 2 else [op.get_function()]
-            view["bodies"] = [{"role": role, "ops": op_view(body)} for role, body in zip(roles, bodies)]
-    return ops
-
-
-def golden(xml: str, bindings: list[dict]) -> dict:
-    """``gen_samples.golden``, its op views with the bodies."""
-    g = gen_samples.golden(xml, bindings)
-    core = ov.Core()
-    g["dynamic"] = op_view(core.read_model(xml))
-    for entry in g["static_bindings"]:
-        if "ops" in entry:
-            m = core.read_model(xml)
-            m.reshape({k: ov.PartialShape(v) for k, v in entry["inputs"].items()})
-            entry["ops"] = op_view(m)
-    return g
 
 
 def convert(module, example, inputs) -> ov.Model:

@@ -212,3 +212,82 @@ fn chunked_gates_in_a_loop_body_keep_their_static_width() {
         .collect();
     assert_eq!(shapes, ["[?0, 4]"; 4]);
 }
+
+/// The symbol of the iterations of the Loop of a sample, and what the
+/// table knows of it.
+fn loop_iterations(inference: &Inference) -> (symdim::SymbolId, symdim::SymbolInfo) {
+    let (id, info) = inference
+        .symbols
+        .iter()
+        .find(|(_, info)| {
+            info.provenance
+                .as_ref()
+                .is_some_and(|p| p.reason.starts_with("iterations of Loop"))
+        })
+        .expect("an iteration symbol");
+    (id, info.clone())
+}
+
+/// The symbol of dim `axis` of Parameter `name`.
+fn parameter_dim(graph: &Graph, inference: &Inference, name: &str, axis: usize) -> symdim::Expr {
+    let (id, _) = graph
+        .nodes()
+        .find(|(_, n)| n.name == name)
+        .expect("the Parameter");
+    let NodeOutcome::Inferred(outputs) = inference.outcome(id) else {
+        panic!("declared, not inferred");
+    };
+    outputs[0].shape.dims().expect("ranked")[axis].clone()
+}
+
+#[test]
+fn a_loop_stopped_by_its_condition_runs_at_most_its_symbolic_trip_count() {
+    // The trip count is a dim of a ShapeOf and the body's condition depends
+    // on the data: OpenVINO answers `?`; ours is `k ∈ [0, N]` with `N` kept
+    // as the bound (rows: also the sliced input's part count).
+    for (name, parameter, axis) in [
+        ("loop_rows_until", "x", 0),
+        ("loop_steps_until", "tokens", 1),
+    ] {
+        let (graph, inference) = run(name);
+        let (k, info) = loop_iterations(&inference);
+        let trips = parameter_dim(&graph, &inference, parameter, axis);
+        assert_eq!(info.upper.as_ref(), Some(&trips), "{name}");
+        assert_eq!(info.range, ir::Interval::new(Some(0), None), "{name}");
+        let shapes = op_shapes(&graph, &inference);
+        let k = inference
+            .symbols
+            .display(&symdim::Expr::symbol(k))
+            .to_string();
+        assert!(
+            shapes
+                .last()
+                .is_some_and(|s| s.starts_with(&format!("[{k}"))),
+            "{name}: {shapes:?}"
+        );
+    }
+}
+
+#[test]
+fn a_constant_trip_count_bounds_the_range_and_minus_one_leaves_it_open() {
+    // OpenVINO: [?,?,3] and [?,2,3].
+    let (_, inference) = run("loop_capped_until");
+    let (_, info) = loop_iterations(&inference);
+    assert_eq!(info.range, ir::Interval::new(Some(0), Some(6)));
+    assert_eq!(info.upper, None);
+    let (_, inference) = run("loop_until_condition");
+    let (_, info) = loop_iterations(&inference);
+    assert_eq!(info.range, ir::Interval::new(Some(0), None));
+    assert_eq!(info.upper, None);
+}
+
+#[test]
+fn a_loop_with_an_unknown_trip_count_runs_at_most_its_sliced_parts() {
+    // `xs [2, S, 3]` sliced along axis 1 and a trip count from an input:
+    // past the last part OpenVINO's CPU plugin (and the executor) fail, so
+    // the iterations are at most `S`. OpenVINO: [2,?,3].
+    let (graph, inference) = run("loop_reverse_slices");
+    let (_, info) = loop_iterations(&inference);
+    let parts = parameter_dim(&graph, &inference, "xs", 1);
+    assert_eq!(info.upper, Some(parts));
+}

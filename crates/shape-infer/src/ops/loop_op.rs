@@ -6,14 +6,23 @@
 //! is (a constant, or an expression of dims such as a ShapeOf's) and the
 //! body's condition is constantly true (constantly false: one
 //! iteration; an initial condition known false: none); otherwise it is a
-//! fresh symbol named after the layer, in `[0, trip count]` (`[0, ∞)` without
-//! one), where OpenVINO answers `?`. Concatenated outputs get `iterations`
-//! times the body's dim on their axis.
+//! fresh symbol named after the layer, where OpenVINO answers `?`, in
+//! `[0, bound]` with the bound the smallest of the trip count (when it
+//! cannot be negative: `-1` is no limit), one (a body condition constantly
+//! false) and each sliced input's part count (OpenVINO's CPU plugin, as the
+//! executor, fails past the last part). A bound that is an expression (`T`
+//! of a ShapeOf) is kept as the symbol's upper bound, `?k ∈ [0, T]`, which
+//! reports show and runs check. Concatenated outputs get `iterations` times
+//! the body's dim on their axis.
 
-use ir::{ElementType, Interval, Node, Shape, SubGraph};
-use symdim::Expr;
+use ir::{Body, ElementType, Interval, Node, Shape, SubGraph};
+use symdim::{Expr, Provenance};
 
-use super::bodies::{infer_iterated, iterated_outputs, scalar_value, seeds, single_body};
+use super::bodies::{
+    infer_iterated, iterated_outputs, outer_input, scalar_value, seeds, single_body,
+    slice_iterations,
+};
+use super::support;
 use crate::context::InferContext;
 use crate::engine::{BodyOutcome, Walker};
 use crate::error::ShapeError;
@@ -78,7 +87,7 @@ pub(crate) fn infer(
     let go_on_always = body.condition.is_none() || body_condition.is_some_and(|v| v != 0);
     // A trip count known as an expression that cannot be negative (a dim
     // of a ShapeOf, as PyTorch's `for t in range(x.shape[1])` converts).
-    let symbolic_trip = match trip.value.as_deref() {
+    let symbolic_trip: Option<Expr> = match trip.value.as_deref() {
         Some([v]) if v.as_constant().is_none() => ctx
             .symbols
             .bounds(v)
@@ -87,20 +96,93 @@ pub(crate) fn infer(
             .map(|_| v.clone()),
         _ => None,
     };
-    let iterations = match (initial, trip_count, body_condition, symbolic_trip) {
+    let iterations = match (initial, trip_count, body_condition, &symbolic_trip) {
         (Some(0), _, _, _) => Expr::constant(0),
         (_, Some(0), _, _) => Expr::constant(0),
         (_, Some(n), _, _) if n > 0 && go_on_always => Expr::constant(n),
         (_, Some(n), Some(0), _) if n > 0 => Expr::constant(1),
-        (_, None, _, Some(trips)) if go_on_always => trips,
-        (_, trip_count, _, _) => {
-            let hi = trip_count.filter(|&n| n >= 0);
-            Expr::symbol(ctx.fresh_symbol(
-                Interval::new(Some(0), hi),
-                format!("iterations of Loop `{}`", node.name),
-            ))
+        (_, None, _, Some(trips)) if go_on_always => trips.clone(),
+        (_, None, Some(0), Some(trips)) if at_least_one(ctx, trips) => Expr::constant(1),
+        _ => {
+            let trip_bound = match trip_count {
+                Some(n) if n >= 0 => Some(Expr::constant(n)),
+                Some(_) => None,
+                None => symbolic_trip,
+            };
+            let once = body_condition == Some(0);
+            let bound = iteration_bound(ctx, body, inputs, trip_bound, once)?;
+            fresh_iterations(ctx, node, bound)?
         }
     };
     let outputs = iterated_outputs(node, body, &outcome, &iterations)?;
     Ok((outputs, vec![outcome]))
+}
+
+/// Whether the trip count `trips` is at least one for every value of its symbols.
+fn at_least_one(ctx: &InferContext, trips: &Expr) -> bool {
+    ctx.symbols
+        .bounds(trips)
+        .is_ok_and(|range| range.lo.is_some_and(|lo| lo >= 1))
+}
+
+/// The most iterations a Loop whose count is not known can run: the
+/// smallest of its trip count (`trip`, when it cannot be negative), one
+/// (`once`: the body's condition is constantly false) and the part count of
+/// each sliced input. `None` when nothing bounds it (`-1`, a trip count that
+/// may be negative, and no sliced input).
+fn iteration_bound(
+    ctx: &InferContext,
+    body: &Body,
+    inputs: &[TensorInfo],
+    trip: Option<Expr>,
+    once: bool,
+) -> Result<Option<Expr>, ShapeError> {
+    let mut bounds: Vec<Expr> = trip.into_iter().collect();
+    if once {
+        bounds.push(Expr::one());
+    }
+    for input in &body.inputs {
+        let Some(slice) = &input.slice else { continue };
+        if let Shape::Ranked(dims) = &outer_input(inputs, input.outer)?.shape {
+            let axis =
+                support::normalize_axis(slice.axis, dims.len(), "the axis of a sliced input")?;
+            bounds.push(slice_iterations(&dims[axis], slice)?);
+        }
+    }
+    let mut bounds = bounds.into_iter();
+    let Some(first) = bounds.next() else {
+        return Ok(None);
+    };
+    let bound = bounds.try_fold(first, |least, b| ctx.symbols.min(&least, &b))?;
+    Ok(Some(bound))
+}
+
+/// The fresh symbol of a Loop's iteration count, in `[0, bound]`: a
+/// constant bound is its range, an expression also its upper bound (so
+/// `?k ∈ [0, T]` is shown and checked at run time); no bound is `[0, ∞)`.
+fn fresh_iterations(
+    ctx: &mut InferContext,
+    node: &Node,
+    bound: Option<Expr>,
+) -> Result<Expr, ShapeError> {
+    let reason = format!("iterations of Loop `{}`", node.name);
+    let range_hi = match &bound {
+        None => None,
+        Some(b) => match ctx.symbols.bounds(b)?.hi {
+            Some(hi) if hi <= 0 => return Ok(Expr::zero()),
+            hi => hi,
+        },
+    };
+    let symbol = match bound {
+        Some(b) if !b.is_constant() => {
+            let provenance = Provenance {
+                layer: node.name.clone(),
+                line: node.location.line,
+                reason,
+            };
+            ctx.symbols.fresh_bounded(&b, Some(provenance))?
+        }
+        _ => ctx.fresh_symbol(Interval::new(Some(0), range_hi), reason),
+    };
+    Ok(Expr::symbol(symbol))
 }
