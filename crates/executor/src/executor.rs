@@ -106,8 +106,9 @@ pub struct Executor {
     /// the shapes of the iteration before, and the inference follows from
     /// them alone (the graph does not change).
     last_bound: Mutex<Option<(BoundShapes, Arc<Inference>)>>,
-    /// Per-layer timing (`OVIR_PROFILE`), of the top-level graph only.
-    profile: Option<crate::profile::Profile>,
+    /// Per-layer timing ([`Executor::with_profiling`]), of the top-level
+    /// graph only.
+    profile: Option<crate::profile::Recorder>,
 }
 
 /// Per Parameter, the element type and dims a run binds it to.
@@ -247,9 +248,7 @@ impl Executor {
             limits: Limits::default(),
             spare: pool::Spare::default(),
             last_bound: Mutex::new(None),
-            profile: declared_dims
-                .then(crate::profile::Profile::from_env)
-                .flatten(),
+            profile: None,
         };
         executor.fold_constants();
         Ok(executor)
@@ -432,6 +431,20 @@ impl Executor {
         for body in self.bodies.iter_mut().flatten() {
             body.set_limits(limits);
         }
+    }
+
+    /// The same executor timing every kernel call of its runs from now on,
+    /// per layer (a layer with bodies as a whole), for
+    /// [`Executor::profile`]. Nothing is printed.
+    pub fn with_profiling(mut self) -> Executor {
+        self.profile = Some(crate::profile::Recorder::default());
+        self
+    }
+
+    /// The per-layer timing of the runs so far, `None` unless made
+    /// [`Executor::with_profiling`].
+    pub fn profile(&self) -> Option<crate::Profile> {
+        self.profile.as_ref().map(crate::profile::Recorder::profile)
     }
 
     /// The memory limits of a run.
@@ -863,12 +876,10 @@ impl Executor {
                 }
             };
             if let (Some(profile), Some(started)) = (&self.profile, started) {
+                let shape = specs.first().and_then(|s| s.shape.as_deref());
                 profile.record(
-                    &node.op_type.name,
-                    || {
-                        let shape = specs.first().and_then(|s| s.shape.as_ref());
-                        format!("{} ({}) {shape:?}", node.name, node.op_type.name)
-                    },
+                    (id.index(), &node.name, &node.op_type.name),
+                    shape,
                     started.elapsed(),
                 );
             }

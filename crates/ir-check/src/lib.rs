@@ -102,6 +102,13 @@ pub struct Args {
     /// outputs are written once).
     #[arg(long, value_name = "N", default_value_t = 0, requires = "run")]
     pub repeat: usize,
+    /// With --run: print on stderr, after the runs, where their time went:
+    /// per op type the sum of its layers' fastest calls, then the N layers of
+    /// the slowest fastest call. The environment variable `OVIR_PROFILE=N`
+    /// asks the same (20 layers when its value is not a number); the flag
+    /// wins.
+    #[arg(long, value_name = "N", requires = "run")]
+    pub profile: Option<usize>,
     /// With --run: the number of threads (default: the machine's cores).
     #[arg(long, value_name = "T", requires = "run", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,

@@ -38,7 +38,9 @@ pub fn execute(file_name: &str, check: &Check<'_>, args: &Args, checked: Outcome
         Ok(pool) => pool,
         Err(e) => return usage_error(format!("--threads {threads}: {e}")),
     };
+    let profile_layers = profile_layers(args);
     let runner = match check.runner() {
+        Ok(runner) if profile_layers.is_some() => runner.with_profiling(),
         Ok(runner) => runner,
         Err(error) => return failure(file_name, check, error, checked),
     };
@@ -84,6 +86,9 @@ pub fn execute(file_name: &str, check: &Check<'_>, args: &Args, checked: Outcome
     if let Some(line) = latency {
         outcome.stderr.push_str(&line);
     }
+    if let (Some(layers), Some(profile)) = (profile_layers, runner.profile()) {
+        let _ = write!(outcome.stderr, "{}", profile.table(layers));
+    }
     let variables = runner.variables();
     let state = (!variables.is_empty()).then(|| state_line(&variables, args.repeat));
     match args.format {
@@ -105,6 +110,16 @@ pub fn execute(file_name: &str, check: &Check<'_>, args: &Args, checked: Outcome
         Format::Sarif | Format::Dot => {}
     }
     outcome
+}
+
+/// How many layers the profile lists, when one is asked for: `--profile N`,
+/// else the environment's `OVIR_PROFILE=N` (any other value:
+/// [`ovir::PROFILE_LAYERS_SHOWN`]).
+fn profile_layers(args: &Args) -> Option<usize> {
+    args.profile.or_else(|| {
+        let value = std::env::var("OVIR_PROFILE").ok()?;
+        Some(value.trim().parse().unwrap_or(ovir::PROFILE_LAYERS_SHOWN))
+    })
 }
 
 /// `latency_ms: min=X median=Y max=Z runs=N threads=T`, the line

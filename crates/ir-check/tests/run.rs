@@ -285,9 +285,79 @@ fn repeat_prints_one_latency_line_and_writes_the_outputs_once() {
     assert!(lines[0].ends_with("runs=3 threads=1"), "{}", lines[0]);
 }
 
+/// `ir-check --run` of dynamic_batch_reshape.xml with `extra` arguments and
+/// `OVIR_PROFILE` set to `env` (or removed): the status and stderr.
+fn run_profiled(name: &str, extra: &[&str], env: Option<&str>) -> (i32, String) {
+    let dir = temp_dir(name);
+    let input = dir.join("x.npy");
+    executor::write_npy(&input, &f32_tensor(&[2, 3, 8, 5])).expect("writes");
+    let input = format!("x={}", input.display());
+    let out_dir = dir.join("out").display().to_string();
+    let mut args = vec![
+        "ir-samples/dynamic_batch_reshape.xml",
+        "--run",
+        "--input",
+        &input,
+        "--output-dir",
+        &out_dir,
+    ];
+    args.extend_from_slice(extra);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ir-check"));
+    command.current_dir(workspace_root()).args(&args);
+    match env {
+        Some(value) => command.env("OVIR_PROFILE", value),
+        None => command.env_remove("OVIR_PROFILE"),
+    };
+    let output = command.output().expect("ir-check runs");
+    (
+        output.status.code().expect("exited"),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// The `profile layer` lines of a stderr.
+fn profile_layers(stderr: &str) -> usize {
+    stderr
+        .lines()
+        .filter(|l| l.starts_with("profile layer "))
+        .count()
+}
+
 #[test]
-fn repeat_and_threads_need_run_and_threads_is_positive() {
+fn profile_prints_the_op_types_and_the_slowest_layers_when_asked() {
+    // `--profile 1`: the total, one line per op type, one layer.
+    let (status, stderr) = run_profiled("profile-flag", &["--profile", "1", "--repeat", "2"], None);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(
+        stderr.lines().any(|l| l.starts_with("profile: ")),
+        "{stderr}"
+    );
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.starts_with("profile op Reshape: ")),
+        "{stderr}"
+    );
+    assert_eq!(profile_layers(&stderr), 1, "{stderr}");
+    // Each layer ran three times (the run and two repeats).
+    assert!(stderr.contains(", 3 calls"), "{stderr}");
+    // The variable asks the same; the flag wins over it.
+    let (status, stderr) = run_profiled("profile-env", &[], Some("2"));
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(profile_layers(&stderr), 2, "{stderr}");
+    let (_, stderr) = run_profiled("profile-both", &["--profile", "1"], Some("2"));
+    assert_eq!(profile_layers(&stderr), 1, "{stderr}");
+    // Neither: no profile.
+    let (status, stderr) = run_profiled("profile-none", &[], None);
+    assert_eq!(status, 0, "{stderr}");
+    assert!(!stderr.contains("profile"), "{stderr}");
+}
+
+#[test]
+fn repeat_threads_and_profile_need_run_and_threads_is_positive() {
     let (status, _, stderr) = ir_check(&["ir-samples/dynamic_batch_reshape.xml", "--repeat", "2"]);
+    assert_eq!(status, 2, "{stderr}");
+    let (status, _, stderr) = ir_check(&["ir-samples/dynamic_batch_reshape.xml", "--profile", "2"]);
     assert_eq!(status, 2, "{stderr}");
     let (status, _, stderr) = ir_check(&[
         "ir-samples/dynamic_batch_reshape.xml",

@@ -114,7 +114,9 @@ use std::sync::{Mutex, PoisonError};
 
 use shape_infer::{infer_validated, Inference, Registry};
 
-pub use executor::{read_npy, write_npy, ExecError, Tensor};
+pub use executor::{
+    read_npy, write_npy, ExecError, LayerTime, OpTime, Profile, Tensor, PROFILE_LAYERS_SHOWN,
+};
 pub use ir::{Diagnostic, Dim, ElementType, Graph, LayerRef, Severity, Shape, SourceLocation};
 pub use ir_xml::ReadError;
 pub use shape_infer::overrides::OverrideError;
@@ -471,6 +473,23 @@ impl Runner {
     /// The ids of the model's variables (empty for a stateless model).
     pub fn variables(&self) -> Vec<String> {
         self.executor.variables()
+    }
+
+    /// The same runner timing every layer of its runs from now on, for
+    /// [`Runner::profile`] (a layer with bodies is timed as a whole). Nothing
+    /// is printed.
+    pub fn with_profiling(self) -> Runner {
+        Runner {
+            executor: self.executor.with_profiling(),
+            state: self.state,
+        }
+    }
+
+    /// Where the time of the runs so far went, per op type and per layer
+    /// (its `Display` is a table); `None` unless made
+    /// [`Runner::with_profiling`].
+    pub fn profile(&self) -> Option<Profile> {
+        self.executor.profile()
     }
 
     /// Forgets the variables' values: the next run reads the initial values.

@@ -148,3 +148,23 @@ fn a_runner_runs_again_with_new_inputs() {
     let error = broken.check(&CheckOptions::default()).runner().unwrap_err();
     assert!(matches!(error, Error::Invalid { .. }), "{error}");
 }
+
+#[test]
+fn a_profiled_runner_returns_where_the_time_went() {
+    let model = Model::open(sample("add_relu_static.xml")).unwrap();
+    let check = model.check(&CheckOptions::default());
+    assert!(check.runner().unwrap().profile().is_none());
+    let runner = check.runner().unwrap().with_profiling();
+    for _ in 0..2 {
+        let x = Tensor::from_vec(vec![1, 3, 4, 4], vec![1.0f32; 48]).unwrap();
+        runner
+            .run(HashMap::from([("input".to_string(), x)]))
+            .unwrap();
+    }
+    let profile = runner.profile().expect("profiled");
+    // Every layer of the model, each called once a run.
+    assert_eq!(profile.layers.len(), model.graph().node_count());
+    assert!(profile.layers.iter().all(|l| l.calls == 2));
+    assert!(profile.ops.iter().any(|o| o.op == "ReLU"));
+    assert!(profile.to_string().starts_with("profile: "));
+}
