@@ -368,6 +368,27 @@ def loop_steps_until(name: str = "loop_steps_until", cap: int | None = None) -> 
     return ov.Model([last, states], [tokens, h], name)
 
 
+def loop_do_once() -> ov.Model:
+    """A Loop whose body's condition is constantly false (a do-while that
+    stops after its first iteration) with a trip count ``N + 1`` of
+    ``x [N, 3]``'s ShapeOf, at least one: the iteration's ReLU of ``x`` is
+    concatenated once, ``[1, N, 3]``. (OpenVINO answers one iteration for a
+    constantly false condition whatever the trip count; at a trip count of 0
+    its CPU plugin then returns an uninitialized row.)"""
+    x = ops.parameter([-1, 3], ov.Type.f32, name="x")
+    rows = ops.gather(ops.shape_of(x), ops.constant(np.int64(0)), ops.constant(np.int64(0)))
+    trip = ops.add(rows, ops.constant(np.int64(1)))
+    bx = ops.parameter([-1, 3], ov.Type.f32, name="bx")
+    kept = ops.result(ops.unsqueeze(ops.relu(bx), ops.constant(np.int64([0]))))
+    go_on = ops.result(ops.constant(False))
+    node = ops.loop(trip, ops.constant(True))
+    node.set_function(ov.Model([go_on, kept], [bx], "body"))
+    node.set_special_body_ports([-1, 0])
+    node.set_invariant_input(bx, x.output(0))
+    once = node.get_concatenated_slices(kept.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([once], [x], "loop_do_once")
+
+
 def samples() -> dict[str, ov.Model]:
     return {
         "if_relu_negative": if_model(),
@@ -384,6 +405,7 @@ def samples() -> dict[str, ov.Model]:
         "loop_rows_until": loop_rows_until(),
         "loop_steps_until": loop_steps_until(),
         "loop_capped_until": loop_steps_until("loop_capped_until", cap=6),
+        "loop_do_once": loop_do_once(),
     }
 
 
@@ -392,6 +414,7 @@ GOLDEN_BINDINGS: dict[str, list[dict]] = {
     "loop_rows_until": [{"x": [5, 3]}, {"x": [1, 3]}],
     "loop_steps_until": [{"tokens": [2, 7], "h": [2, 3]}, {"tokens": [1, 1], "h": [1, 3]}],
     "loop_capped_until": [{"tokens": [2, 4], "h": [2, 3]}],
+    "loop_do_once": [{"x": [4, 3]}, {"x": [0, 3]}],
 }
 
 

@@ -291,3 +291,15 @@ fn a_loop_with_an_unknown_trip_count_runs_at_most_its_sliced_parts() {
     let parts = parameter_dim(&graph, &inference, "xs", 1);
     assert_eq!(info.upper, Some(parts));
 }
+
+#[test]
+fn a_constantly_false_condition_with_a_trip_count_of_at_least_one_runs_once() {
+    // A do-while stopped after its first iteration, its trip count `N + 1`:
+    // exactly one iteration. OpenVINO: [1,?,3].
+    let (graph, inference) = run("loop_do_once");
+    assert_eq!(op_shapes(&graph, &inference), ["[1, ?0, 3]"]);
+    assert!(inference.symbols.iter().all(|(_, info)| info
+        .provenance
+        .as_ref()
+        .is_none_or(|p| !p.reason.starts_with("iterations of Loop"))));
+}

@@ -5,7 +5,10 @@
 //! decide whether to go on. The iteration count is known when the trip count
 //! is (a constant, or an expression of dims such as a ShapeOf's) and the
 //! body's condition is constantly true (constantly false: one
-//! iteration; an initial condition known false: none); otherwise it is a
+//! iteration when the trip count is at least one, as OpenVINO answers
+//! whatever the trip count, though its CPU plugin then returns an
+//! uninitialized row for a trip count of 0; an initial condition known
+//! false: none); otherwise it is a
 //! fresh symbol named after the layer, where OpenVINO answers `?`, in
 //! `[0, bound]` with the bound the smallest of the trip count (when it
 //! cannot be negative: `-1` is no limit), one (a body condition constantly
