@@ -411,7 +411,7 @@ def samples() -> dict[str, ov.Model]:
 
 # The static bindings of the models that get a golden.
 GOLDEN_BINDINGS: dict[str, list[dict]] = {
-    "loop_rows_until": [{"x": [5, 3]}, {"x": [1, 3]}],
+    "loop_rows_until": [{"x": [5, 3]}, {"x": [1, 3]}, {"x": [0, 3]}],
     "loop_steps_until": [{"tokens": [2, 7], "h": [2, 3]}, {"tokens": [1, 1], "h": [1, 3]}],
     "loop_capped_until": [{"tokens": [2, 4], "h": [2, 3]}],
     "loop_do_once": [{"x": [4, 3]}, {"x": [0, 3]}],
