@@ -38,7 +38,7 @@ pub fn execute(file_name: &str, check: &Check<'_>, args: &Args, checked: Outcome
         Ok(pool) => pool,
         Err(e) => return usage_error(format!("--threads {threads}: {e}")),
     };
-    let runner = match check.runner() {
+    let runner = match check.runner_with_precision(args.precision) {
         Ok(runner) => runner,
         Err(error) => return failure(file_name, check, error, checked),
     };
