@@ -5,24 +5,29 @@
 //! without native f16 arithmetic (x86 without AVX512-FP16 or AVX2-VNNI-2),
 //! nor with `INFERENCE_PRECISION_HINT=f32` on any CPU: its
 //! `ConvertPrecision` transformation retypes every f16 tensor of the model
-//! to f32. Measured with OpenVINO 2026.4 (docs/onnx-node-sweep.md, "f16 and
-//! bf16 models"):
+//! to f32. Measured with OpenVINO 2026.4 (`scripts/probe_cpu_precision.py`;
+//! docs/architecture.md, "f16 and bf16 models"):
 //! * f16 Parameters keep their type and are widened (exactly) to f32 where
 //!   the model starts; an f16 Result is rounded to f16 (to nearest even)
 //!   where it ends, once;
-//! * f16 Constants are widened to f32;
 //! * between them every layer computes and passes f32: a Convert to f16 in
 //!   the middle of a graph does not round (it becomes a Convert to f32), and
 //!   the ops whose output type is an attribute (Range, RandomUniform, Eye)
-//!   produce f32 (a seeded f16 RandomUniform gives the f32 values rounded).
+//!   produce f32 (a seeded f16 RandomUniform gives the f32 values rounded);
+//! * what OpenVINO folds before that, the compile-time constants (f16
+//!   Constants, and layers fed only by constants and ShapeOfs of static
+//!   shapes), stays f16, and is widened where the rest reads it;
+//!   ScaledDotProductAttention's default scale is computed in the query's
+//!   type by its decomposition.
 //!
 //! [`Precision::Plugin`] does the same, as a rewrite of the graph before the
 //! executor plans it (the plugin's own approach): f16 Parameters and
-//! Constants feed their consumers through an inserted Convert to f32, the
-//! layers that made f16 make f32, and a Convert to f16 is inserted before
-//! each Result that was f16. Bodies (If, Loop, TensorIterator) compute in
-//! f32 throughout: their f16 Parameters become f32 Parameters, their Results
-//! stay f32, as the layer's outer outputs do.
+//! compile-time constants feed the other layers through an inserted Convert
+//! to f32, the layers that made f16 make f32, a Convert to f16 is inserted
+//! before each Result that was f16, and an attention layer of an f16 query
+//! gets its f16 scale as an input. Bodies (If, Loop, TensorIterator)
+//! compute in f32 throughout: their f16 Parameters become f32 Parameters,
+//! their Results stay f32, as the layer's outer outputs do.
 //!
 //! bf16 keeps its per-layer rounding under both policies: the CPU plugin
 //! computes bf16 layers in bf16 on every CPU with AVX-512 (each layer
@@ -333,8 +338,9 @@ fn widen(graph: &mut Graph, inference: Option<&Inference>, taken: &mut HashSet<S
 }
 
 /// Per node (by index), whether its outputs are known when the model is
-/// compiled: Constants, ShapeOf of a static shape, and the layers fed by
-/// them alone (not Parameters, variables, random ops or bodies). A Convert
+/// compiled: Constants, ShapeOf of a static shape, the layers fed by them
+/// alone and those whose every output value inference knows (not
+/// Parameters, variables, random ops or bodies). A Convert
 /// of an integer or low-precision Constant is not: OpenVINO keeps
 /// decompression (that Convert, its Subtract and Multiply) out of constant
 /// folding and computes it in f32. Without `inference` only Constants count.
@@ -368,12 +374,28 @@ fn compile_time_constants(graph: &Graph, inference: Option<&Inference>) -> Vec<b
                 constant[s.node.index()] && !decompression
             }),
             (Op::Other, _) => {
-                !sources.is_empty() && sources.iter().all(|s| constant[s.node.index()])
+                (!sources.is_empty() && sources.iter().all(|s| constant[s.node.index()]))
+                    || values_known(inference, id, node.outputs.len())
             }
             _ => false,
         };
     }
     constant
+}
+
+/// Whether inference knows every element of every output of `id` (a
+/// Gather of the static dims of a ShapeOf whose other dims are dynamic:
+/// OpenVINO folds it).
+fn values_known(inference: &Inference, id: NodeId, outputs: usize) -> bool {
+    outputs > 0
+        && (0..outputs).all(|k| {
+            inferred(inference, id, k).is_some_and(|i| {
+                i.real_value.is_some()
+                    || i.value
+                        .as_ref()
+                        .is_some_and(|v| v.iter().all(|d| d.as_constant().is_some()))
+            })
+        })
 }
 
 /// Declares the f16 outputs of a layer that now computes f32 as f32.

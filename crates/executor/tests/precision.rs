@@ -236,3 +236,59 @@ fn the_plugin_policy_takes_and_gives_the_models_types() {
     assert_eq!(Precision::parse("plugin"), Some(Precision::Plugin));
     assert_eq!(Precision::parse("f32"), None);
 }
+
+/// The conformance goldens of f16 graphs (`scripts/goldens/precision.py`,
+/// OpenVINO's CPU plugin): `tests/conformance.rs` checks the default policy
+/// against them; here, that rounding after every layer would not give them
+/// (each case of several layers has an output the exact policy misses), so
+/// they do test the policy. (The attention case is one layer, which both
+/// policies round once: it checks the f16 default scale of the kernel.)
+#[test]
+fn the_f16_conformance_goldens_tell_the_policies_apart() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for case in [
+        "precision_f16_chain",
+        "precision_f16_constant_scale",
+        "precision_f16_attention",
+    ] {
+        let dir = root.join("tests/conformance").join(case);
+        let meta: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("case.json")).unwrap()).unwrap();
+        let model = ir_xml::read_model(
+            &root.join("../..").join(meta["model"].as_str().unwrap()),
+            None,
+        )
+        .unwrap();
+        let inputs: HashMap<String, Tensor> = meta["inputs"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(file, name)| {
+                let t = executor::read_npy(&dir.join(file)).unwrap();
+                (name.as_str().unwrap().to_owned(), t)
+            })
+            .collect();
+        let run = |precision| {
+            Executor::with_precision(&model.graph, precision)
+                .unwrap()
+                .run(inputs.clone())
+                .unwrap()
+        };
+        let (plugin, exact) = (run(Precision::Plugin), run(Precision::Exact));
+        let mut missed = 0;
+        for (file, result) in meta["outputs"].as_object().unwrap() {
+            let want = executor::read_npy(&dir.join(file)).unwrap();
+            let result = result.as_str().unwrap();
+            assert_eq!(
+                executor::first_difference(&plugin[result], &want, 1e-5),
+                None,
+                "{case} {result}"
+            );
+            missed +=
+                usize::from(executor::first_difference(&exact[result], &want, 1e-5).is_some());
+        }
+        if case != "precision_f16_attention" {
+            assert!(missed > 0, "{case}: the exact policy gives the goldens too");
+        }
+    }
+}
