@@ -16,6 +16,7 @@ use crate::error::ExecError;
 use crate::gemm;
 use crate::kernels::{self, Call, KernelFn, OutSpec};
 use crate::pool;
+use crate::precision::Precision;
 use crate::state::State;
 use crate::tensor::{byte_size, element_width, limit_tensors, Tensor, MAX_TENSOR_BYTES};
 
@@ -163,9 +164,20 @@ fn available(graph: &Graph) -> String {
 }
 
 impl Executor {
-    /// Checks the graph's structure and that every op has a kernel.
+    /// Checks the graph's structure and that every op has a kernel; runs
+    /// compute f16 values as OpenVINO's CPU plugin does
+    /// ([`Precision::Plugin`]).
     pub fn new(graph: &Graph) -> Result<Executor, ExecError> {
-        Executor::prepare(graph, true)
+        Executor::with_precision(graph, Precision::default())
+    }
+
+    /// [`Executor::new`] with the f16 values computed as `precision` says
+    /// (`crate::precision` rewrites the graph before it is planned).
+    pub fn with_precision(graph: &Graph, precision: Precision) -> Result<Executor, ExecError> {
+        match crate::precision::plan(graph, precision) {
+            Some(rewritten) => Executor::prepare(&rewritten, true),
+            None => Executor::prepare(graph, true),
+        }
     }
 
     /// An executor for a body of a layer of `outer`: the body's shapes name
@@ -452,7 +464,8 @@ impl Executor {
         self.limits
     }
 
-    /// The graph.
+    /// The graph it runs: the model's, with the Converts the precision
+    /// policy inserted (`crate::precision`).
     pub fn graph(&self) -> &Graph {
         &self.graph
     }

@@ -36,6 +36,30 @@ const NF4_CODES: [f32; 16] = [
     1.0,
 ];
 
+/// Where the CPU plugin's Convert to nf4 passes from code `i` to `i + 1`:
+/// an f32 above `NF4_BOUNDS[i]` takes a code above `i`. These are the
+/// midpoints of OpenVINO's `ConvertNF4::quantize` (bitsandbytes' decision
+/// tree), but at boundaries 0, 8, 12 and 14 one f32 ulp off them, as the
+/// plugin converts (measured on each midpoint and the f32 values next to
+/// it, `scripts/gen_lowprec_goldens.py`), as bits.
+const NF4_BOUNDS: [u32; 15] = [
+    0xbf59_1cd9,
+    0xbf1c_5270,
+    0xbeeb_8480,
+    0xbead_ea76,
+    0xbe70_3cec,
+    0xbe0d_38bc,
+    0xbd3a_7871,
+    0x3d22_faff,
+    0x3df6_4863,
+    0x3e50_67e0,
+    0x3e95_82d4,
+    0x3ec7_53f9,
+    0x3f00_6d03,
+    0x3f24_8daf,
+    0x3f5c_89d9,
+];
+
 /// E2M1 magnitudes by their three low bits.
 const F4E2M1_MAGNITUDES: [f32; 8] = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0];
 
@@ -258,9 +282,9 @@ fn not_storage(t: ElementType) -> ExecError {
 ///   are `0x00`, as are an f32 source's subnormals (a bf16 source's round);
 ///   NaN is `0xFF`;
 /// - f4e2m1: the nearest E2M1 (ties to even), saturated at ±6; NaN is ±6;
-/// - nf4: the nearest NormalFloat4 code, by the midpoints of the code book
-///   (a value on a midpoint takes the lower code); NaN is code 0. (At 4 of
-///   the 15 midpoints the CPU plugin's boundary is one or two f32 ulps off.)
+/// - nf4: the nearest NormalFloat4 code, by the CPU plugin's boundaries
+///   between codes (`NF4_BOUNDS`: near the midpoints of the code book; a
+///   value on a boundary takes the lower code); NaN is code 0.
 /// - i4, u4, u2: integers keep their low bits (two's complement); floats
 ///   are truncated toward zero, then keep their low bits, infinities and NaN
 ///   giving 0; but from f64, i4 first saturates at i8's range and u4 at
@@ -518,10 +542,10 @@ impl FloatEncoder {
                 if x.is_nan() {
                     return 0;
                 }
-                // Past the midpoint of two codes, the upper one.
-                let above = NF4_CODES
-                    .windows(2)
-                    .filter(|w| f64::from(x) > (f64::from(w[0]) + f64::from(w[1])) / 2.0)
+                // Past the boundary of two codes, the upper one.
+                let above = NF4_BOUNDS
+                    .iter()
+                    .filter(|&&b| x > f32::from_bits(b))
                     .count();
                 above as u8
             }

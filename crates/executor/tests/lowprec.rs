@@ -49,10 +49,9 @@ fn same(t: ElementType, a: &[u8], b: &[u8]) -> bool {
     a == b || (nan(a) && nan(b))
 }
 
-/// Known differences: `(pair, count)`. At 4 of nf4's 15 code-book midpoints
-/// the CPU plugin's boundary is one or two f32 ulps off the midpoint the
-/// executor uses (the inputs include the values next to each midpoint).
-const KNOWN: &[(&str, usize)] = &[("f32_to_nf4", 4)];
+/// Known differences: `(pair, count)`. (None: nf4's boundaries are the
+/// CPU plugin's, and the inputs include the values next to each midpoint.)
+const KNOWN: &[(&str, usize)] = &[];
 
 #[test]
 fn convert_matches_the_cpu_plugin_on_edge_values() {

@@ -1,6 +1,7 @@
 //! ONNX's own backend node tests for Compress, Slice, Reshape, Where,
-//! NonMaxSuppression, GridSample, RoiAlign, AveragePool, TopK, Tile, If and
-//! Loop, and the low-precision ones of Cast, CastLike and DequantizeLinear
+//! NonMaxSuppression, GridSample, RoiAlign, AveragePool, TopK, Tile, If,
+//! Loop and QuantizeLinear (to u8, u16, i16, i4, u4, f8e4m3, f8e5m2), and
+//! the low-precision ones of Cast, CastLike and DequantizeLinear
 //! (inputs and outputs of f8, f4, i4, u4, e8m0 as their codes): every
 //! case folder of `tests/onnx_node/` (written by
 //! `scripts/gen_onnx_node_cases.py`) holds the case's ONNX model converted to
@@ -25,18 +26,26 @@ use executor::{
 };
 use ir::{ElementType, TensorBytes};
 
-/// The number of cases compared: the generator collects 200 cases from onnx
+/// The number of cases compared: the generator collects 217 cases from onnx
 /// 1.23.2 (it skips the If and Loop cases over sequences and optionals), of
-/// which OpenVINO cannot convert the 4 volumetric (5-D) GridSample ones and
-/// the 46 Casts from or to f8 FNUZ types and 2-bit integers.
+/// which OpenVINO cannot convert the 4 volumetric (5-D) GridSample ones,
+/// the 46 Casts from or to f8 FNUZ types and 2-bit integers, and 4
+/// QuantizeLinear ones (to 2-bit integers and f4e2m1, and a blocked scale
+/// it refuses).
 /// Raise it if a newer onnx adds cases.
-const MIN_COMPARED: usize = 154;
+const MIN_COMPARED: usize = 163;
 
 /// `(case, Result name or "(all)" when the run fails, text the mismatch
 /// must contain, reason)` of every output where our executor does not
 /// produce what ONNX expects. Fixing one makes the test fail until its entry
 /// is removed; failing differently makes it fail too.
 const KNOWN_DIFFERENCES: &[(&str, &str, &str, &str)] = &[
+    (
+        "test_quantizelinear_uint16",
+        "y/sink_port_0",
+        "index 2: 32768 vs expected 32769",
+        "not an executor bug: OpenVINO's frontend makes QuantizeLinear a FakeQuantize over the zero-point-shifted range, which rounds x / scale + zero point half to even (1.5 + 32767 = 32768.5 to 32768); ONNX rounds x / scale first (1.5 to 2) and adds the zero point after (32769). OpenVINO's CPU plugin (openvino_cpu in case.json) gives 32768, as ours",
+    ),
     (
         "test_cast_FLOAT16_to_FLOAT4E2M1",
         "output/sink_port_0",

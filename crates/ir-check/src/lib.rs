@@ -109,9 +109,19 @@ pub struct Args {
     /// wins.
     #[arg(long, value_name = "N", requires = "run")]
     pub profile: Option<usize>,
+    /// With --run: how f16 values are computed: `plugin` as OpenVINO's CPU
+    /// plugin does (in f32 between layers, rounded to f16 at the Results),
+    /// `exact` rounded to f16 after every layer.
+    #[arg(long, value_name = "POLICY", default_value = "plugin", requires = "run", value_parser = parse_precision)]
+    pub precision: ovir::Precision,
     /// With --run: the number of threads (default: the machine's cores).
     #[arg(long, value_name = "T", requires = "run", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
+}
+
+/// `--precision`'s value.
+fn parse_precision(text: &str) -> Result<ovir::Precision, String> {
+    ovir::Precision::parse(text).ok_or_else(|| format!("`{text}` is not `plugin` or `exact`"))
 }
 
 /// What a run prints and its exit status.

@@ -39,7 +39,7 @@ pub fn execute(file_name: &str, check: &Check<'_>, args: &Args, checked: Outcome
         Err(e) => return usage_error(format!("--threads {threads}: {e}")),
     };
     let profile_layers = profile_layers(args);
-    let runner = match check.runner() {
+    let runner = match check.runner_with_precision(args.precision) {
         Ok(runner) if profile_layers.is_some() => runner.with_profiling(),
         Ok(runner) => runner,
         Err(error) => return failure(file_name, check, error, checked),

@@ -536,3 +536,54 @@ fn low_precision_inputs_and_outputs_travel_as_codes() {
     assert_eq!(status, 2, "{stderr}");
     assert!(stderr.contains("f8e4m3"), "{stderr}");
 }
+
+/// `--precision`: the sample's f16 `Add` of a Parameter and a Const, then
+/// a Convert to f32. `plugin` (the default) computes the Add in f32 as
+/// OpenVINO's CPU plugin does (its output is the conformance golden);
+/// `exact` rounds the Add to f16 first.
+#[test]
+fn precision_plugin_computes_f16_in_f32_and_exact_rounds_each_layer() {
+    let case = workspace_root().join("crates/executor/tests/conformance/sample_scalar_and_types");
+    let golden = executor::read_npy(&case.join("out_half_as_f32_sink_port_0.npy")).expect("golden");
+    let golden = golden.to_vec::<f32>().expect("f32");
+    let inputs: Vec<String> = ["flags", "half", "indices", "pixels", "scale"]
+        .iter()
+        .map(|n| format!("{n}={}", case.join(format!("in_{n}.npy")).display()))
+        .collect();
+    let run = |precision: Option<&str>| {
+        let dir = temp_dir(&format!("precision-{}", precision.unwrap_or("default")));
+        let out = dir.display().to_string();
+        let mut args = vec![
+            "ir-samples/scalar_and_types.xml",
+            "--run",
+            "--output-dir",
+            &out,
+        ];
+        for i in &inputs {
+            args.extend(["--input", i]);
+        }
+        if let Some(p) = precision {
+            args.extend(["--precision", p]);
+        }
+        let (status, _, stderr) = ir_check(&args);
+        assert_eq!(status, 0, "{stderr}");
+        let t = executor::read_npy(&dir.join("half_as_f32_sink_port_0.npy")).expect("output");
+        t.to_vec::<f32>().expect("f32")
+    };
+    assert_eq!(run(None), golden);
+    assert_eq!(run(Some("plugin")), golden);
+    let exact = run(Some("exact"));
+    let rounded: Vec<f32> = golden
+        .iter()
+        .map(|&v| half::f16::from_f32(v).to_f32())
+        .collect();
+    assert_ne!(rounded, golden, "the golden must tell the policies apart");
+    assert_eq!(exact, rounded);
+    let (status, _, stderr) = ir_check(&[
+        "ir-samples/scalar_and_types.xml",
+        "--run",
+        "--precision",
+        "f8",
+    ]);
+    assert_eq!(status, 2, "{stderr}");
+}

@@ -15,9 +15,9 @@ use serde_json::Value;
 
 /// `(sample, output file)` where we knowingly differ from the expected
 /// output; the reason is in `KNOWN_DIFFERENCES` of
-/// `crates/executor/tests/conformance.rs` (OpenVINO computes an f16
-/// subgraph in f32 and never rounds to f16).
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[("scalar_and_types", "half_as_f32_sink_port_0.npy")];
+/// `crates/executor/tests/conformance.rs`. (None since `--run` computes f16
+/// as OpenVINO's CPU plugin does, `--precision plugin`.)
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
 
 /// Every sample has expected outputs (a sample without prints why): at
 /// least this many samples must be compared.

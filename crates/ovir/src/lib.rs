@@ -115,7 +115,8 @@ use std::sync::{Mutex, PoisonError};
 use shape_infer::{infer_validated, Inference, Registry};
 
 pub use executor::{
-    read_npy, write_npy, ExecError, LayerTime, OpTime, Profile, Tensor, PROFILE_LAYERS_SHOWN,
+    read_npy, write_npy, ExecError, LayerTime, OpTime, Precision, Profile, Tensor,
+    PROFILE_LAYERS_SHOWN,
 };
 pub use ir::{Diagnostic, Dim, ElementType, Graph, LayerRef, Severity, Shape, SourceLocation};
 pub use ir_xml::ReadError;
@@ -427,12 +428,19 @@ impl<'m> Check<'m> {
     /// op has a kernel) once, for running it many times, as a benchmark does.
     /// A model with errors does not run.
     pub fn runner(&self) -> Result<Runner, Error> {
+        self.runner_with_precision(Precision::default())
+    }
+
+    /// [`Check::runner`] computing the model's f16 values as `precision`
+    /// says: as OpenVINO's CPU plugin does (f32 between layers, the default)
+    /// or rounded to f16 after every layer.
+    pub fn runner_with_precision(&self, precision: Precision) -> Result<Runner, Error> {
         let errors = self.errors().count();
         if errors > 0 {
             return Err(Error::Invalid { errors });
         }
         Ok(Runner {
-            executor: executor::Executor::new(&self.model.graph)?,
+            executor: executor::Executor::with_precision(&self.model.graph, precision)?,
             state: Mutex::default(),
         })
     }

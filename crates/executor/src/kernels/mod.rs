@@ -109,7 +109,7 @@ mod roi_align;
 mod roi_align_rotated;
 pub(crate) mod roi_pooling;
 mod roll;
-mod scaled_dot_product_attention;
+pub(crate) mod scaled_dot_product_attention;
 mod scatter;
 mod search_sorted;
 mod segment_max;

@@ -6,6 +6,7 @@
 //! every operand broadcast through the shared helpers. A row whose every
 //! score is masked gives NaN, as the softmax of nothing.
 
+use half::{bf16, f16};
 use ir::ElementType;
 
 use super::convolution::{narrow, widen};
@@ -49,7 +50,7 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let batch = &out[..rank - 2];
     let scale = match call.inputs.get(4) {
         Some(t) => *widen(t)?.first().ok_or("the scale is empty")?,
-        None => 1.0 / (e as f32).sqrt(),
+        None => default_scale(e, q.element_type),
     };
     let causal = call.attr_bool("causal", false);
     let bias = match call.inputs.get(3) {
@@ -135,6 +136,20 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
         )?;
     }
     Ok(vec![narrow(q.element_type, out, &result)?])
+}
+
+/// The scale of an op without a scale input: `1 / sqrt(E)` computed in the
+/// query's element type, as OpenVINO's decomposition of the op computes it
+/// (`ConvertLike` of E to the query's type, `Sqrt`, `Divide`, each rounded
+/// to an f16 or bf16 query's type; the CPU plugin folds it so before it
+/// computes f16 in f32).
+pub(crate) fn default_scale(e: usize, query: ElementType) -> f32 {
+    let round = |v: f32| match query {
+        ElementType::F16 => f16::from_f32(v).to_f32(),
+        ElementType::BF16 => bf16::from_f32(v).to_f32(),
+        _ => v,
+    };
+    round(1.0 / round(round(e as f32).sqrt()))
 }
 
 /// The softmax of one row in place (NaN when every entry is `-inf`).

@@ -1,0 +1,528 @@
+//! The element type each f16 value is computed and stored in, decided once
+//! when an [`Executor`](crate::Executor) is prepared.
+//!
+//! OpenVINO's CPU plugin does not compute f16 layers in f16 on a CPU
+//! without native f16 arithmetic (x86 without AVX512-FP16 or AVX2-VNNI-2),
+//! nor with `INFERENCE_PRECISION_HINT=f32` on any CPU: its
+//! `ConvertPrecision` transformation retypes every f16 tensor of the model
+//! to f32. Measured with OpenVINO 2026.4 (`scripts/probe_cpu_precision.py`;
+//! docs/architecture.md, "f16 and bf16 models"):
+//! * f16 Parameters keep their type and are widened (exactly) to f32 where
+//!   the model starts; an f16 Result is rounded to f16 (to nearest even)
+//!   where it ends, once;
+//! * between them every layer computes and passes f32: a Convert to f16 in
+//!   the middle of a graph does not round (it becomes a Convert to f32), and
+//!   the ops whose output type is an attribute (Range, RandomUniform, Eye)
+//!   produce f32 (a seeded f16 RandomUniform gives the f32 values rounded);
+//! * what OpenVINO folds before that, the compile-time constants (f16
+//!   Constants, and layers fed only by constants and ShapeOfs of static
+//!   shapes), stays f16, and is widened where the rest reads it;
+//!   ScaledDotProductAttention's default scale is computed in the query's
+//!   type by its decomposition.
+//!
+//! [`Precision::Plugin`] does the same, as a rewrite of the graph before the
+//! executor plans it (the plugin's own approach): f16 Parameters and
+//! compile-time constants feed the other layers through an inserted Convert
+//! to f32, the layers that made f16 make f32, a Convert to f16 is inserted
+//! before each Result that was f16, and an attention layer of an f16 query
+//! gets its f16 scale as an input. Bodies (If, Loop, TensorIterator)
+//! compute in f32 throughout: their f16 Parameters become f32 Parameters,
+//! their Results stay f32, as the layer's outer outputs do.
+//!
+//! bf16 keeps its per-layer rounding under both policies: the CPU plugin
+//! computes bf16 layers in bf16 on every CPU with AVX-512 (each layer
+//! rounds its output to bf16, though layers it fuses keep f32 between them),
+//! and widens bf16 to f32 only on CPUs without it.
+
+use std::collections::HashSet;
+
+use ir::{ElementType, Graph, Node, NodeId, Op, OpType, OutputRef, PortDecl};
+use petgraph::visit::EdgeRef;
+use petgraph::Direction;
+use shape_infer::{Inference, NodeOutcome, Options, Registry, TensorInfo};
+
+use crate::kernels::scaled_dot_product_attention::default_scale;
+
+/// How a run computes the f16 values of a model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Precision {
+    /// As OpenVINO's CPU plugin on a CPU without native f16 arithmetic (and
+    /// on any CPU with `INFERENCE_PRECISION_HINT=f32`): f16 values are
+    /// computed and passed between layers in f32, widened from f16 where
+    /// the model's f16 Parameters and Constants are read and rounded to f16
+    /// only at its Results.
+    #[default]
+    Plugin,
+    /// Every layer computes in the types the IR gives it: an f16 output is
+    /// rounded to f16 after each layer, as OpenVINO's reference
+    /// implementations compute an f16 model.
+    Exact,
+}
+
+impl Precision {
+    /// The policy named `text` (`plugin` or `exact`).
+    pub fn parse(text: &str) -> Option<Precision> {
+        match text {
+            "plugin" => Some(Precision::Plugin),
+            "exact" => Some(Precision::Exact),
+            _ => None,
+        }
+    }
+}
+
+/// The ops whose output type is an attribute, and that attribute.
+const TYPE_ATTRIBUTES: &[(&str, &str)] = &[
+    ("Convert", "destination_type"),
+    ("Range", "output_type"),
+    ("RandomUniform", "output_type"),
+    ("Eye", "output_type"),
+    ("ReadValue", "variable_type"),
+    ("Assign", "variable_type"),
+];
+
+/// The graph `precision` runs: `None` when it is `graph` itself (the exact
+/// policy, or a model that computes nothing in f16), else the rewritten graph the
+/// module docs describe.
+pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
+    if precision == Precision::Exact || !computes_f16(graph) {
+        return None;
+    }
+    let options = Options {
+        check_declared_shapes: false,
+        ..Options::default()
+    };
+    let inference = shape_infer::infer(graph, &Registry::standard(), &options);
+    let f16_results = f16_results(graph, &inference);
+    let mut rewritten = graph.clone();
+    let mut taken = layer_ids(&rewritten);
+    explicit_attention_scales(&mut rewritten, &inference, &mut taken);
+    widen(&mut rewritten, Some(&inference), &mut taken);
+    for result in f16_results {
+        narrow_before(&mut rewritten, result, &mut taken);
+    }
+    Some(rewritten)
+}
+
+fn is_f16_name(text: &str) -> bool {
+    ElementType::parse(text.trim()) == Some(ElementType::F16)
+}
+
+/// Whether `graph` or one of its bodies computes anything in f16: an f16
+/// Parameter, an f16 Constant read by a layer other than a Convert, or an
+/// f16 type attribute. (An f32 model whose weights are stored in f16 and
+/// widened by Converts, as OpenVINO saves models by default, computes
+/// nothing in f16 and is left as it is.)
+fn computes_f16(graph: &Graph) -> bool {
+    graph.nodes().any(|(id, node)| match &node.op {
+        Op::Parameter { element_type, .. } => *element_type == ElementType::F16,
+        Op::Constant { element_type, .. } => {
+            *element_type == ElementType::F16
+                && graph
+                    .graph
+                    .edges_directed(id, Direction::Outgoing)
+                    .any(|e| graph.node(e.target()).op_type.name != "Convert")
+        }
+        Op::SubGraph(sub) => sub.bodies.iter().any(|b| computes_f16(&b.graph)),
+        Op::Result => false,
+        Op::Other => type_attribute(node).is_some_and(|(_, v)| is_f16_name(v)),
+    })
+}
+
+/// The op's output-type attribute and its value, if it has one.
+fn type_attribute(node: &Node) -> Option<(&'static str, &str)> {
+    let (_, key) = TYPE_ATTRIBUTES
+        .iter()
+        .find(|(op, _)| *op == node.op_type.name)?;
+    Some((key, node.attributes.get(key)?))
+}
+
+/// The top-level Results whose input is f16: inferred where inference can,
+/// else as the Result's input port declares.
+fn f16_results(graph: &Graph, inference: &Inference) -> Vec<NodeId> {
+    graph
+        .results()
+        .filter(|(id, node)| {
+            let source = graph
+                .input_sources(*id)
+                .first()
+                .and_then(|s| s.first().copied());
+            let inferred =
+                source.and_then(|s| inferred(inference, s.node, s.output).map(|i| i.element_type));
+            let declared = node.inputs.first().and_then(|p| p.element_type);
+            inferred.or(declared) == Some(ElementType::F16)
+        })
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// The element type and shape inference gives output `output` of `node`.
+fn inferred(inference: &Inference, node: NodeId, output: usize) -> Option<&TensorInfo> {
+    match inference.outcome(node) {
+        NodeOutcome::Inferred(infos) => infos.get(output),
+        NodeOutcome::Declared(_) => None,
+    }
+}
+
+/// Gives each top-level ScaledDotProductAttention of an f16 query without a
+/// scale input the scale OpenVINO computes for it in f16
+/// (`default_scale`), as an f32 Constant, once the query's last dim is
+/// known; an op without a mask gets a scalar 0 (which adds nothing, and
+/// which `causal` ignores) to put the scale at its place. In f32 the kernel
+/// would compute `1 / sqrt(E)` unrounded.
+fn explicit_attention_scales(
+    graph: &mut Graph,
+    inference: &Inference,
+    taken: &mut HashSet<String>,
+) {
+    let attention: Vec<NodeId> = graph
+        .nodes()
+        .filter(|(_, n)| n.op_type.name == "ScaledDotProductAttention" && n.inputs.len() < 5)
+        .map(|(id, _)| id)
+        .collect();
+    for id in attention {
+        let Some(query) = graph
+            .input_sources(id)
+            .first()
+            .and_then(|s| s.first().copied())
+        else {
+            continue;
+        };
+        let Some(info) = inferred(inference, query.node, query.output) else {
+            continue;
+        };
+        let depth = info
+            .shape
+            .dims()
+            .and_then(|d| d.last())
+            .and_then(|d| d.as_constant())
+            .and_then(|d| usize::try_from(d).ok());
+        let (ElementType::F16, Some(depth)) = (info.element_type, depth) else {
+            continue;
+        };
+        let scale = default_scale(depth, ElementType::F16);
+        if graph.node(id).inputs.len() == 3 {
+            let zero = add_scalar(graph, id, 0.0, "mask_zero", taken);
+            attach(graph, zero, id);
+        }
+        let scale = add_scalar(graph, id, scale, "scale", taken);
+        attach(graph, scale, id);
+    }
+}
+
+/// Feeds `from`'s output into a new last input of `node`.
+fn attach(graph: &mut Graph, from: NodeId, node: NodeId) {
+    let input = graph.node(node).inputs.len();
+    let port_id = graph
+        .node(node)
+        .inputs
+        .iter()
+        .chain(&graph.node(node).outputs)
+        .map(|p| p.id + 1)
+        .max()
+        .unwrap_or(0);
+    let location = graph.node(node).location;
+    graph.node_mut(node).inputs.push(PortDecl {
+        id: port_id,
+        element_type: Some(ElementType::F32),
+        names: Vec::new(),
+        dims: Vec::new(),
+        attributes: ir::Attributes::new(),
+        rt_info: None,
+        location,
+    });
+    connect(graph, from, 0, node, input);
+}
+
+/// A new scalar f32 Constant named after layer `next_to` and `suffix`.
+fn add_scalar(
+    graph: &mut Graph,
+    next_to: NodeId,
+    value: f32,
+    suffix: &str,
+    taken: &mut HashSet<String>,
+) -> NodeId {
+    let near = graph.node(next_to);
+    let (id, name) = new_name(near, suffix, taken);
+    let mut attributes = ir::Attributes::new();
+    attributes.set("element_type", ElementType::F32.name());
+    attributes.set("shape", "");
+    let node = Node {
+        id,
+        name,
+        op_type: OpType {
+            name: "Const".to_owned(),
+            version: "opset1".to_owned(),
+        },
+        op: Op::Constant {
+            element_type: ElementType::F32,
+            shape: Vec::new(),
+            data: ir::TensorBytes::from_vec(value.to_le_bytes().to_vec()),
+        },
+        attributes,
+        layer_attributes: ir::Attributes::new(),
+        inputs: Vec::new(),
+        outputs: vec![PortDecl {
+            id: 0,
+            element_type: Some(ElementType::F32),
+            names: Vec::new(),
+            dims: Vec::new(),
+            attributes: ir::Attributes::new(),
+            rt_info: None,
+            location: near.location,
+        }],
+        rt_info: None,
+        location: near.location,
+    };
+    graph.add_node(node)
+}
+
+/// Retypes `graph`'s f16 values to f32, but for the values known when the
+/// model is compiled (`compile_time_constants`), which OpenVINO folds in
+/// f16 before it retypes the rest: they keep their f16 layers and are
+/// widened where a layer that is not constant reads them. At the top level
+/// (`inference` given) f16 Parameters keep their type and feed their
+/// consumers through a Convert; in a body they become f32 (the layer feeds
+/// them f32), and only Constants count as constant.
+fn widen(graph: &mut Graph, inference: Option<&Inference>, taken: &mut HashSet<String>) {
+    let top = inference.is_some();
+    let constant = compile_time_constants(graph, inference);
+    let ids: Vec<NodeId> = graph.nodes().map(|(id, _)| id).collect();
+    for id in ids {
+        if constant[id.index()] {
+            let halves: Vec<usize> = match (&graph.node(id).op, inference) {
+                (Op::Constant { element_type, .. }, _) => (*element_type == ElementType::F16)
+                    .then_some(0)
+                    .into_iter()
+                    .collect(),
+                (_, Some(inference)) => (0..graph.node(id).outputs.len())
+                    .filter(|&k| {
+                        inferred(inference, id, k).map(|i| i.element_type) == Some(ElementType::F16)
+                    })
+                    .collect(),
+                (_, None) => Vec::new(),
+            };
+            for output in halves {
+                widen_after(graph, id, output, &constant, taken);
+            }
+            continue;
+        }
+        let node = graph.node_mut(id);
+        match &mut node.op {
+            Op::Parameter { element_type, .. } if *element_type == ElementType::F16 => {
+                if top {
+                    widen_after(graph, id, 0, &constant, taken);
+                } else {
+                    *element_type = ElementType::F32;
+                    retype_outputs(node);
+                }
+            }
+            Op::SubGraph(sub) => {
+                for body in &mut sub.bodies {
+                    // A body's layer ids are its own.
+                    let mut body_taken = layer_ids(&body.graph);
+                    widen(&mut body.graph, None, &mut body_taken);
+                }
+                retype_outputs(node);
+            }
+            Op::Parameter { .. } | Op::Result | Op::Constant { .. } => {}
+            Op::Other => {
+                if let Some((key, value)) = type_attribute(node) {
+                    if is_f16_name(value) {
+                        node.attributes.set(key, ElementType::F32.name());
+                    }
+                }
+                retype_outputs(node);
+            }
+        }
+    }
+}
+
+/// Per node (by index), whether its outputs are known when the model is
+/// compiled: Constants, ShapeOf of a static shape, the layers fed by them
+/// alone and those whose every output value inference knows (not
+/// Parameters, variables, random ops or bodies). A Convert
+/// of an integer or low-precision Constant is not: OpenVINO keeps
+/// decompression (that Convert, its Subtract and Multiply) out of constant
+/// folding and computes it in f32. Without `inference` only Constants count.
+fn compile_time_constants(graph: &Graph, inference: Option<&Inference>) -> Vec<bool> {
+    let mut constant = vec![false; graph.node_count()];
+    for (id, node) in graph.nodes() {
+        constant[id.index()] = matches!(node.op, Op::Constant { .. });
+    }
+    let (Some(inference), Ok(order)) = (inference, graph.topological_order()) else {
+        return constant;
+    };
+    for id in order {
+        let node = graph.node(id);
+        let sources: Vec<OutputRef> = graph.input_sources(id).into_iter().flatten().collect();
+        constant[id.index()] = match (&node.op, node.op_type.name.as_str()) {
+            (Op::Constant { .. }, _) => true,
+            (Op::Other, "ShapeOf") => sources.first().is_some_and(|s| {
+                inferred(inference, s.node, s.output)
+                    .and_then(|i| i.shape.dims())
+                    .is_some_and(|d| d.iter().all(|x| x.as_constant().is_some()))
+            }),
+            (Op::Other, "ReadValue" | "RandomUniform" | "Multinomial") => false,
+            (Op::Other, "Convert") => sources.first().is_some_and(|s| {
+                let decompression = matches!(
+                    &graph.node(s.node).op,
+                    Op::Constant { element_type, .. } if !matches!(
+                        element_type,
+                        ElementType::F16 | ElementType::BF16 | ElementType::F32 | ElementType::F64
+                    )
+                );
+                constant[s.node.index()] && !decompression
+            }),
+            (Op::Other, _) => {
+                (!sources.is_empty() && sources.iter().all(|s| constant[s.node.index()]))
+                    || values_known(inference, id, node.outputs.len())
+            }
+            _ => false,
+        };
+    }
+    constant
+}
+
+/// Whether inference knows every element of every output of `id` (a
+/// Gather of the static dims of a ShapeOf whose other dims are dynamic:
+/// OpenVINO folds it).
+fn values_known(inference: &Inference, id: NodeId, outputs: usize) -> bool {
+    outputs > 0
+        && (0..outputs).all(|k| {
+            inferred(inference, id, k).is_some_and(|i| {
+                i.real_value.is_some()
+                    || i.value
+                        .as_ref()
+                        .is_some_and(|v| v.iter().all(|d| d.as_constant().is_some()))
+            })
+        })
+}
+
+/// Declares the f16 outputs of a layer that now computes f32 as f32.
+fn retype_outputs(node: &mut Node) {
+    for port in &mut node.outputs {
+        if port.element_type == Some(ElementType::F16) {
+            port.element_type = Some(ElementType::F32);
+        }
+    }
+}
+
+/// Feeds the consumers of `id`'s (f16) output `output` through a new
+/// Convert to f32, but for the constant layers (which compute in f16 too)
+/// and Converts (which read f16 as exactly as f32, and by which the
+/// executor's folding of compressed weights recognises them).
+fn widen_after(
+    graph: &mut Graph,
+    id: NodeId,
+    output: usize,
+    constant: &[bool],
+    taken: &mut HashSet<String>,
+) {
+    let moved: Vec<_> = graph
+        .graph
+        .edges_directed(id, Direction::Outgoing)
+        .filter(|e| e.weight().from_output == output)
+        .filter(|e| {
+            !constant.get(e.target().index()).copied().unwrap_or(false)
+                && graph.node(e.target()).op_type.name != "Convert"
+        })
+        .map(|e| (e.id(), e.target(), *e.weight()))
+        .collect();
+    if moved.is_empty() {
+        return;
+    }
+    let convert = add_convert(graph, id, ElementType::F32, "to_f32", taken);
+    connect(graph, id, output, convert, 0);
+    // Removing an edge moves the last one into its index: highest first.
+    let mut edges: Vec<_> = moved.iter().map(|m| m.0).collect();
+    edges.sort_by_key(|e| std::cmp::Reverse(e.index()));
+    for e in edges {
+        graph.graph.remove_edge(e);
+    }
+    for (_, target, weight) in moved {
+        connect(graph, convert, 0, target, weight.to_input);
+    }
+}
+
+/// Rounds the input of Result `result` to f16 through a new Convert.
+fn narrow_before(graph: &mut Graph, result: NodeId, taken: &mut HashSet<String>) {
+    let incoming: Vec<_> = graph
+        .graph
+        .edges_directed(result, Direction::Incoming)
+        .map(|e| (e.id(), e.source(), *e.weight()))
+        .collect();
+    let [(edge, source, weight)] = incoming.as_slice() else {
+        return;
+    };
+    let convert = add_convert(graph, result, ElementType::F16, "to_f16", taken);
+    graph.graph.remove_edge(*edge);
+    connect(graph, *source, weight.from_output, convert, 0);
+    connect(graph, convert, 0, result, weight.to_input);
+}
+
+fn connect(graph: &mut Graph, from: NodeId, output: usize, to: NodeId, input: usize) {
+    graph.connect(
+        OutputRef { node: from, output },
+        ir::InputRef { node: to, input },
+    );
+}
+
+/// The id (one no layer in `taken` has) and name of a new layer next to
+/// `near`: theirs with `/suffix`.
+fn new_name(near: &Node, suffix: &str, taken: &mut HashSet<String>) -> (String, String) {
+    let base = format!("{}/{suffix}", near.id);
+    let mut id = base.clone();
+    let mut n = 1;
+    while taken.contains(&id) {
+        n += 1;
+        id = format!("{base}.{n}");
+    }
+    taken.insert(id.clone());
+    (id, format!("{}/{suffix}", near.name))
+}
+
+/// The layer ids of `graph` (without its bodies').
+fn layer_ids(graph: &Graph) -> HashSet<String> {
+    graph.nodes().map(|(_, n)| n.id.clone()).collect()
+}
+
+/// A new Convert to `to`, named after layer `next_to` and `suffix`
+/// (`new_name`), with ports declared like `next_to`'s first.
+fn add_convert(
+    graph: &mut Graph,
+    next_to: NodeId,
+    to: ElementType,
+    suffix: &str,
+    taken: &mut HashSet<String>,
+) -> NodeId {
+    let near = graph.node(next_to);
+    let template = near.outputs.first().or(near.inputs.first());
+    let port = |id: u32, element_type: Option<ElementType>| PortDecl {
+        id,
+        element_type,
+        names: Vec::new(),
+        dims: template.map(|p| p.dims.clone()).unwrap_or_default(),
+        attributes: ir::Attributes::new(),
+        rt_info: None,
+        location: near.location,
+    };
+    let mut attributes = ir::Attributes::new();
+    attributes.set("destination_type", to.name());
+    let (id, name) = new_name(near, suffix, taken);
+    let node = Node {
+        id,
+        name,
+        op_type: OpType {
+            name: "Convert".to_owned(),
+            version: "opset1".to_owned(),
+        },
+        op: Op::Other,
+        attributes,
+        layer_attributes: ir::Attributes::new(),
+        inputs: vec![port(0, None)],
+        outputs: vec![port(1, Some(to))],
+        rt_info: None,
+        location: near.location,
+    };
+    graph.add_node(node)
+}
