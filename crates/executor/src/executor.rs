@@ -108,6 +108,8 @@ pub struct Executor {
     last_bound: Mutex<Option<(BoundShapes, Arc<Inference>)>>,
     /// Per-layer timing (`OVIR_PROFILE`), of the top-level graph only.
     profile: Option<crate::profile::Profile>,
+    /// Convolutions that run their bias Add and activation (`crate::fusion`).
+    fusion: crate::fusion::Plan,
 }
 
 /// Per Parameter, the element type and dims a run binds it to.
@@ -250,8 +252,16 @@ impl Executor {
             profile: declared_dims
                 .then(crate::profile::Profile::from_env)
                 .flatten(),
+            fusion: crate::fusion::Plan::default(),
         };
         executor.fold_constants();
+        executor.fusion = crate::fusion::Plan::new(&crate::fusion::Graphs {
+            graph: &executor.graph,
+            sources: &executor.sources,
+            consumers: &executor.consumers,
+            folded: &executor.folded,
+            skipped: &executor.skipped,
+        });
         Ok(executor)
     }
 
@@ -859,7 +869,12 @@ impl Executor {
                         inputs: &inputs,
                         outputs: &specs,
                     };
-                    kernel(&call).map_err(|e| kernels::to_exec(e, node))?
+                    if self.fusion.applies(id) {
+                        self.fusion.run(id, &call)
+                    } else {
+                        kernel(&call)
+                    }
+                    .map_err(|e| kernels::to_exec(e, node))?
                 }
             };
             if let (Some(profile), Some(started)) = (&self.profile, started) {
