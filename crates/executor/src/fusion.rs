@@ -195,9 +195,13 @@ fn constant(g: &Graphs<'_>, src: OutputRef) -> Option<Tensor> {
     }
 }
 
-/// The epilogue of convolution `id` and the nodes it takes over (each with
-/// the input it passes through), if `id` is a fusable convolution.
-fn chain(g: &Graphs<'_>, id: NodeId) -> Option<(Epilogue<f32>, Vec<(NodeId, usize)>)> {
+/// The nodes a fused convolution takes over, each with the input it passes
+/// through.
+type Forwarded = Vec<(NodeId, usize)>;
+
+/// The epilogue of convolution `id` and the nodes it takes over, if `id` is
+/// a fusable convolution.
+fn chain(g: &Graphs<'_>, id: NodeId) -> Option<(Epilogue<f32>, Forwarded)> {
     let node = g.graph.node(id);
     let grouped = match node.op_type.name.as_str() {
         "Convolution" => false,

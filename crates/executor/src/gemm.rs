@@ -35,9 +35,6 @@ pub(crate) trait Scalar:
     fn is_nan(self) -> bool;
     /// A count as this type (rounded to nearest).
     fn from_count(n: usize) -> Self;
-    /// `self · a + b` rounded once (an FMA instruction where the code is
-    /// compiled for one).
-    fn mul_add(self, a: Self, b: Self) -> Self;
     /// `c = a · b + beta · c` by `matrixmultiply` on one thread: `a` is
     /// `m × k` and `b` is `k × n` with (row, column) strides, `c` has rows
     /// `rsc` apart (and columns 1 apart).
@@ -72,9 +69,6 @@ macro_rules! scalar {
             }
             fn from_count(n: usize) -> Self {
                 n as $t
-            }
-            fn mul_add(self, a: Self, b: Self) -> Self {
-                $t::mul_add(self, a, b)
             }
             fn with_block<R>(len: usize, f: impl FnOnce(&mut [Self]) -> R) -> R {
                 thread_local! {
@@ -279,19 +273,41 @@ pub(crate) enum Columns<'a, T> {
 /// fused bias and activation).
 pub(crate) type Finish<'a, T> = &'a (dyn Fn(usize, usize, &mut [T]) + Sync);
 
-/// Elements of `B` a column block holds at most (1 MiB of f32): the block
-/// and `matrixmultiply`'s packed copy of it stay in a core's L2 cache.
-const BLOCK_ELEMENTS: usize = 1 << 18;
+/// Elements of `B` a column block holds at most (4 MiB of f32): a bound on
+/// the im2col buffers, not a cache size. Blocks that fit a core's L2 cache
+/// (1 MiB) were slower, one thread, on ResNet-50's 3x3 convolutions (256
+/// channels at 14x14: 2.25 against 1.9 ms): each block packs all of `A`
+/// again (`matrixmultiply` blocks `B` for the caches itself).
+const BLOCK_ELEMENTS: usize = 1 << 20;
 
 /// The columns of one block of [`matmul_by_column_blocks`] for a depth of
-/// `k`, `n` columns and `threads` threads: within [`BLOCK_ELEMENTS`] and
-/// 1024 columns (`matrixmultiply`'s own column block), in a number of
-/// blocks that is a multiple of the threads (so none waits on a last,
-/// lone block), rounded up to a multiple of 16 (the microkernel's width).
+/// `k`, `n` columns and `threads` threads: within [`BLOCK_ELEMENTS`], in a
+/// number of blocks that is a multiple of the threads (so none waits on a
+/// last, lone block), rounded up to a multiple of 16 (the microkernel's
+/// width).
 pub(crate) fn column_block(k: usize, n: usize, threads: usize) -> usize {
-    let fits = (BLOCK_ELEMENTS / k.max(1)).clamp(16, 1024);
+    let fits = (BLOCK_ELEMENTS / k.max(1)).max(16);
     let blocks = n.div_ceil(fits).next_multiple_of(threads.max(1));
     n.div_ceil(blocks).next_multiple_of(16)
+}
+
+/// Whether a product is worth the threads: about a million multiply-adds
+/// (below, it runs as one block on the calling thread).
+fn is_large((m, k, n): (usize, usize, usize)) -> bool {
+    m.saturating_mul(n).saturating_mul(k) >= 1 << 20
+}
+
+/// Whether [`matmul_by_column_blocks`] cuts this product into blocks of
+/// rows (one per thread of the current pool) rather than of columns. Every
+/// column block packs all of its rows of `lhs`, every row block builds and
+/// packs all of its columns of `rhs`: an output taller than wide (a deep
+/// layer's narrow planes, where the weights outweigh the columns) is cut by
+/// rows; a wider one into column blocks (`column_block`), its rows cut too
+/// only if there are fewer column blocks than threads. A caller whose
+/// columns are built (an im2col) builds them once for all the row blocks
+/// when this holds.
+pub(crate) fn cuts_rows((m, k, n): (usize, usize, usize)) -> bool {
+    rayon::current_num_threads() > 1 && is_large((m, k, n)) && m >= n
 }
 
 /// `dst (m × n, rows dst_row_stride apart) = lhs (m × k) · rhs (k × n)` by
@@ -330,19 +346,18 @@ pub(crate) fn matmul_by_column_blocks<T: Scalar>(
     if strides.iter().any(|&s| isize::try_from(s).is_err()) {
         return Err("internal: a GEMM stride overflows".into());
     }
-    // Below about a million multiply-adds, one block on this thread.
-    let large = m.saturating_mul(n).saturating_mul(k) >= 1 << 20;
+    let large = is_large((m, k, n));
     let threads = rayon::current_num_threads();
     let parallel = threads > 1 && large;
     let threads = if parallel { threads } else { 1 };
-    // Every column block packs all of its rows of `lhs`, every row block
-    // builds and packs all of its columns of `rhs`: an output taller than
-    // wide (a deep layer's narrow planes, where the weights outweigh the
-    // columns) is cut into blocks of rows only, one per thread; a wider one
-    // into column blocks within the cache (`column_block`), its rows cut
-    // too only if there are fewer column blocks than threads.
-    let cols = if !large || (parallel && m >= n) {
+    let cols = if !large || cuts_rows((m, k, n)) {
         n
+    } else if finish.is_some() {
+        // The tile `finish` reads should still be in L2 when it runs: at
+        // most 512 KiB of f32 (but 256 columns at least, so the rows of
+        // `lhs` each block packs again stay a small part of its work).
+        let tile = ((1 << 17) / m).max(256).next_multiple_of(16);
+        column_block(k, n, threads).min(tile)
     } else {
         column_block(k, n, threads)
     };
@@ -369,32 +384,6 @@ pub(crate) fn matmul_by_column_blocks<T: Scalar>(
         let (len, count) = (cols.min(n - first), rows.min(m - first_row));
         let product = |b: Mat<'_, T>| {
             let out = &out;
-            if k <= SMALL_DEPTH && b.col_stride == 1 && has_fma() {
-                let a: Vec<T> = (first_row..first_row + count)
-                    .flat_map(|r| (0..k).map(move |p| (r, p)))
-                    .map(|(r, p)| lhs.data[r * lhs.row_stride + p * lhs.col_stride])
-                    .collect();
-                let mut rows: Vec<&mut [T]> = (first_row..first_row + count)
-                    .map(|r| {
-                        // SAFETY: this block's part of row r of `dst`
-                        // (inside it: `fits`), written by no other block;
-                        // the rows are disjoint.
-                        unsafe {
-                            std::slice::from_raw_parts_mut(
-                                out.0.add(r * dst_row_stride + first),
-                                len,
-                            )
-                        }
-                    })
-                    .collect();
-                small_depth(&a, k, b.data, b.row_stride, &mut rows);
-                if let Some(finish) = finish {
-                    for (r, values) in (first_row..).zip(rows) {
-                        finish(r, first, values);
-                    }
-                }
-                return;
-            }
             // SAFETY: `lhs` holds m × k (`fits`), so rows `first_row..` on
             // lie inside it; `b` holds the k × len block (a block of the
             // checked `rhs`, or a buffer of k·len laid out `len` wide);
@@ -453,79 +442,6 @@ pub(crate) fn matmul_by_column_blocks<T: Scalar>(
         (0..blocks).for_each(block);
     }
     Ok(())
-}
-
-/// The depth up to which [`matmul_by_column_blocks`] multiplies directly
-/// (by [`small_depth`]) instead of through `matrixmultiply`: with so few
-/// multiply-adds per element of `B`, packing `B` (as `matrixmultiply`
-/// always does) costs about as much as the product. Measured on
-/// MobileNetV2's 1x1 convolutions, one thread: 16 channels to 96 at
-/// 112x112 took 0.33 ms against 0.38; at 24 and 32 channels
-/// `matrixmultiply` was the faster (150 to 185 GFLOP/s).
-const SMALL_DEPTH: usize = 16;
-
-/// Whether the CPU has FMA instructions, which [`small_depth`] needs (its
-/// `mul_add` is a slow library call without them).
-fn has_fma() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("fma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
-/// `out[r][j] = Σ_p a[r·k + p] · b[p·b_stride + j]` for the rows of `out`
-/// (all of one length), reading `b`'s rows in place: per run of 64 columns
-/// (in L1 for every row) and 4 rows, 4 × 64 sums stay in registers through
-/// the `k` steps. Each sum adds its terms in order from zero, by fused
-/// multiply-adds (as `matrixmultiply`'s kernels do).
-#[multiversion::multiversion(targets(
-    "x86_64+avx512f+avx512bw+avx512cd+avx512dq+avx512vl",
-    "x86_64+avx2+fma",
-))]
-fn small_depth<T: Scalar>(a: &[T], k: usize, b: &[T], b_stride: usize, out: &mut [&mut [T]]) {
-    const LANES: usize = 64;
-    const ROWS: usize = 4;
-    let len = out.first().map_or(0, |r| r.len());
-    let mut c0 = 0;
-    while c0 < len {
-        let run = LANES.min(len - c0);
-        let mut r0 = 0;
-        while r0 + ROWS <= out.len() && run == LANES {
-            let mut acc = [[T::ZERO; LANES]; ROWS];
-            for p in 0..k {
-                let xs = &b[p * b_stride + c0..][..LANES];
-                let Ok(xs) = <&[T; LANES]>::try_from(xs) else {
-                    return;
-                };
-                for (r, sums) in acc.iter_mut().enumerate() {
-                    let w = a[(r0 + r) * k + p];
-                    for (s, &x) in sums.iter_mut().zip(xs) {
-                        *s = w.mul_add(x, *s);
-                    }
-                }
-            }
-            for (r, sums) in acc.iter().enumerate() {
-                out[r0 + r][c0..c0 + LANES].copy_from_slice(sums);
-            }
-            r0 += ROWS;
-        }
-        // The rows left over, and a last run shorter than LANES.
-        for (r, row) in out.iter_mut().enumerate().skip(r0) {
-            let sums = &mut row[c0..c0 + run];
-            sums.fill(T::ZERO);
-            for p in 0..k {
-                let w = a[r * k + p];
-                for (s, &x) in sums.iter_mut().zip(&b[p * b_stride + c0..][..run]) {
-                    *s = w.mul_add(x, *s);
-                }
-            }
-        }
-        c0 += run;
-    }
 }
 
 /// `dst (1 × n) = lhs (1 × k) · rhs (k × n)`, or `+=` when `accumulate`,
@@ -985,13 +901,14 @@ mod tests {
     }
 
     #[test]
-    fn column_blocks_share_the_columns_and_stay_in_cache() {
-        // Deep products: blocks within 1 MiB of f32; wide ones: at most 1024
-        // columns; as many blocks for each thread; multiples of 16.
-        assert_eq!(column_block(2304, 100_000, 2), 128);
-        assert_eq!(column_block(16, 100_000, 2), 1024);
-        assert_eq!(column_block(64, 3136, 2), 784);
-        assert_eq!(column_block(576, 3136, 2), 400);
+    fn column_blocks_share_the_columns_within_a_bound() {
+        // Deep products: blocks within 4 MiB of f32; as many blocks for
+        // each thread; multiples of 16.
+        assert_eq!(column_block(2304, 100_000, 2), 464);
+        assert_eq!(column_block(2304, 196, 1), 208);
+        assert_eq!(column_block(16, 100_000, 2), 50_000);
+        assert_eq!(column_block(576, 3136, 2), 1568);
+        assert_eq!(column_block(576, 3136, 1), 1568);
         assert_eq!(column_block(64, 1000, 2), 512);
         assert_eq!(column_block(4608, 49, 2), 32);
         assert_eq!(column_block(1, 1, 1), 16);

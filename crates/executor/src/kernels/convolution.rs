@@ -22,7 +22,7 @@ use super::{unsupported, Call, KResult};
 use crate::error::KernelError;
 use crate::fusion::Epilogue;
 use crate::gemm::{self, Columns, Mat, Scalar};
-use crate::tensor::{byte_size, Element, Tensor};
+use crate::tensor::{byte_size, check_scratch, Element, Tensor};
 
 /// Convolution-1: filters `[C_out, C_in, K…]`.
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
@@ -420,7 +420,7 @@ pub(crate) fn compute_fused<T: Scalar + Element + bytemuck::Pod>(
 /// builds its im2col columns in a buffer of its thread and runs the
 /// epilogue on its tile. A 1×1 convolution with stride 1 and no pads reads
 /// the input in place (it is the matrix).
-fn by_gemm<T: Scalar>(
+fn by_gemm<T: Scalar + Element + bytemuck::Pod>(
     x: &[T],
     w: &[T],
     g: &Geometry,
@@ -437,22 +437,29 @@ fn by_gemm<T: Scalar>(
             let w_g = &w[group * g.cout * depth..][..g.cout * depth];
             let out_g = &mut out[(image * g.groups + group) * g.cout * p_out..][..g.cout * p_out];
             let fill = |first: usize, col: &mut [T]| im2col(x_g, g, first, col);
-            let columns = if pointwise {
-                Columns::Matrix(Mat::rows(x_g, p_in))
-            } else {
-                Columns::Built(&fill)
-            };
             let finish = epilogue.map(|e| {
                 move |row: usize, _: usize, values: &mut [T]| e.apply(group * g.cout + row, values)
             });
-            gemm::matmul_by_column_blocks(
-                out_g,
-                p_out,
-                (g.cout, depth, p_out),
-                Mat::rows(w_g, depth),
-                columns,
-                finish.as_ref().map(|f| f as gemm::Finish<'_, T>),
-            )?;
+            let finish = finish.as_ref().map(|f| f as gemm::Finish<'_, T>);
+            let dims = (g.cout, depth, p_out);
+            let weights = Mat::rows(w_g, depth);
+            if pointwise {
+                let columns = Columns::Matrix(Mat::rows(x_g, p_in));
+                gemm::matmul_by_column_blocks(out_g, p_out, dims, weights, columns, finish)?;
+            } else if gemm::cuts_rows(dims) {
+                // Every block of rows needs all the columns: built once, by
+                // the threads, into the run's kept scratch buffer.
+                let len = depth * p_out;
+                check_scratch(len, T::SIZE, "the im2col matrix of a Convolution")?;
+                crate::pool::with_scratch(len, |col: &mut [T]| {
+                    im2col_by_threads(x_g, g, col);
+                    let columns = Columns::Matrix(Mat::rows(col, p_out));
+                    gemm::matmul_by_column_blocks(out_g, p_out, dims, weights, columns, finish)
+                })?;
+            } else {
+                let columns = Columns::Built(&fill);
+                gemm::matmul_by_column_blocks(out_g, p_out, dims, weights, columns, finish)?;
+            }
         }
     }
     Ok(())
@@ -468,7 +475,7 @@ fn im2col<T: Scalar>(x: &[T], g: &Geometry, first: usize, col: &mut [T]) {
     let k_size = g.kernel_size();
     let p_in = g.input_size();
     let rows = g.cin * k_size;
-    if rows == 0 {
+    if rows == 0 || col.is_empty() {
         return;
     }
     let len = col.len() / rows;
@@ -477,6 +484,33 @@ fn im2col<T: Scalar>(x: &[T], g: &Geometry, first: usize, col: &mut [T]) {
         let (c, tap) = (row / k_size, row % k_size);
         let taps = [tap / (kh * kw), (tap / kw) % kh, tap % kw];
         fill_window_row(&x[c * p_in..(c + 1) * p_in], g, taps, first, dst);
+    }
+}
+
+/// The whole im2col matrix (`cin·K` rows of every output position) in
+/// blocks of rows on the threads.
+fn im2col_by_threads<T: Scalar>(x: &[T], g: &Geometry, col: &mut [T]) {
+    let p_out = g.output_size();
+    let rows = g.cin * g.kernel_size();
+    let per_task = rows.div_ceil(4 * rayon::current_num_threads()).max(1);
+    col.par_chunks_mut(per_task * p_out)
+        .enumerate()
+        .for_each(|(i, chunk)| {
+            let first_row = i * per_task;
+            let count = chunk.len() / p_out;
+            im2col_rows(x, g, first_row, count, chunk);
+        });
+}
+
+/// Rows `first_row..first_row + count` of the im2col matrix, every
+/// output position, into `col`.
+fn im2col_rows<T: Scalar>(x: &[T], g: &Geometry, first_row: usize, count: usize, col: &mut [T]) {
+    let (k_size, p_in, p_out) = (g.kernel_size(), g.input_size(), g.output_size());
+    let [_, kh, kw] = g.kernel;
+    for (row, dst) in (first_row..first_row + count).zip(col.chunks_exact_mut(p_out)) {
+        let (c, tap) = (row / k_size, row % k_size);
+        let taps = [tap / (kh * kw), (tap / kw) % kh, tap % kw];
+        fill_window_row(&x[c * p_in..(c + 1) * p_in], g, taps, 0, dst);
     }
 }
 
