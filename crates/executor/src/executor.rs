@@ -110,6 +110,8 @@ pub struct Executor {
     /// Per-layer timing ([`Executor::with_profiling`]), of the top-level
     /// graph only.
     profile: Option<crate::profile::Recorder>,
+    /// Convolutions that run their bias Add and activation (`crate::fusion`).
+    fusion: crate::fusion::Plan,
 }
 
 /// Per Parameter, the element type and dims a run binds it to.
@@ -261,8 +263,16 @@ impl Executor {
             spare: pool::Spare::default(),
             last_bound: Mutex::new(None),
             profile: None,
+            fusion: crate::fusion::Plan::default(),
         };
         executor.fold_constants();
+        executor.fusion = crate::fusion::Plan::new(&crate::fusion::Graphs {
+            graph: &executor.graph,
+            sources: &executor.sources,
+            consumers: &executor.consumers,
+            folded: &executor.folded,
+            skipped: &executor.skipped,
+        });
         Ok(executor)
     }
 
@@ -885,7 +895,12 @@ impl Executor {
                         inputs: &inputs,
                         outputs: &specs,
                     };
-                    kernel(&call).map_err(|e| kernels::to_exec(e, node))?
+                    if self.fusion.applies(id) {
+                        self.fusion.run(id, &call)
+                    } else {
+                        kernel(&call)
+                    }
+                    .map_err(|e| kernels::to_exec(e, node))?
                 }
             };
             if let (Some(profile), Some(started)) = (&self.profile, started) {

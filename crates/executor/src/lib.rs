@@ -29,6 +29,7 @@ mod compare;
 mod compressed;
 mod error;
 mod executor;
+mod fusion;
 mod gemm;
 mod kernels;
 mod npy;

@@ -20,17 +20,26 @@ use shape_infer::window::{self, WindowAttrs, WindowKind};
 
 use super::{unsupported, Call, KResult};
 use crate::error::KernelError;
-use crate::gemm::{self, Mat, Scalar};
+use crate::fusion::Epilogue;
+use crate::gemm::{self, Columns, Mat, Scalar};
 use crate::tensor::{byte_size, check_scratch, Element, Tensor};
 
 /// Convolution-1: filters `[C_out, C_in, K…]`.
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
-    forward(call, false)
+    forward(call, false, None)
 }
 
 /// GroupConvolution-1: filters `[G, C_out/G, C_in/G, K…]`.
 pub(crate) fn run_group(call: &Call<'_>) -> KResult<Vec<Tensor>> {
-    forward(call, true)
+    forward(call, true, None)
+}
+
+/// An f32 Convolution or GroupConvolution whose bias Add and activation
+/// are fused into it (`crate::fusion`): `epilogue` runs on each output
+/// tile right after its sums.
+pub(crate) fn run_fused(call: &Call<'_>, epilogue: &Epilogue<f32>) -> KResult<Vec<Tensor>> {
+    let grouped = call.node.op_type.name == "GroupConvolution";
+    forward(call, grouped, Some(epilogue))
 }
 
 /// Up to three spatial axes, leading axes of size 1 added for 1-D and 2-D.
@@ -84,7 +93,11 @@ pub(crate) fn sizes(values: &[i64]) -> KResult<Vec<usize>> {
         .collect()
 }
 
-fn forward(call: &Call<'_>, grouped: bool) -> KResult<Vec<Tensor>> {
+fn forward(
+    call: &Call<'_>,
+    grouped: bool,
+    epilogue: Option<&Epilogue<f32>>,
+) -> KResult<Vec<Tensor>> {
     let Operands {
         x,
         w,
@@ -109,6 +122,16 @@ fn forward(call: &Call<'_>, grouped: bool) -> KResult<Vec<Tensor>> {
         &attrs,
         &pad_begin,
     )?;
+    if let Some(epilogue) = epilogue {
+        if x.element_type != ElementType::F32 {
+            return Err("internal: a fused convolution computes in f32 only".into());
+        }
+        let (x, w) = (elements(x)?, elements(w)?);
+        let out = Tensor::computed(out_shape, |out| {
+            compute_fused(&x, &w, &geometry, out, Some(epilogue))
+        })?;
+        return Ok(vec![out]);
+    }
     if x.element_type.is_integral() {
         return Ok(vec![in_integers(x, w, out_shape, &geometry)?]);
     }
@@ -350,9 +373,6 @@ pub(crate) fn narrow(et: ElementType, shape: Vec<usize>, values: &[f32]) -> KRes
     })
 }
 
-/// The largest im2col tile, in elements (4 MiB of f32).
-const TILE_ELEMENTS: usize = 1 << 20;
-
 /// The convolution of `x` (`[N, G·cin, input…]`) with `w` (`[G, cout, cin,
 /// kernel…]` in memory, grouped or not) as `[N, G·cout, output…]`.
 fn compute<T: Scalar + Element + bytemuck::Pod>(
@@ -360,6 +380,18 @@ fn compute<T: Scalar + Element + bytemuck::Pod>(
     w: &[T],
     g: &Geometry,
     out: &mut [T],
+) -> KResult<()> {
+    compute_fused(x, w, g, out, None)
+}
+
+/// [`compute`], then `epilogue` (a fused bias and activation, see
+/// `crate::fusion`) on every output value, each tile while it is in cache.
+pub(crate) fn compute_fused<T: Scalar + Element + bytemuck::Pod>(
+    x: &[T],
+    w: &[T],
+    g: &Geometry,
+    out: &mut [T],
+    epilogue: Option<&Epilogue<T>>,
 ) -> KResult<()> {
     let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
     let depth = g.cin * k_size;
@@ -370,91 +402,115 @@ fn compute<T: Scalar + Element + bytemuck::Pod>(
     {
         return Err("internal: the tensors do not hold the convolution's geometry".into());
     }
+    if epilogue.is_some_and(|e| !e.fits(g.groups * g.cout)) {
+        return Err("internal: the fused bias does not hold one value per channel".into());
+    }
     if p_out == 0 || planes == 0 {
         return Ok(());
     }
     if g.cin == 1 && g.cout == 1 {
-        depthwise(x, w, g, out);
+        depthwise(x, w, g, out, epilogue);
         return Ok(());
     }
-    let pointwise =
-        k_size == 1 && g.stride == [1; 3] && g.pad_begin == [0; 3] && g.input == g.output;
-    let tile = (TILE_ELEMENTS / depth.max(1)).clamp(1, p_out);
-    let col_len = if pointwise { 0 } else { depth * tile };
-    check_scratch(col_len, T::SIZE, "the im2col tile of a Convolution")?;
-    crate::pool::with_scratch(col_len, |col| by_gemm(x, w, g, out, col, tile))
+    by_gemm(x, w, g, out, epilogue)
 }
 
-/// The convolution as GEMMs (`col`: scratch for an im2col tile of `tile`
-/// positions; empty for a pointwise convolution).
-fn by_gemm<T: Scalar>(
+/// The convolution as one GEMM per (image, group), by blocks of output
+/// positions on the threads (`gemm::matmul_by_column_blocks`): each block
+/// builds its im2col columns in a buffer of its thread and runs the
+/// epilogue on its tile. A 1×1 convolution with stride 1 and no pads reads
+/// the input in place (it is the matrix).
+fn by_gemm<T: Scalar + Element + bytemuck::Pod>(
     x: &[T],
     w: &[T],
     g: &Geometry,
     out: &mut [T],
-    col: &mut [T],
-    tile: usize,
+    epilogue: Option<&Epilogue<T>>,
 ) -> KResult<()> {
-    let (p_in, p_out) = (g.input_size(), g.output_size());
-    let depth = g.cin * g.kernel_size();
-    let pointwise = col.is_empty();
+    let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
+    let depth = g.cin * k_size;
+    let pointwise =
+        k_size == 1 && g.stride == [1; 3] && g.pad_begin == [0; 3] && g.input == g.output;
     for image in 0..g.batch {
         for group in 0..g.groups {
             let x_g = &x[(image * g.groups + group) * g.cin * p_in..][..g.cin * p_in];
             let w_g = &w[group * g.cout * depth..][..g.cout * depth];
             let out_g = &mut out[(image * g.groups + group) * g.cout * p_out..][..g.cout * p_out];
+            let fill = |first: usize, col: &mut [T]| im2col(x_g, g, first, col);
+            let finish = epilogue.map(|e| {
+                move |row: usize, _: usize, values: &mut [T]| e.apply(group * g.cout + row, values)
+            });
+            let finish = finish.as_ref().map(|f| f as gemm::Finish<'_, T>);
+            let dims = (g.cout, depth, p_out);
+            let weights = Mat::rows(w_g, depth);
             if pointwise {
-                gemm::matmul(
-                    out_g,
-                    p_out,
-                    (g.cout, g.cin, p_out),
-                    Mat::rows(w_g, depth),
-                    Mat::rows(x_g, p_in),
-                    false,
-                )?;
-                continue;
-            }
-            for first in (0..p_out).step_by(tile) {
-                let len = tile.min(p_out - first);
-                let col = &mut col[..depth * len];
-                im2col(x_g, g, first, len, col);
-                gemm::matmul(
-                    &mut out_g[first..],
-                    p_out,
-                    (g.cout, depth, len),
-                    Mat::rows(w_g, depth),
-                    Mat::rows(col, len),
-                    false,
-                )?;
+                let columns = Columns::Matrix(Mat::rows(x_g, p_in));
+                gemm::matmul_by_column_blocks(out_g, p_out, dims, weights, columns, finish)?;
+            } else if gemm::cuts_rows(dims) {
+                // Every block of rows needs all the columns: built once, by
+                // the threads, into the run's kept scratch buffer.
+                let len = depth * p_out;
+                check_scratch(len, T::SIZE, "the im2col matrix of a Convolution")?;
+                crate::pool::with_scratch(len, |col: &mut [T]| {
+                    im2col_by_threads(x_g, g, col);
+                    let columns = Columns::Matrix(Mat::rows(col, p_out));
+                    gemm::matmul_by_column_blocks(out_g, p_out, dims, weights, columns, finish)
+                })?;
+            } else {
+                let columns = Columns::Built(&fill);
+                gemm::matmul_by_column_blocks(out_g, p_out, dims, weights, columns, finish)?;
             }
         }
     }
     Ok(())
 }
 
-/// Fills `col` (`cin·K` rows of `len`) with the input values under each
-/// window position `first..first + len` (zero in the padding): row
+/// Fills `col` (`cin·K` rows of `col.len() / (cin·K)`) with the input
+/// values under each window position `first..` (zero in the padding): row
 /// `(c, kd, kh, kw)`, column `p` is the input element that kernel tap meets
-/// at output position `p`. Each row is written by runs of one output row
-/// (`z`, `y`): zeros where the tap falls in the padding, a copy (stride 1)
-/// or a strided gather of the input row in between.
-fn im2col<T: Scalar>(x: &[T], g: &Geometry, first: usize, len: usize, col: &mut [T]) {
+/// at output position `first + p`. Each row is written by runs of one
+/// output row (`z`, `y`): zeros where the tap falls in the padding, a copy
+/// (stride 1) or a strided gather of the input row in between.
+fn im2col<T: Scalar>(x: &[T], g: &Geometry, first: usize, col: &mut [T]) {
     let k_size = g.kernel_size();
     let p_in = g.input_size();
-    let fill_row = |row: usize, dst: &mut [T]| {
+    let rows = g.cin * k_size;
+    if rows == 0 || col.is_empty() {
+        return;
+    }
+    let len = col.len() / rows;
+    let [_, kh, kw] = g.kernel;
+    for (row, dst) in col.chunks_exact_mut(len).enumerate() {
         let (c, tap) = (row / k_size, row % k_size);
-        let [_, kh, kw] = g.kernel;
         let taps = [tap / (kh * kw), (tap / kw) % kh, tap % kw];
         fill_window_row(&x[c * p_in..(c + 1) * p_in], g, taps, first, dst);
-    };
-    if std::mem::size_of_val(col) >= crate::parallel::PARALLEL_MIN_BYTES {
-        col.par_chunks_mut(len)
-            .enumerate()
-            .for_each(|(row, dst)| fill_row(row, dst));
-    } else {
-        for (row, dst) in col.chunks_mut(len).enumerate() {
-            fill_row(row, dst);
-        }
+    }
+}
+
+/// The whole im2col matrix (`cin·K` rows of every output position) in
+/// blocks of rows on the threads.
+fn im2col_by_threads<T: Scalar>(x: &[T], g: &Geometry, col: &mut [T]) {
+    let p_out = g.output_size();
+    let rows = g.cin * g.kernel_size();
+    let per_task = rows.div_ceil(4 * rayon::current_num_threads()).max(1);
+    col.par_chunks_mut(per_task * p_out)
+        .enumerate()
+        .for_each(|(i, chunk)| {
+            let first_row = i * per_task;
+            let count = chunk.len() / p_out;
+            im2col_rows(x, g, first_row, count, chunk);
+        });
+}
+
+/// Rows `first_row..first_row + count` of the im2col matrix, every
+/// output position, into `col`.
+fn im2col_rows<T: Scalar>(x: &[T], g: &Geometry, first_row: usize, count: usize, col: &mut [T]) {
+    let (k_size, p_in, p_out) = (g.kernel_size(), g.input_size(), g.output_size());
+    let [_, kh, kw] = g.kernel;
+    for (row, dst) in (first_row..first_row + count).zip(col.chunks_exact_mut(p_out)) {
+        let (c, tap) = (row / k_size, row % k_size);
+        let taps = [tap / (kh * kw), (tap / kw) % kh, tap % kw];
+        fill_window_row(&x[c * p_in..(c + 1) * p_in], g, taps, 0, dst);
     }
 }
 
@@ -554,16 +610,22 @@ fn fill_window_row<T: Scalar>(
 /// with finite weights take [`depthwise_planar`]; the others a loop over
 /// output rows and kernel taps, a multiply-add over the run of outputs
 /// whose reads are inside the input.
-fn depthwise<T: Scalar>(x: &[T], w: &[T], g: &Geometry, out: &mut [T]) {
+fn depthwise<T: Scalar>(
+    x: &[T],
+    w: &[T],
+    g: &Geometry,
+    out: &mut [T],
+    epilogue: Option<&Epilogue<T>>,
+) {
     // Padding taps are multiplied in by the planar loop: with a finite
     // weight they add zero, as skipping them does.
     let finite = w.iter().all(|&v| v * T::ZERO == T::ZERO);
     if g.input[0] == 1 && g.kernel[0] == 1 && g.output[0] == 1 && finite {
         if let Some(planar) = Planar::new(g) {
-            return depthwise_planar(x, w, g, &planar, out);
+            return depthwise_planar(x, w, g, &planar, out, epilogue);
         }
     }
-    depthwise_rows(x, w, g, out);
+    depthwise_rows(x, w, g, out, epilogue);
 }
 
 /// The layout of [`depthwise_planar`]: the input plane, zero-padded, cut
@@ -671,7 +733,14 @@ impl Planar {
 /// width; the columns past `ow` are scratch), a long branchless loop the
 /// compiler vectorizes; the `ow` columns of each row are copied out.
 /// Planes run in parallel.
-fn depthwise_planar<T: Scalar>(x: &[T], w: &[T], g: &Geometry, planar: &Planar, out: &mut [T]) {
+fn depthwise_planar<T: Scalar>(
+    x: &[T],
+    w: &[T],
+    g: &Geometry,
+    planar: &Planar,
+    out: &mut [T],
+    epilogue: Option<&Epilogue<T>>,
+) {
     let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
     let oh = g.output[1];
     let plane_len = planar.rows * planar.width;
@@ -684,6 +753,9 @@ fn depthwise_planar<T: Scalar>(x: &[T], w: &[T], g: &Geometry, planar: &Planar, 
         let taps = &w[channel * k_size..(channel + 1) * k_size];
         scratch.resize(phases_len + acc_len + line_len, T::ZERO);
         planar_plane(src, taps, g, planar, dst, scratch);
+        if let Some(e) = epilogue {
+            e.apply(channel, dst);
+        }
     };
     if std::mem::size_of_val(out) >= 1 << 16 && rayon::current_num_threads() > 1 {
         out.par_chunks_mut(p_out)
@@ -749,7 +821,13 @@ fn planar_plane<T: Scalar>(
 /// A depthwise convolution by output rows: for each output row and kernel
 /// tap, a multiply-add over the run of outputs whose reads are inside the
 /// input (contiguous when the stride is 1).
-fn depthwise_rows<T: Scalar>(x: &[T], w: &[T], g: &Geometry, out: &mut [T]) {
+fn depthwise_rows<T: Scalar>(
+    x: &[T],
+    w: &[T],
+    g: &Geometry,
+    out: &mut [T],
+    epilogue: Option<&Epilogue<T>>,
+) {
     let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
     let [od, oh, ow] = g.output;
     let [_, ih, iw] = g.input;
@@ -793,6 +871,9 @@ fn depthwise_rows<T: Scalar>(x: &[T], w: &[T], g: &Geometry, out: &mut [T]) {
                     }
                 }
             }
+        }
+        if let Some(e) = epilogue {
+            e.apply(channel, dst);
         }
     };
     if std::mem::size_of_val(out) >= 1 << 16 && rayon::current_num_threads() > 1 {
@@ -889,11 +970,163 @@ mod tests {
             let want = reference(&x, &w, &g);
             let planar = Planar::new(&g).unwrap();
             let mut got = vec![f64::NAN; want.len()];
-            depthwise_planar(&x, &w, &g, &planar, &mut got);
+            depthwise_planar(&x, &w, &g, &planar, &mut got, None);
             assert_eq!(got, want, "planar {g:?}");
             let mut rows = vec![f64::NAN; want.len()];
-            depthwise_rows(&x, &w, &g, &mut rows);
+            depthwise_rows(&x, &w, &g, &mut rows, None);
             assert_eq!(rows, want, "rows {g:?}");
+        }
+    }
+
+    /// Any 2-D convolution by direct enumeration of every tap.
+    fn naive(x: &[f64], w: &[f64], g: &Geometry) -> Vec<f64> {
+        let [_, ih, iw] = g.input;
+        let [_, kh, kw] = g.kernel;
+        let [_, oh, ow] = g.output;
+        let mut out = Vec::new();
+        for image in 0..g.batch {
+            for group in 0..g.groups {
+                for o in 0..g.cout {
+                    let filter = &w[(group * g.cout + o) * g.cin * kh * kw..];
+                    for y in 0..oh {
+                        for xo in 0..ow {
+                            let mut sum = 0.0;
+                            for c in 0..g.cin {
+                                let plane =
+                                    &x[((image * g.groups + group) * g.cin + c) * ih * iw..];
+                                for t in 0..kh * kw {
+                                    let iy = (y * g.stride[1] + (t / kw) * g.dilation[1]) as i64
+                                        - g.pad_begin[1];
+                                    let ix = (xo * g.stride[2] + (t % kw) * g.dilation[2]) as i64
+                                        - g.pad_begin[2];
+                                    if (0..ih as i64).contains(&iy) && (0..iw as i64).contains(&ix)
+                                    {
+                                        sum += filter[c * kh * kw + t]
+                                            * plane[iy as usize * iw + ix as usize];
+                                    }
+                                }
+                            }
+                            out.push(sum);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn blocked_gemm_convolutions_match_a_direct_loop_on_threads() {
+        // (batch, groups, cin, cout, input, kernel, stride, dilation, pad
+        // begin, pad end): pointwise (read in place), padded 3x3, strided
+        // and dilated with uneven pads, grouped, a 7x7 stride-2 stem, a
+        // narrow output with many channels (rows cut for the threads), and
+        // batches; odd channel counts throughout.
+        type Case = (
+            usize,
+            usize,
+            usize,
+            usize,
+            [usize; 2],
+            [usize; 2],
+            [usize; 2],
+            [usize; 2],
+            [i64; 2],
+            [i64; 2],
+        );
+        let cases: &[Case] = &[
+            (
+                1,
+                1,
+                19,
+                33,
+                [41, 43],
+                [1, 1],
+                [1, 1],
+                [1, 1],
+                [0, 0],
+                [0, 0],
+            ),
+            (2, 1, 5, 7, [9, 13], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            (
+                1,
+                1,
+                13,
+                21,
+                [37, 35],
+                [3, 3],
+                [2, 3],
+                [2, 1],
+                [2, 0],
+                [1, 2],
+            ),
+            (1, 3, 6, 5, [23, 19], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            (
+                1,
+                1,
+                3,
+                17,
+                [45, 47],
+                [7, 7],
+                [2, 2],
+                [1, 1],
+                [3, 3],
+                [3, 3],
+            ),
+            (
+                1,
+                1,
+                67,
+                131,
+                [7, 7],
+                [3, 3],
+                [1, 1],
+                [1, 1],
+                [1, 1],
+                [1, 1],
+            ),
+            (3, 2, 4, 3, [6, 5], [2, 2], [1, 1], [1, 1], [0, 1], [1, 0]),
+            (1, 1, 1, 1, [5, 5], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+        ];
+        let pools: Vec<rayon::ThreadPool> = [1, 2]
+            .iter()
+            .map(|&t| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(t)
+                    .build()
+                    .unwrap()
+            })
+            .collect();
+        for &(batch, groups, cin, cout, input, kernel, stride, dilation, pb, pe) in cases {
+            let output: [usize; 2] = std::array::from_fn(|a| {
+                let span =
+                    input[a] as i64 + pb[a] + pe[a] - ((kernel[a] - 1) * dilation[a]) as i64 - 1;
+                (span / stride[a] as i64 + 1) as usize
+            });
+            let g = Geometry {
+                batch,
+                groups,
+                cin,
+                cout,
+                input: [1, input[0], input[1]],
+                kernel: [1, kernel[0], kernel[1]],
+                output: [1, output[0], output[1]],
+                stride: [1, stride[0], stride[1]],
+                dilation: [1, dilation[0], dilation[1]],
+                pad_begin: [0, pb[0], pb[1]],
+            };
+            let x: Vec<f64> = (0..batch * groups * cin * g.input_size())
+                .map(|i| ((i * 37 + 11) % 23) as f64 - 11.0)
+                .collect();
+            let w: Vec<f64> = (0..groups * cout * cin * g.kernel_size())
+                .map(|i| ((i * 7 + 3) % 5) as f64 - 2.0)
+                .collect();
+            let want = naive(&x, &w, &g);
+            for pool in &pools {
+                let mut got = vec![f64::NAN; want.len()];
+                pool.install(|| compute(&x, &w, &g, &mut got)).unwrap();
+                assert_eq!(got, want, "{g:?}, {} threads", pool.current_num_threads());
+            }
         }
     }
 
@@ -973,7 +1206,13 @@ mod tests {
             pad_begin: [0, 0, 1],
         };
         let mut out = vec![0.0f32; 3];
-        depthwise(&[1.0, 2.0, 3.0], &[f32::INFINITY, 1.0, 0.0], &g, &mut out);
+        depthwise(
+            &[1.0, 2.0, 3.0],
+            &[f32::INFINITY, 1.0, 0.0],
+            &g,
+            &mut out,
+            None,
+        );
         // The first output's infinite tap falls in the padding.
         assert_eq!(out[0], 1.0);
         assert_eq!(out[1], f32::INFINITY);

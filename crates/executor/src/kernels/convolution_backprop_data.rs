@@ -98,7 +98,12 @@ fn backward(call: &Call<'_>, grouped: bool) -> KResult<Vec<Tensor>> {
 /// The largest column tile, in elements (4 MiB of f32).
 const TILE_ELEMENTS: usize = 1 << 20;
 
-fn compute<T: Scalar + Element>(x: &[T], w: &[T], g: &Geometry, out: &mut [T]) -> KResult<()> {
+fn compute<T: Scalar + Element + bytemuck::Pod>(
+    x: &[T],
+    w: &[T],
+    g: &Geometry,
+    out: &mut [T],
+) -> KResult<()> {
     let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
     let rows = g.cout * k_size;
     if x.len() != g.batch * g.groups * g.cin * p_in
@@ -118,7 +123,22 @@ fn compute<T: Scalar + Element>(x: &[T], w: &[T], g: &Geometry, out: &mut [T]) -
         T::SIZE,
         "the columns of a ConvolutionBackpropData",
     )?;
-    let mut cols = vec![T::ZERO; rows * tile];
+    // The run's kept scratch buffer: no fresh tile per call.
+    crate::pool::with_scratch(rows * tile, |cols| by_tiles(x, w, g, out, cols, tile))
+}
+
+/// The products and col2im of [`compute`], by tiles of `tile` input
+/// positions through `cols` (`cout·K` rows of a tile).
+fn by_tiles<T: Scalar>(
+    x: &[T],
+    w: &[T],
+    g: &Geometry,
+    out: &mut [T],
+    cols: &mut [T],
+    tile: usize,
+) -> KResult<()> {
+    let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
+    let rows = g.cout * k_size;
     for image in 0..g.batch {
         for group in 0..g.groups {
             let x_g = &x[(image * g.groups + group) * g.cin * p_in..][..g.cin * p_in];
