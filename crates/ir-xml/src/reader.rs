@@ -948,7 +948,7 @@ impl Builder<'_> {
         };
         Op::Parameter {
             element_type,
-            shape,
+            shape: Box::new(shape),
         }
     }
 
@@ -1253,13 +1253,13 @@ impl Builder<'_> {
                 continue;
             };
             let result = match &node.op {
-                Op::Parameter {
-                    shape: Shape::Ranked(dims),
-                    ..
-                } => {
-                    let dims = dims.to_vec();
-                    symbols::apply_names(&mut self.graph.symbols, &dims, value)
-                }
+                Op::Parameter { shape, .. } => match shape.as_ref() {
+                    Shape::Ranked(dims) => {
+                        let dims = dims.to_vec();
+                        symbols::apply_names(&mut self.graph.symbols, &dims, value)
+                    }
+                    Shape::DynamicRank => Err("the Parameter has no ranked shape".to_owned()),
+                },
                 _ => Err("the Parameter has no ranked shape".to_owned()),
             };
             if let Err(why) = result {
