@@ -19,20 +19,26 @@ use ir::{
 
 use crate::line_index::LineIndex;
 use crate::symbols;
+use crate::text::{MappedText, Releaser};
 use crate::xml::{Attr, Element, Item, XmlStream};
 use crate::{rules, ReadError, ReadOutcome};
 
 /// Reads IR text. `weights` is the content of the `.bin`, `weights_name` how
 /// diagnostics name it.
+/// When the text is `mapped`, its pages are given back as the reading
+/// passes them.
 pub(crate) fn read(
     xml: &str,
     weights: Option<TensorBytes>,
     weights_name: Option<String>,
+    mapped: Option<&MappedText>,
 ) -> Result<ReadOutcome, ReadError> {
     // quick-xml skips a byte-order mark and counts its offsets after it; drop
     // it here so that every offset (locations, verbatim `<rt_info>`) refers to
     // the same text. Found by the `xml_reader` fuzzer.
+    let full_len = xml.len();
     let xml = xml.strip_prefix('\u{feff}').unwrap_or(xml);
+    let mut releaser = Releaser::new(mapped, full_len - xml.len());
     let lines = LineIndex::new(xml);
     let mut stream = XmlStream::new(xml, &lines);
     let mut builder = Builder {
@@ -78,7 +84,7 @@ pub(crate) fn read(
                     let name = String::from_utf8_lossy(tag.name().as_ref()).into_owned();
                     match name.as_str() {
                         "layers" | "edges" if !empty => {
-                            builder.read_list(&mut stream, &name, &mut edges)?;
+                            builder.read_list(&mut stream, &name, &mut edges, &mut releaser)?;
                         }
                         "layers" | "edges" => {}
                         "rt_info" => {
@@ -122,6 +128,8 @@ pub(crate) fn read(
     if let Some(rt_info) = model_rt_info {
         builder.model_rt_info(&rt_info);
     }
+    // The edges' layer ids brought their pages back.
+    releaser.all();
     Ok(ReadOutcome {
         graph: builder.graph,
         diagnostics: builder.diagnostics,
@@ -339,9 +347,11 @@ impl Builder<'_> {
         stream: &mut XmlStream<'x>,
         list: &str,
         edges: &mut Vec<PendingEdge<'x>>,
+        releaser: &mut Releaser<'_>,
     ) -> Result<(), ReadError> {
         let item_name = if list == "layers" { "layer" } else { "edge" };
         loop {
+            releaser.reached(stream.position());
             match stream.next()? {
                 Item::Start { tag, empty, at } => {
                     let element = stream.read_element(&tag, empty, at)?;
