@@ -34,3 +34,11 @@ fn an_empty_attribute_list_is_one_pointer() {
     // of them empty.
     assert_eq!(size_of::<ir::Attributes>(), 8);
 }
+
+#[test]
+fn a_dim_is_a_shared_pointer_and_a_shape_keeps_six_inline() {
+    // `Expr` shares its terms: copying a shape (every elementwise op's
+    // output) allocates nothing.
+    assert_eq!(size_of::<ir::Dim>(), 16);
+    assert_eq!(size_of::<ir::Shape>(), 112);
+}
