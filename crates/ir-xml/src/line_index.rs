@@ -31,6 +31,10 @@ struct Lines {
     ascii: Vec<bool>,
     /// How far the text has been searched for line ends.
     scanned: usize,
+    /// The line (index into `starts`) of the last location asked for: the
+    /// reader asks in file order, mostly on that line or the next, which is
+    /// then found without a search over millions of line starts.
+    last: usize,
 }
 
 impl<'a> LineIndex<'a> {
@@ -42,6 +46,7 @@ impl<'a> LineIndex<'a> {
                 starts: vec![0],
                 ascii: Vec::new(),
                 scanned: 0,
+                last: 0,
             }),
         }
     }
@@ -53,7 +58,8 @@ impl<'a> LineIndex<'a> {
         let mut lines = self.lines.borrow_mut();
         lines.scan_to(self.text, offset);
         // The number of line starts at or before `offset`; always at least 1.
-        let line = lines.starts.partition_point(|&start| start <= offset);
+        let line = lines.line_of(offset);
+        lines.last = line - 1;
         let start = lines.starts[line.saturating_sub(1)];
         // The line of `offset` has been scanned to its end.
         let ascii = lines.ascii.get(line.saturating_sub(1)).copied();
@@ -72,6 +78,22 @@ impl<'a> LineIndex<'a> {
 }
 
 impl Lines {
+    /// The number of line starts at or before `offset` (at least 1): the
+    /// last line asked for or the one after it when `offset` is on them,
+    /// else a binary search.
+    fn line_of(&self, offset: usize) -> usize {
+        let on = |line: usize| {
+            self.starts.get(line).is_some_and(|&start| start <= offset)
+                && self.starts.get(line + 1).is_none_or(|&next| offset < next)
+        };
+        for line in [self.last, self.last + 1] {
+            if on(line) {
+                return line + 1;
+            }
+        }
+        self.starts.partition_point(|&start| start <= offset).max(1)
+    }
+
     /// Finds every line that starts at or before `offset`, and the end of
     /// the line `offset` is on.
     fn scan_to(&mut self, text: &str, offset: usize) {

@@ -1137,7 +1137,11 @@ impl Builder<'_> {
     }
 
     fn add_edge(&mut self, edge: &PendingEdge<'_>) {
-        let location = self.loc(edge.at);
+        // Only diagnostics need the location and the edge's text: a
+        // million-layer model's edges must not each pay a line search and
+        // a string.
+        let lines = self.lines;
+        let location = || lines.location(edge.at);
         let (from_layer, from_port, to_layer, to_port) = match &edge.ends {
             Ok(ends) => (
                 ends.from_layer.as_ref(),
@@ -1151,7 +1155,7 @@ impl Builder<'_> {
                         rules::EDGE_ATTRIBUTE_INVALID,
                         format!("the `<edge>` is invalid: {problems}; it is dropped"),
                     )
-                    .at(location),
+                    .at(location()),
                 );
                 return;
             }
@@ -1165,7 +1169,7 @@ impl Builder<'_> {
                     rules::EDGE_DANGLING_LAYER,
                     format!("the edge {from_layer}:{from_port} -> {to_layer}:{to_port} refers to layer {end}, which does not exist; it is dropped"),
                 )
-                .at(location);
+                .at(location());
                 diagnostic.layer = other.map(|n| self.graph.node(n).layer_ref());
                 self.diagnostics.push(diagnostic);
             }
@@ -1174,10 +1178,21 @@ impl Builder<'_> {
             return;
         };
 
-        let edge_text = format!("{from_layer}:{from_port} -> {to_layer}:{to_port}");
-        let from_output = self.edge_end(from, from_port, EdgeEnd::Source, &edge_text, location);
-        let to_input = self.edge_end(to, to_port, EdgeEnd::Destination, &edge_text, location);
-        if let (Some(from_output), Some(to_input)) = (from_output, to_input) {
+        let ends = [
+            (from, self.edge_end(from, from_port, EdgeEnd::Source)),
+            (to, self.edge_end(to, to_port, EdgeEnd::Destination)),
+        ];
+        for (node, end) in &ends {
+            if let Err(why) = end {
+                let diagnostic = Diagnostic::error(
+                    rules::EDGE_DANGLING_PORT,
+                    format!("the edge {from_layer}:{from_port} -> {to_layer}:{to_port} {why}; it is dropped"),
+                )
+                .at_layer(self.graph.node(*node).layer_ref(), location());
+                self.diagnostics.push(diagnostic);
+            }
+        }
+        if let [(_, Ok(from_output)), (_, Ok(to_input))] = ends {
             self.graph.graph.add_edge(
                 from,
                 to,
@@ -1190,16 +1205,9 @@ impl Builder<'_> {
     }
 
     /// The index of `port` among the ports an edge may use at `end` of
-    /// `node` (outputs at its source, inputs at its destination), or a
-    /// diagnostic saying why the edge is dropped.
-    fn edge_end(
-        &mut self,
-        node: NodeId,
-        port: u32,
-        end: EdgeEnd,
-        edge_text: &str,
-        location: SourceLocation,
-    ) -> Option<usize> {
+    /// `node` (outputs at its source, inputs at its destination), or why
+    /// the edge is dropped.
+    fn edge_end(&self, node: NodeId, port: u32, end: EdgeEnd) -> Result<usize, String> {
         let n = self.graph.node(node);
         let (usable, other, verb, role, kind) = match end {
             EdgeEnd::Source => (&n.outputs, &n.inputs, "starts", "source", "an input"),
@@ -1216,21 +1224,15 @@ impl Builder<'_> {
             .ok()
             .and_then(|p| p.checked_sub(first_id))
             .filter(|&i| usable.get(i).is_some_and(|p| p.id == port));
-        let index = guess.or_else(|| usable.iter().position(|p| p.id == port));
-        if index.is_none() {
-            let why = if other.iter().any(|p| p.id == port) {
-                format!("{verb} at port {port}, {kind} port of its {role} layer")
-            } else {
-                format!("{verb} at port {port}, which its {role} layer does not declare")
-            };
-            let diagnostic = Diagnostic::error(
-                rules::EDGE_DANGLING_PORT,
-                format!("the edge {edge_text} {why}; it is dropped"),
-            )
-            .at_layer(n.layer_ref(), location);
-            self.diagnostics.push(diagnostic);
-        }
-        index
+        guess
+            .or_else(|| usable.iter().position(|p| p.id == port))
+            .ok_or_else(|| {
+                if other.iter().any(|p| p.id == port) {
+                    format!("{verb} at port {port}, {kind} port of its {role} layer")
+                } else {
+                    format!("{verb} at port {port}, which its {role} layer does not declare")
+                }
+            })
     }
 
     /// Keeps the model `<rt_info>` verbatim, except for our symbol-name
