@@ -731,7 +731,7 @@ impl Executor {
             } = &mut rebound.node_mut(*id).op
             {
                 *element_type = *bound_type;
-                *shape = Shape::ranked(dims.iter().map(|&d| Expr::constant(d as i64)));
+                **shape = Shape::ranked(dims.iter().map(|&d| Expr::constant(d as i64)));
             }
         }
         let options = Options {

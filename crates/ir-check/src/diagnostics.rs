@@ -29,6 +29,11 @@ pub const LISTED_LINES: usize = 10;
 /// line right after the last one shown:
 /// `… and 21 more error[op-unknown]: lines 58, 70, …`.
 pub fn render_all(file_name: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
+    // Nothing to quote: the text (perhaps mapped, its pages given back) is
+    // not read again.
+    if diagnostics.is_empty() {
+        return String::new();
+    }
     let lines: Vec<&str> = source.lines().collect();
     let mut by_rule: HashMap<(&str, Severity), Vec<&Diagnostic>> = HashMap::new();
     for d in diagnostics {

@@ -187,21 +187,25 @@ fn run_with(args: &Args, stdout: Option<&mut dyn Write>) -> Outcome {
     };
     let file_name = path.display().to_string();
     let started = Instant::now();
-    // Read once: the text is parsed and also quoted by the diagnostics.
-    let source = match std::fs::read_to_string(path) {
+    // Read once, mapped: the text is parsed and also quoted by the
+    // diagnostics, and its pages are given back as the parse passes them
+    // (the text of a million layers is 300 MB).
+    let source = match ir_xml::MappedText::open(path) {
         Ok(source) => source,
         Err(e) => return usage_error(format!("cannot read `{file_name}`: {e}")),
     };
-    let read = match ir_xml::read_model_with_weights_of(&source, path, args.weights.as_deref()) {
+    let read = match ir_xml::read_model_mapped(&source, path, args.weights.as_deref()) {
         Ok(read) => read,
         Err(e) => return usage_error(format!("cannot read `{file_name}`: {e}")),
     };
-    let model = Model::from_read(source, read);
+    // The model gets no copy of the text: the report quotes the mapping.
+    let model = Model::from_read(String::new(), read);
     let timings = Timings {
         read: started.elapsed(),
         ..Timings::default()
     };
-    check_model(&file_name, model, args, timings, args.run, stdout)
+    let source = source.as_str();
+    check_model(&file_name, source, model, args, timings, args.run, stdout)
 }
 
 /// Checks a model already read (from `source`, shown as `file_name`): applies
@@ -209,16 +213,26 @@ fn run_with(args: &Args, stdout: Option<&mut dyn Write>) -> Outcome {
 /// does not `--run`). The fuzzers drive the whole pipeline through this with
 /// in-memory bytes.
 pub fn analyze(file_name: &str, source: &str, read: ir_xml::ReadOutcome, args: &Args) -> Outcome {
-    let model = Model::from_read(source.to_owned(), read);
-    check_model(file_name, model, args, Timings::default(), false, None)
+    let model = Model::from_read(String::new(), read);
+    check_model(
+        file_name,
+        source,
+        model,
+        args,
+        Timings::default(),
+        false,
+        None,
+    )
 }
 
 /// Applies the `--shape` overrides to `model`, checks it, renders the report
 /// (to `sink` when there is one, else into the outcome's `stdout`) and, when
-/// `run` is set and the model is valid, runs it. `timings` has the reading's
+/// `run` is set and the model is valid, runs it. `source` is the text the
+/// diagnostics quote (the model holds no copy); `timings` has the reading's
 /// time.
 fn check_model(
     file_name: &str,
+    source: &str,
     mut model: Model,
     args: &Args,
     mut timings: Timings,
@@ -250,12 +264,12 @@ fn check_model(
     let mut buffer = Vec::new();
     let stderr = match sink {
         Some(sink) => {
-            let stderr = render(file_name, &check, args, sink);
+            let stderr = render(file_name, source, &check, args, sink);
             // Flushed here, so that the report's time includes writing it.
             let _ = sink.flush();
             stderr
         }
-        None => render(file_name, &check, args, &mut buffer),
+        None => render(file_name, source, &check, args, &mut buffer),
     };
     let stdout = String::from_utf8(buffer)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
@@ -271,7 +285,7 @@ fn check_model(
         timings,
     };
     if run && check.is_valid() {
-        run::execute(file_name, &check, args, outcome)
+        run::execute(file_name, source, &check, args, outcome)
     } else {
         outcome
     }
@@ -282,7 +296,13 @@ fn check_model(
 /// `check.model().graph()`, the inference in `check.inference()` and the
 /// diagnostics, sorted by XML line, in `check.diagnostics()`. Write errors
 /// (a closed pipe) end the report: nobody reads the rest.
-fn render(file_name: &str, check: &Check<'_>, args: &Args, stdout: &mut dyn Write) -> String {
+fn render(
+    file_name: &str,
+    source: &str,
+    check: &Check<'_>,
+    args: &Args,
+    stdout: &mut dyn Write,
+) -> String {
     let diagnostics = check.diagnostics();
     let graph = check.model().graph();
     let report = || report::Report::new(graph, check.inference(), diagnostics);
@@ -294,7 +314,7 @@ fn render(file_name: &str, check: &Check<'_>, args: &Args, stdout: &mut dyn Writ
             String::new()
         }
         Format::Sarif => {
-            let sarif = sarif::render(file_name, check.model().source(), diagnostics);
+            let sarif = sarif::render(file_name, source, diagnostics);
             let _ = stdout.write_all(sarif.as_bytes());
             String::new()
         }
@@ -314,8 +334,7 @@ fn render(file_name: &str, check: &Check<'_>, args: &Args, stdout: &mut dyn Writ
                 report.symbol_count(),
                 report.constraint_count()
             );
-            let mut stderr =
-                diagnostics::render_all(file_name, check.model().source(), diagnostics);
+            let mut stderr = diagnostics::render_all(file_name, source, diagnostics);
             stderr.push_str(&diagnostics::verdict(&summary, diagnostics));
             stderr
         }

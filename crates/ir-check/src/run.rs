@@ -15,8 +15,15 @@ use ovir::{Check, ExecError, Tensor};
 use crate::{diagnostics, usage_error, Args, Format, Outcome, EXIT_INVALID};
 
 /// Runs the model `check` found valid (`checked` is that check's outcome)
-/// and appends what was written to the report.
-pub fn execute(file_name: &str, check: &Check<'_>, args: &Args, checked: Outcome) -> Outcome {
+/// and appends what was written to the report; `source` is the model's
+/// text, which diagnostics of a failed run quote.
+pub fn execute(
+    file_name: &str,
+    source: &str,
+    check: &Check<'_>,
+    args: &Args,
+    checked: Outcome,
+) -> Outcome {
     let mut inputs = HashMap::new();
     for spec in &args.inputs {
         let Some((name, path)) = spec.split_once('=') else {
@@ -42,13 +49,13 @@ pub fn execute(file_name: &str, check: &Check<'_>, args: &Args, checked: Outcome
     let runner = match check.runner_with_precision(args.precision) {
         Ok(runner) if profile_layers.is_some() => runner.with_profiling(),
         Ok(runner) => runner,
-        Err(error) => return failure(file_name, check, error, checked),
+        Err(error) => return failure(file_name, source, check, error, checked),
     };
     // The repeats get the same inputs: keep a copy only when there are any.
     let repeat_inputs = (args.repeat > 0).then(|| inputs.clone());
     let outputs = match pool.install(|| runner.run(inputs)) {
         Ok(outputs) => outputs,
-        Err(error) => return failure(file_name, check, error, checked),
+        Err(error) => return failure(file_name, source, check, error, checked),
     };
     let mut latency = None;
     if let Some(inputs) = repeat_inputs {
@@ -56,7 +63,7 @@ pub fn execute(file_name: &str, check: &Check<'_>, args: &Args, checked: Outcome
         for _ in 0..args.repeat {
             let start = std::time::Instant::now();
             if let Err(error) = pool.install(|| runner.run(inputs.clone())) {
-                return failure(file_name, check, error, checked);
+                return failure(file_name, source, check, error, checked);
             }
             times.push(start.elapsed().as_secs_f64() * 1e3);
         }
@@ -143,7 +150,13 @@ fn latency_line(times: &mut [f64], threads: usize) -> String {
 /// A run that failed: diagnostics of re-inference, and failures inside a
 /// body, are rendered like the checker's; input problems are usage errors;
 /// the rest invalid.
-fn failure(file_name: &str, check: &Check<'_>, error: ovir::Error, checked: Outcome) -> Outcome {
+fn failure(
+    file_name: &str,
+    source: &str,
+    check: &Check<'_>,
+    error: ovir::Error,
+    checked: Outcome,
+) -> Outcome {
     let error = match error {
         ovir::Error::Run(error) => error,
         other => {
@@ -155,7 +168,6 @@ fn failure(file_name: &str, check: &Check<'_>, error: ovir::Error, checked: Outc
             }
         }
     };
-    let source = check.model().source();
     let found = match error {
         ExecError::Inference(found) | ExecError::InvalidGraph(found) => found,
         ExecError::InBody { .. } => in_body(check.model().graph(), &error),

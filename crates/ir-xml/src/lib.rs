@@ -36,6 +36,7 @@
 
 mod reader;
 mod symbols;
+mod text;
 mod writer;
 mod xml;
 
@@ -47,6 +48,7 @@ use std::path::{Path, PathBuf};
 use ir::{Diagnostic, Graph, TensorBytes};
 
 pub use line_index::LineIndex;
+pub use text::MappedText;
 
 /// The rule names of the reader's diagnostics.
 pub mod rules {
@@ -184,22 +186,49 @@ pub fn read_model_with_weights_of(
     weights_path: Option<&Path>,
 ) -> Result<ReadOutcome, ReadError> {
     let bin_path = weights_path.map_or_else(|| xml_path.with_extension("bin"), Path::to_owned);
-    let weights = match std::fs::File::open(&bin_path) {
-        Ok(file) => Some(
-            TensorBytes::map_file(&file).map_err(|source| ReadError::Io {
-                path: bin_path.clone(),
-                source,
-            })?,
-        ),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => None,
-        Err(source) => {
-            return Err(ReadError::Io {
+    let weights = open_weights(xml_path, weights_path)?;
+    reader::read(xml, weights, Some(bin_path.display().to_string()), None)
+}
+
+/// Reads the IR text `xml`, mapped from `xml_path` (see [`MappedText`]),
+/// with its weights found as [`read_model`] finds them; the text's pages are
+/// given back to the system as the reading passes them, so a large model's
+/// text is never resident whole.
+pub fn read_model_mapped(
+    xml: &MappedText,
+    xml_path: &Path,
+    weights_path: Option<&Path>,
+) -> Result<ReadOutcome, ReadError> {
+    let bin_path = weights_path.map_or_else(|| xml_path.with_extension("bin"), Path::to_owned);
+    let weights = open_weights(xml_path, weights_path)?;
+    reader::read(
+        xml.as_str(),
+        weights,
+        Some(bin_path.display().to_string()),
+        Some(xml),
+    )
+}
+
+/// Maps the weights: `weights_path`, or by default the xml path with the
+/// extension `.bin`; `None` when that file does not exist.
+fn open_weights(
+    xml_path: &Path,
+    weights_path: Option<&Path>,
+) -> Result<Option<TensorBytes>, ReadError> {
+    let bin_path = weights_path.map_or_else(|| xml_path.with_extension("bin"), Path::to_owned);
+    match std::fs::File::open(&bin_path) {
+        Ok(file) => TensorBytes::map_file(&file)
+            .map(Some)
+            .map_err(|source| ReadError::Io {
                 path: bin_path,
                 source,
-            })
-        }
-    };
-    reader::read(xml, weights, Some(bin_path.display().to_string()))
+            }),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(ReadError::Io {
+            path: bin_path,
+            source,
+        }),
+    }
 }
 
 /// Reads IR text with `weights` as the content of its `.bin` (`None`: there is
@@ -208,7 +237,7 @@ pub fn read_model_from_str(
     xml: &str,
     weights: Option<TensorBytes>,
 ) -> Result<ReadOutcome, ReadError> {
-    reader::read(xml, weights, None)
+    reader::read(xml, weights, None, None)
 }
 
 /// Renders `graph` as IR: the XML text and the `.bin` bytes it refers to.

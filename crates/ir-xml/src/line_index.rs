@@ -1,38 +1,53 @@
 //! Byte offsets to 1-based line and column numbers.
 
+use std::cell::RefCell;
+
 use ir::SourceLocation;
 
 /// The byte offset where each line of a text starts, for turning byte offsets
 /// into [`SourceLocation`]s with a binary search.
+///
+/// The line starts are found as locations are asked for, not all up front:
+/// the reader asks in file order, so the text is scanned once, interleaved
+/// with parsing, and a mapped text's pages need not all be resident at once
+/// (a separate pass would touch every page before parsing starts).
 #[derive(Debug, Clone)]
 pub struct LineIndex<'a> {
     text: &'a str,
+    lines: RefCell<Lines>,
+}
+
+/// The lines found so far.
+#[derive(Debug, Clone)]
+struct Lines {
+    /// The start of every line that starts at or before `scanned`.
     starts: Vec<usize>,
-    /// Per line, whether it is all ASCII: its columns are then byte counts,
-    /// and a long line (a Concat of 10,000 ports written on one) does not
-    /// cost a count of its characters per location.
+    /// Per line whose end has been found (every line in `starts` but the
+    /// last, and the last too once the whole text is scanned), whether it
+    /// is all ASCII: its
+    /// columns are then byte counts, and a long line (a Concat of 10,000
+    /// ports written on one) does not cost a count of its characters per
+    /// location.
     ascii: Vec<bool>,
+    /// How far the text has been searched for line ends.
+    scanned: usize,
+    /// The line (index into `starts`) of the last location asked for: the
+    /// reader asks in file order, mostly on that line or the next, which is
+    /// then found without a search over millions of line starts.
+    last: usize,
 }
 
 impl<'a> LineIndex<'a> {
-    /// Indexes the line starts of `text` (lines end at `\n`).
+    /// An index of the lines of `text` (lines end at `\n`).
     pub fn new(text: &'a str) -> Self {
-        let starts: Vec<usize> = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
-            .collect();
-        let ascii = starts
-            .iter()
-            .zip(starts.iter().skip(1).chain([&text.len()]))
-            .map(|(&start, &end)| {
-                text.as_bytes()
-                    .get(start..end)
-                    .is_some_and(<[u8]>::is_ascii)
-            })
-            .collect();
         LineIndex {
             text,
-            starts,
-            ascii,
+            lines: RefCell::new(Lines {
+                starts: vec![0],
+                ascii: Vec::new(),
+                scanned: 0,
+                last: 0,
+            }),
         }
     }
 
@@ -40,10 +55,15 @@ impl<'a> LineIndex<'a> {
     /// characters (a tab is one column). Offsets past the end are clamped to it.
     pub fn location(&self, offset: usize) -> SourceLocation {
         let offset = offset.min(self.text.len());
+        let mut lines = self.lines.borrow_mut();
+        lines.scan_to(self.text, offset);
         // The number of line starts at or before `offset`; always at least 1.
-        let line = self.starts.partition_point(|&start| start <= offset);
-        let start = self.starts[line.saturating_sub(1)];
-        let column = if self.ascii[line.saturating_sub(1)] {
+        let line = lines.line_of(offset);
+        lines.last = line - 1;
+        let start = lines.starts[line.saturating_sub(1)];
+        // The line of `offset` has been scanned to its end.
+        let ascii = lines.ascii.get(line.saturating_sub(1)).copied();
+        let column = if ascii.unwrap_or(false) {
             offset - start
         } else {
             self.text
@@ -53,6 +73,54 @@ impl<'a> LineIndex<'a> {
         SourceLocation {
             line: u32::try_from(line).unwrap_or(u32::MAX),
             column: u32::try_from(column.saturating_add(1)).unwrap_or(u32::MAX),
+        }
+    }
+}
+
+impl Lines {
+    /// The number of line starts at or before `offset` (at least 1): the
+    /// last line asked for or the one after it when `offset` is on them,
+    /// else a binary search.
+    fn line_of(&self, offset: usize) -> usize {
+        let on = |line: usize| {
+            self.starts.get(line).is_some_and(|&start| start <= offset)
+                && self.starts.get(line + 1).is_none_or(|&next| offset < next)
+        };
+        for line in [self.last, self.last + 1] {
+            if on(line) {
+                return line + 1;
+            }
+        }
+        self.starts.partition_point(|&start| start <= offset).max(1)
+    }
+
+    /// Finds every line that starts at or before `offset`, and the end of
+    /// the line `offset` is on.
+    fn scan_to(&mut self, text: &str, offset: usize) {
+        let complete = self.ascii.len() == self.starts.len();
+        if offset < self.scanned || complete {
+            return;
+        }
+        let mut from = self.scanned;
+        loop {
+            let start = self.starts.last().copied().unwrap_or_default();
+            // `str::find` of one byte is a memchr.
+            let Some(at) = text.get(from..).and_then(|rest| rest.find('\n')) else {
+                // The last line, without a newline: complete at the end.
+                let rest = text.as_bytes().get(start..).unwrap_or_default();
+                self.ascii.push(rest.is_ascii());
+                self.scanned = text.len();
+                return;
+            };
+            let end = from + at + 1;
+            let line = text.as_bytes().get(start..end).unwrap_or_default();
+            self.ascii.push(line.is_ascii());
+            self.starts.push(end);
+            from = end;
+            if end > offset {
+                self.scanned = end;
+                return;
+            }
         }
     }
 }
@@ -77,5 +145,20 @@ mod tests {
         // `é` is two bytes but one column.
         assert_eq!(index.location(11), loc(4, 3));
         assert_eq!(index.location(1000), loc(4, 5));
+    }
+
+    #[test]
+    fn any_order_of_offsets_gives_the_same_locations() {
+        let text = "ab\n\tcd\n\nxé y\nlast";
+        let forwards = LineIndex::new(text);
+        let expected: Vec<_> = (0..=text.len() + 1).map(|o| forwards.location(o)).collect();
+        let backwards = LineIndex::new(text);
+        for offset in (0..=text.len() + 1).rev() {
+            assert_eq!(backwards.location(offset), expected[offset], "{offset}");
+        }
+        let jumping = LineIndex::new(text);
+        for offset in [9, 0, 13, 4, 11, 2, 15] {
+            assert_eq!(jumping.location(offset), expected[offset], "{offset}");
+        }
     }
 }

@@ -19,20 +19,26 @@ use ir::{
 
 use crate::line_index::LineIndex;
 use crate::symbols;
+use crate::text::{MappedText, Releaser};
 use crate::xml::{Attr, Element, Item, XmlStream};
 use crate::{rules, ReadError, ReadOutcome};
 
 /// Reads IR text. `weights` is the content of the `.bin`, `weights_name` how
 /// diagnostics name it.
+/// When the text is `mapped`, its pages are given back as the reading
+/// passes them.
 pub(crate) fn read(
     xml: &str,
     weights: Option<TensorBytes>,
     weights_name: Option<String>,
+    mapped: Option<&MappedText>,
 ) -> Result<ReadOutcome, ReadError> {
     // quick-xml skips a byte-order mark and counts its offsets after it; drop
     // it here so that every offset (locations, verbatim `<rt_info>`) refers to
     // the same text. Found by the `xml_reader` fuzzer.
+    let full_len = xml.len();
     let xml = xml.strip_prefix('\u{feff}').unwrap_or(xml);
+    let mut releaser = Releaser::new(mapped, full_len - xml.len());
     let lines = LineIndex::new(xml);
     let mut stream = XmlStream::new(xml, &lines);
     let mut builder = Builder {
@@ -78,7 +84,7 @@ pub(crate) fn read(
                     let name = String::from_utf8_lossy(tag.name().as_ref()).into_owned();
                     match name.as_str() {
                         "layers" | "edges" if !empty => {
-                            builder.read_list(&mut stream, &name, &mut edges)?;
+                            builder.read_list(&mut stream, &name, &mut edges, &mut releaser)?;
                         }
                         "layers" | "edges" => {}
                         "rt_info" => {
@@ -122,6 +128,8 @@ pub(crate) fn read(
     if let Some(rt_info) = model_rt_info {
         builder.model_rt_info(&rt_info);
     }
+    // The edges' layer ids brought their pages back.
+    releaser.all();
     Ok(ReadOutcome {
         graph: builder.graph,
         diagnostics: builder.diagnostics,
@@ -339,9 +347,11 @@ impl Builder<'_> {
         stream: &mut XmlStream<'x>,
         list: &str,
         edges: &mut Vec<PendingEdge<'x>>,
+        releaser: &mut Releaser<'_>,
     ) -> Result<(), ReadError> {
         let item_name = if list == "layers" { "layer" } else { "edge" };
         loop {
+            releaser.reached(stream.position());
             match stream.next()? {
                 Item::Start { tag, empty, at } => {
                     let element = stream.read_element(&tag, empty, at)?;
@@ -948,7 +958,7 @@ impl Builder<'_> {
         };
         Op::Parameter {
             element_type,
-            shape,
+            shape: Box::new(shape),
         }
     }
 
@@ -1127,7 +1137,11 @@ impl Builder<'_> {
     }
 
     fn add_edge(&mut self, edge: &PendingEdge<'_>) {
-        let location = self.loc(edge.at);
+        // Only diagnostics need the location and the edge's text: a
+        // million-layer model's edges must not each pay a line search and
+        // a string.
+        let lines = self.lines;
+        let location = || lines.location(edge.at);
         let (from_layer, from_port, to_layer, to_port) = match &edge.ends {
             Ok(ends) => (
                 ends.from_layer.as_ref(),
@@ -1141,7 +1155,7 @@ impl Builder<'_> {
                         rules::EDGE_ATTRIBUTE_INVALID,
                         format!("the `<edge>` is invalid: {problems}; it is dropped"),
                     )
-                    .at(location),
+                    .at(location()),
                 );
                 return;
             }
@@ -1155,7 +1169,7 @@ impl Builder<'_> {
                     rules::EDGE_DANGLING_LAYER,
                     format!("the edge {from_layer}:{from_port} -> {to_layer}:{to_port} refers to layer {end}, which does not exist; it is dropped"),
                 )
-                .at(location);
+                .at(location());
                 diagnostic.layer = other.map(|n| self.graph.node(n).layer_ref());
                 self.diagnostics.push(diagnostic);
             }
@@ -1164,10 +1178,21 @@ impl Builder<'_> {
             return;
         };
 
-        let edge_text = format!("{from_layer}:{from_port} -> {to_layer}:{to_port}");
-        let from_output = self.edge_end(from, from_port, EdgeEnd::Source, &edge_text, location);
-        let to_input = self.edge_end(to, to_port, EdgeEnd::Destination, &edge_text, location);
-        if let (Some(from_output), Some(to_input)) = (from_output, to_input) {
+        let ends = [
+            (from, self.edge_end(from, from_port, EdgeEnd::Source)),
+            (to, self.edge_end(to, to_port, EdgeEnd::Destination)),
+        ];
+        for (node, end) in &ends {
+            if let Err(why) = end {
+                let diagnostic = Diagnostic::error(
+                    rules::EDGE_DANGLING_PORT,
+                    format!("the edge {from_layer}:{from_port} -> {to_layer}:{to_port} {why}; it is dropped"),
+                )
+                .at_layer(self.graph.node(*node).layer_ref(), location());
+                self.diagnostics.push(diagnostic);
+            }
+        }
+        if let [(_, Ok(from_output)), (_, Ok(to_input))] = ends {
             self.graph.graph.add_edge(
                 from,
                 to,
@@ -1180,16 +1205,9 @@ impl Builder<'_> {
     }
 
     /// The index of `port` among the ports an edge may use at `end` of
-    /// `node` (outputs at its source, inputs at its destination), or a
-    /// diagnostic saying why the edge is dropped.
-    fn edge_end(
-        &mut self,
-        node: NodeId,
-        port: u32,
-        end: EdgeEnd,
-        edge_text: &str,
-        location: SourceLocation,
-    ) -> Option<usize> {
+    /// `node` (outputs at its source, inputs at its destination), or why
+    /// the edge is dropped.
+    fn edge_end(&self, node: NodeId, port: u32, end: EdgeEnd) -> Result<usize, String> {
         let n = self.graph.node(node);
         let (usable, other, verb, role, kind) = match end {
             EdgeEnd::Source => (&n.outputs, &n.inputs, "starts", "source", "an input"),
@@ -1206,21 +1224,15 @@ impl Builder<'_> {
             .ok()
             .and_then(|p| p.checked_sub(first_id))
             .filter(|&i| usable.get(i).is_some_and(|p| p.id == port));
-        let index = guess.or_else(|| usable.iter().position(|p| p.id == port));
-        if index.is_none() {
-            let why = if other.iter().any(|p| p.id == port) {
-                format!("{verb} at port {port}, {kind} port of its {role} layer")
-            } else {
-                format!("{verb} at port {port}, which its {role} layer does not declare")
-            };
-            let diagnostic = Diagnostic::error(
-                rules::EDGE_DANGLING_PORT,
-                format!("the edge {edge_text} {why}; it is dropped"),
-            )
-            .at_layer(n.layer_ref(), location);
-            self.diagnostics.push(diagnostic);
-        }
-        index
+        guess
+            .or_else(|| usable.iter().position(|p| p.id == port))
+            .ok_or_else(|| {
+                if other.iter().any(|p| p.id == port) {
+                    format!("{verb} at port {port}, {kind} port of its {role} layer")
+                } else {
+                    format!("{verb} at port {port}, which its {role} layer does not declare")
+                }
+            })
     }
 
     /// Keeps the model `<rt_info>` verbatim, except for our symbol-name
@@ -1253,13 +1265,13 @@ impl Builder<'_> {
                 continue;
             };
             let result = match &node.op {
-                Op::Parameter {
-                    shape: Shape::Ranked(dims),
-                    ..
-                } => {
-                    let dims = dims.to_vec();
-                    symbols::apply_names(&mut self.graph.symbols, &dims, value)
-                }
+                Op::Parameter { shape, .. } => match shape.as_ref() {
+                    Shape::Ranked(dims) => {
+                        let dims = dims.to_vec();
+                        symbols::apply_names(&mut self.graph.symbols, &dims, value)
+                    }
+                    Shape::DynamicRank => Err("the Parameter has no ranked shape".to_owned()),
+                },
                 _ => Err("the Parameter has no ranked shape".to_owned()),
             };
             if let Err(why) = result {

@@ -88,11 +88,10 @@ fn is_writable_name(name: &str) -> bool {
 pub(crate) fn section(graph: &Graph) -> Option<String> {
     let mut infos = String::new();
     for (_, node) in graph.parameters() {
-        let Op::Parameter {
-            shape: Shape::Ranked(dims),
-            ..
-        } = &node.op
-        else {
+        let Op::Parameter { shape, .. } = &node.op else {
+            continue;
+        };
+        let Shape::Ranked(dims) = shape.as_ref() else {
             continue;
         };
         if let Some(value) = dims_value(&graph.symbols, dims) {

@@ -179,7 +179,7 @@ fn reads_nodes_ports_edges_and_constants() {
         .is_some_and(|r| r.contains("layout=\"[N,?,C]\"")));
 
     let scale = nodes[3];
-    assert!(matches!(&scale.op, Op::Parameter { shape, .. } if *shape == Shape::scalar()));
+    assert!(matches!(&scale.op, Op::Parameter { shape, .. } if **shape == Shape::scalar()));
     assert!(scale.outputs[0].dims.is_empty());
 
     let result = nodes[4];

@@ -33,10 +33,12 @@ pub struct OpType {
 /// attributes, and its rule in `shape-infer` reads typed values from them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Op {
-    /// A graph input.
+    /// A graph input. The shape is boxed: a `Shape` keeps six dims inline
+    /// (160 bytes), and an enum is as large as its largest variant, so an
+    /// inline shape would make every node of the graph 112 bytes larger.
     Parameter {
         element_type: ElementType,
-        shape: Shape,
+        shape: Box<Shape>,
     },
     /// A constant tensor; `data` views the weights file.
     Constant {

@@ -110,7 +110,7 @@ pub fn apply_override(graph: &mut Graph, spec: &str) -> Result<Vec<Diagnostic>, 
         }
     }
     if let Op::Parameter { shape, .. } = &mut graph.node_mut(id).op {
-        *shape = new_shape;
+        **shape = new_shape;
     }
     Ok(warnings)
 }

@@ -2,6 +2,7 @@
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use crate::DimError;
 
@@ -204,7 +205,12 @@ impl PartialOrd for Monomial {
 /// [`a.min_with(&b)`](Expr::min_with).
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub struct Expr {
-    terms: Vec<(Monomial, i64)>,
+    /// Shared: an expression is never changed once built, and shapes are
+    /// copied far more than they are computed (every elementwise op's
+    /// output repeats its input's dims), so a clone is a count, not an
+    /// allocation per term list (issue 18: 800,000 copies held for a
+    /// 100,000-layer chain).
+    terms: Arc<[(Monomial, i64)]>,
 }
 
 fn gcd(mut a: u64, mut b: u64) -> u64 {
@@ -264,7 +270,10 @@ impl Expr {
         if terms.len() > MAX_TERMS {
             return Err(DimError::TooComplex);
         }
-        let mut e = Expr { terms }.within_limits()?;
+        let mut e = Expr {
+            terms: terms.into(),
+        }
+        .within_limits()?;
         for (m, c, idx, g) in pending {
             let Atom::ExactDiv(inner, k) = &m.factors[idx].0 else {
                 unreachable!("exact_reducible returns an ExactDiv factor")
@@ -344,7 +353,7 @@ impl Expr {
             }
             // `a*R*t` beside `c*R*(e*t/k)` with `e | a`: `a*R*t =
             // (a/e)*k*R*(e*t/k)`.
-            let [(t, e)] = d.operand.terms.as_slice() else {
+            let [(t, e)] = &d.operand.terms[..] else {
                 continue;
             };
             let Ok(target) = d.rest.mul(t) else {
@@ -378,7 +387,7 @@ impl Expr {
     /// [`MAX_SIZE`].
     pub(crate) fn from_atom(a: Atom) -> Result<Expr, DimError> {
         Expr {
-            terms: vec![(Monomial::atom(a), 1)],
+            terms: Arc::new([(Monomial::atom(a), 1)]),
         }
         .within_limits()
     }
@@ -398,7 +407,7 @@ impl Expr {
     pub fn size_and_nesting(&self) -> (usize, usize) {
         let mut size = 0;
         let mut nesting = 0;
-        for (m, _) in &self.terms {
+        for (m, _) in self.terms.iter() {
             size += 1;
             for (atom, _) in &m.factors {
                 let (s, n) = match atom {
@@ -435,10 +444,12 @@ impl Expr {
     /// The constant `v`.
     pub fn constant(v: i64) -> Expr {
         if v == 0 {
-            Expr { terms: Vec::new() }
+            Expr {
+                terms: Arc::new([]),
+            }
         } else {
             Expr {
-                terms: vec![(Monomial::default(), v)],
+                terms: Arc::new([(Monomial::default(), v)]),
             }
         }
     }
@@ -456,7 +467,7 @@ impl Expr {
     /// The symbol `s`.
     pub fn symbol(s: SymbolId) -> Expr {
         Expr {
-            terms: vec![(Monomial::atom(Atom::Sym(s)), 1)],
+            terms: Arc::new([(Monomial::atom(Atom::Sym(s)), 1)]),
         }
     }
 
@@ -472,7 +483,7 @@ impl Expr {
 
     /// `Some(v)` if the expression is the constant `v`.
     pub fn as_constant(&self) -> Option<i64> {
-        match self.terms.as_slice() {
+        match &self.terms[..] {
             [] => Some(0),
             [(m, c)] if m.is_one() => Some(*c),
             _ => None,
@@ -490,7 +501,7 @@ impl Expr {
     /// `Some(atom)` if the expression is exactly one atom (coefficient 1,
     /// exponent 1).
     pub fn as_atom(&self) -> Option<&Atom> {
-        match self.terms.as_slice() {
+        match &self.terms[..] {
             [(m, 1)] if m.factors.len() == 1 && m.factors[0].1 == 1 => Some(&m.factors[0].0),
             _ => None,
         }
@@ -535,7 +546,7 @@ impl Expr {
             return Ok(o.clone());
         }
         let mut map: BTreeMap<Monomial, i64> = self.terms.iter().cloned().collect();
-        for (m, c) in &o.terms {
+        for (m, c) in o.terms.iter() {
             let slot = map.entry(m.clone()).or_insert(0);
             *slot = if negate {
                 slot.checked_sub(*c)
@@ -564,7 +575,9 @@ impl Expr {
             .iter()
             .map(|(m, c)| Ok((m.clone(), c.checked_neg().ok_or(DimError::Overflow)?)))
             .collect::<Result<Vec<_>, DimError>>()?;
-        Ok(Expr { terms })
+        Ok(Expr {
+            terms: terms.into(),
+        })
     }
 
     /// `self * o` (fully expanded).
@@ -578,12 +591,12 @@ impl Expr {
         if self.terms.len() < o.terms.len() {
             return o.mul(self);
         }
-        if let [(m2, c2)] = o.terms.as_slice() {
+        if let [(m2, c2)] = &o.terms[..] {
             // Multiplying by one term preserves the (monomial) order, so no
             // merging is needed.
             let mut terms = Vec::with_capacity(self.terms.len());
             let mut reducible = false;
-            for (m1, c1) in &self.terms {
+            for (m1, c1) in self.terms.iter() {
                 let m = m1.mul(m2)?;
                 let c = c1.checked_mul(*c2).ok_or(DimError::Overflow)?;
                 reducible |= exact_reducible(&m, c).is_some();
@@ -592,7 +605,10 @@ impl Expr {
             return if reducible {
                 Expr::from_map(terms.into_iter().collect())
             } else {
-                Expr { terms }.within_limits()
+                Expr {
+                    terms: terms.into(),
+                }
+                .within_limits()
             };
         }
         let written = (self.size().saturating_mul(o.terms.len()))
@@ -601,8 +617,8 @@ impl Expr {
             return Err(DimError::TooComplex);
         }
         let mut map: BTreeMap<Monomial, i64> = BTreeMap::new();
-        for (m1, c1) in &self.terms {
-            for (m2, c2) in &o.terms {
+        for (m1, c1) in self.terms.iter() {
+            for (m2, c2) in o.terms.iter() {
                 let m = m1.mul(m2)?;
                 let c = c1.checked_mul(*c2).ok_or(DimError::Overflow)?;
                 let slot = map.entry(m).or_insert(0);
@@ -631,7 +647,7 @@ impl Expr {
             _ => {}
         }
         let mut map = BTreeMap::new();
-        for (m, k) in &self.terms {
+        for (m, k) in self.terms.iter() {
             map.insert(m.clone(), k.checked_mul(c).ok_or(DimError::Overflow)?);
         }
         Expr::from_map(map)
@@ -659,14 +675,14 @@ impl Expr {
     fn split_divisible(&self, k: i64) -> Result<(Expr, Expr), DimError> {
         let mut q = BTreeMap::new();
         let mut r = Vec::new();
-        for (m, c) in &self.terms {
+        for (m, c) in self.terms.iter() {
             if c % k == 0 {
                 q.insert(m.clone(), c / k);
             } else {
                 r.push((m.clone(), *c));
             }
         }
-        Ok((Expr::from_map(q)?, Expr { terms: r }))
+        Ok((Expr::from_map(q)?, Expr { terms: r.into() }))
     }
 
     /// Divides every coefficient by `g` (which must divide them all).
@@ -801,7 +817,7 @@ impl Expr {
         }
         if let Some(k) = divisor.as_constant() {
             let mut map = BTreeMap::new();
-            for (m, c) in &self.terms {
+            for (m, c) in self.terms.iter() {
                 if c.checked_rem(k)? != 0 {
                     return None;
                 }
@@ -966,7 +982,7 @@ impl Expr {
     }
 
     fn collect_symbols(&self, out: &mut BTreeSet<SymbolId>) {
-        for (m, _) in &self.terms {
+        for (m, _) in self.terms.iter() {
             for (a, _) in &m.factors {
                 match a {
                     Atom::Sym(s) => {
@@ -989,7 +1005,7 @@ impl Expr {
     /// does not divide, [`DimError::Overflow`].
     pub fn eval(&self, binding: &dyn Fn(SymbolId) -> Option<i64>) -> Result<i64, DimError> {
         let mut acc: i64 = 0;
-        for (m, c) in &self.terms {
+        for (m, c) in self.terms.iter() {
             let mut t = *c;
             for (a, e) in &m.factors {
                 let v = eval_atom(a, binding)?;
@@ -1005,7 +1021,7 @@ impl Expr {
     /// re-canonicalizes (symbols mapped to `None` are kept).
     pub fn substitute(&self, f: &dyn Fn(SymbolId) -> Option<Expr>) -> Result<Expr, DimError> {
         let mut acc = Expr::zero();
-        for (m, c) in &self.terms {
+        for (m, c) in self.terms.iter() {
             let mut t = Expr::constant(*c);
             for (a, e) in &m.factors {
                 let v = match a {

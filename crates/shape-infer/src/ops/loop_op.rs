@@ -73,7 +73,7 @@ pub(crate) fn infer(
                 ir::Op::Parameter {
                     element_type,
                     shape,
-                } => Some((*element_type, shape.clone())),
+                } => Some((*element_type, Shape::clone(shape))),
                 _ => None,
             });
         let (element_type, shape) = declared.unwrap_or((ElementType::I64, Shape::scalar()));

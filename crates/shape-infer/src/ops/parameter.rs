@@ -1,7 +1,7 @@
 //! Parameter-1: a graph input. Its shape and type come from the IR itself
 //! (the `shape` and `element_type` attributes, or a `--shape` override).
 
-use ir::Op;
+use ir::{Op, Shape};
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
@@ -26,7 +26,7 @@ fn infer(_: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, Sha
         Op::Parameter {
             element_type,
             shape,
-        } => Ok(vec![TensorInfo::new(*element_type, shape.clone())]),
+        } => Ok(vec![TensorInfo::new(*element_type, Shape::clone(shape))]),
         _ => Err(ShapeError::Unreadable),
     }
 }
