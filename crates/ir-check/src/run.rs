@@ -147,6 +147,17 @@ fn latency_line(times: &mut [f64], threads: usize) -> String {
     )
 }
 
+/// A run that failed for a reason no layer's diagnostic carries: the
+/// check's report stands, the run's error follows it.
+fn run_error(checked: Outcome, error: &dyn std::fmt::Display) -> Outcome {
+    Outcome {
+        stdout: checked.stdout,
+        stderr: format!("ir-check: error: --run: {error}\n"),
+        status: EXIT_INVALID,
+        timings: checked.timings,
+    }
+}
+
 /// A run that failed: diagnostics of re-inference, and failures inside a
 /// body, are rendered like the checker's; input problems are usage errors;
 /// the rest invalid.
@@ -159,14 +170,7 @@ fn failure(
 ) -> Outcome {
     let error = match error {
         ovir::Error::Run(error) => error,
-        other => {
-            return Outcome {
-                stdout: checked.stdout,
-                stderr: format!("ir-check: error: --run: {other}\n"),
-                status: EXIT_INVALID,
-                timings: checked.timings,
-            }
-        }
+        other => return run_error(checked, &other),
     };
     let found = match error {
         ExecError::Inference(found) | ExecError::InvalidGraph(found) => found,
@@ -177,14 +181,7 @@ fn failure(
         | ExecError::InputType { .. }
         | ExecError::InputRank { .. }
         | ExecError::InputDim { .. } => return usage_error(format!("--run: {error}")),
-        other => {
-            return Outcome {
-                stdout: checked.stdout,
-                stderr: format!("ir-check: error: --run: {other}\n"),
-                status: EXIT_INVALID,
-                timings: checked.timings,
-            }
-        }
+        other => return run_error(checked, &other),
     };
     Outcome {
         stdout: checked.stdout,
