@@ -8,30 +8,12 @@
 //! are exact in the input symbols where OpenVINO answers `?`. (Their run
 //! equals OpenVINO's CPU plugin: `run_samples.rs`, cases `bodies_torch_*`.)
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod support;
+
+use std::path::PathBuf;
 
 use serde_json::Value;
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The JSON report of `ir-check MODEL --shape NAME=DIMS...`.
-fn report(model: &str, shapes: &[String]) -> Value {
-    let mut args = vec![model.to_owned(), "--format".into(), "json".into()];
-    for shape in shapes {
-        args.extend(["--shape".into(), shape.clone()]);
-    }
-    let output = Command::new(env!("CARGO_BIN_EXE_ir-check"))
-        .current_dir(workspace_root())
-        .args(&args)
-        .output()
-        .expect("ir-check runs");
-    let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
-    assert_eq!(report["valid"], true, "{model}: {}", report["diagnostics"]);
-    report
-}
+use support::{valid_report as report, workspace_root};
 
 /// Per layer path (`Loop > body > Add`), its output shapes as OpenVINO
 /// prints them, from a golden's op list (bodies under `bodies`).

@@ -6,14 +6,10 @@
 //! (`crates/shape-infer/tests/golden.rs`) and the outputs against its CPU
 //! plugin (`crates/executor/tests/conformance.rs`).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod support;
 
 use serde_json::Value;
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use support::{valid_report, workspace_root};
 
 /// The JSON report of `ir-check MODEL --shape x=DIMS`.
 fn report(model: &str, dims: &str) -> Value {
@@ -22,22 +18,8 @@ fn report(model: &str, dims: &str) -> Value {
 
 /// The JSON report of `ir-check MODEL --shape NAME=DIMS...`.
 fn report_with(model: &str, shapes: &[(&str, &str)]) -> Value {
-    let mut args = vec![
-        format!("ir-samples/models/{model}.xml"),
-        "--format".into(),
-        "json".into(),
-    ];
-    for (name, dims) in shapes {
-        args.extend(["--shape".into(), format!("{name}={dims}")]);
-    }
-    let output = Command::new(env!("CARGO_BIN_EXE_ir-check"))
-        .current_dir(workspace_root())
-        .args(&args)
-        .output()
-        .expect("ir-check runs");
-    let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
-    assert_eq!(report["valid"], true, "{model}: {}", report["diagnostics"]);
-    report
+    let shapes: Vec<String> = shapes.iter().map(|(n, d)| format!("{n}={d}")).collect();
+    valid_report(&format!("ir-samples/models/{model}.xml"), &shapes)
 }
 
 /// The shape of the model's (only) Result, as the report prints it.
