@@ -670,6 +670,16 @@ struct SharedMut<T>(*mut T);
 // float.
 unsafe impl<T: Send> Sync for SharedMut<T> {}
 
+/// A pool of `threads` threads, for the tests that compare a product cut
+/// for the threads with a naive loop.
+#[cfg(test)]
+pub(crate) fn test_pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -719,10 +729,7 @@ mod tests {
 
     #[test]
     fn one_row_products_match_a_naive_loop_for_either_layout_and_threads() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
+        let pool = test_pool(2);
         // K below and above the 16 partial sums, N below and above a block,
         // products below and above the threads' threshold.
         for (k, n) in [
@@ -784,10 +791,7 @@ mod tests {
 
     #[test]
     fn blocks_of_rows_and_of_columns_on_threads_match_a_naive_loop() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .build()
-            .unwrap();
+        let pool = test_pool(3);
         // Over a million multiply-adds: cut into blocks of rows (m >= n),
         // then of columns, neither a multiple of the block size.
         for (m, k, n) in [(130, 97, 90), (40, 200, 150)] {
@@ -825,15 +829,7 @@ mod tests {
 
     #[test]
     fn column_blocks_on_threads_match_a_naive_loop_and_finish_each_tile() {
-        let pools: Vec<rayon::ThreadPool> = [1, 2, 3]
-            .iter()
-            .map(|&t| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(t)
-                    .build()
-                    .unwrap()
-            })
-            .collect();
+        let pools: Vec<rayon::ThreadPool> = [1, 2, 3].iter().map(|&t| test_pool(t)).collect();
         // Small (one block), wide (column blocks), narrow (rows cut too),
         // odd sizes everywhere, an empty K.
         for (m, k, n) in [
@@ -916,10 +912,7 @@ mod tests {
 
     #[test]
     fn products_by_blocks_of_weights_match_a_naive_loop() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
+        let pool = test_pool(2);
         // Odd shapes, one row, no rows, no columns, an empty K; blocks that
         // do and do not divide N.
         for (m, k, n, block) in [

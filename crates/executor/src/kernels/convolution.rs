@@ -1088,15 +1088,8 @@ mod tests {
             (3, 2, 4, 3, [6, 5], [2, 2], [1, 1], [1, 1], [0, 1], [1, 0]),
             (1, 1, 1, 1, [5, 5], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
         ];
-        let pools: Vec<rayon::ThreadPool> = [1, 2]
-            .iter()
-            .map(|&t| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(t)
-                    .build()
-                    .unwrap()
-            })
-            .collect();
+        let pools: Vec<rayon::ThreadPool> =
+            [1, 2].iter().map(|&t| crate::gemm::test_pool(t)).collect();
         for &(batch, groups, cin, cout, input, kernel, stride, dilation, pb, pe) in cases {
             let output: [usize; 2] = std::array::from_fn(|a| {
                 let span =
