@@ -265,13 +265,15 @@ impl Executor {
             profile: None,
             fusion: crate::fusion::Plan::default(),
         };
-        executor.fold_constants();
+        let inference = executor.fold_constants();
         executor.fusion = crate::fusion::Plan::new(&crate::fusion::Graphs {
             graph: &executor.graph,
             sources: &executor.sources,
             consumers: &executor.consumers,
             folded: &executor.folded,
             skipped: &executor.skipped,
+            order: &executor.order,
+            inference: &inference,
         });
         Ok(executor)
     }
@@ -294,7 +296,10 @@ impl Executor {
     /// holds its last step, not every step. A MatMul by compressed weights,
     /// or a Gather from them (`crate::compressed`), keeps them compressed
     /// and its chain is not run.
-    fn fold_constants(&mut self) {
+    ///
+    /// Returns the inference at the graph's own Parameter shapes it folded
+    /// by (the fusion plan reads it too).
+    fn fold_constants(&mut self) -> Inference {
         let options = shape_infer::Options {
             check_declared_shapes: false,
             ..shape_infer::Options::default()
@@ -344,6 +349,7 @@ impl Executor {
                 }
             }
         }
+        inference
     }
 
     /// Copies a MatMul's misaligned f32 constant operands once, into memory
@@ -896,7 +902,17 @@ impl Executor {
                         outputs: &specs,
                     };
                     if self.fusion.applies(id) {
-                        self.fusion.run(id, &call)
+                        // A residual Add's other operand, computed before.
+                        let shortcut = self.fusion.shortcut(id).map(|src| {
+                            let key = (src.node.index(), src.output);
+                            values.get(&key).ok_or_else(|| ExecError::Kernel {
+                                layer: node.name.clone(),
+                                op: node.op_type.name.clone(),
+                                message: "internal: the fused shortcut is not computed".to_owned(),
+                            })
+                        });
+                        let shortcut = shortcut.transpose()?;
+                        self.fusion.run(id, &call, shortcut)
                     } else {
                         kernel(&call)
                     }

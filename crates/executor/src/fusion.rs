@@ -1,16 +1,23 @@
-//! Fusion of a convolution's bias and activation into its output pass.
+//! Fusion of a convolution's bias, residual Add and activation into its
+//! output pass.
 //!
 //! OpenVINO's converters leave a convolution as `Convolution → Add(bias) →
-//! Clamp/ReLU`, and run unfused each step would read and write the whole
-//! output again. When the executor is made, [`Plan::new`] finds every f32
-//! Convolution or GroupConvolution whose only consumer is an Add of a
-//! per-channel constant (the bias) and/or a Clamp or ReLU (the Add's only
-//! consumer, when there is an Add): the convolution then runs the bias and
-//! the activation on each output tile right after its sums, while the tile
-//! is in cache ([`Epilogue`]), and the Add and the activation pass its
-//! output through unchanged. The values are bit-identical to the unfused
-//! run's: each output is `act(sum + bias)` in f32, the same two roundings
-//! in the same order as the Add and the activation kernels.
+//! Clamp/ReLU`, and a ResNet block's last one as `Convolution → Add(bias)
+//! → Add(shortcut) → ReLU`; run unfused, each step would read and write the
+//! whole output again. When the executor is made, [`Plan::new`] finds every
+//! f32 Convolution or GroupConvolution followed by a chain of, in this
+//! order and each the only consumer of the step before: an Add of a
+//! per-channel constant (the bias), an Add of a run-time tensor of the
+//! convolution's own shape that the executor computes before the
+//! convolution (the shortcut: the run's order puts its producer first, so
+//! it is there when the convolution runs), and a Clamp or ReLU; any of the
+//! three may be missing. The convolution then runs them on each output
+//! tile right after its sums, while the tile is in cache ([`Epilogue`]),
+//! and the Adds and the activation pass its output through unchanged. The
+//! values are bit-identical to the unfused run's: each output is
+//! `act((sum + bias) + shortcut)` in f32, the same roundings in the same
+//! order (and each Add's operands in the Add's order) as the Add and the
+//! activation kernels.
 //!
 //! `OVIR_NO_FUSION` set when the executor is made turns fusion off (to
 //! measure its gain, or to rule it out).
@@ -18,6 +25,7 @@
 use std::sync::Arc;
 
 use ir::{ElementType, Graph, NodeId, Op, OutputRef};
+use shape_infer::{Inference, NodeOutcome};
 
 use crate::gemm::Scalar;
 use crate::kernels::{self, Call, KResult};
@@ -37,12 +45,28 @@ pub(crate) enum Activation<T> {
     },
 }
 
+/// Which operand of a fused residual Add the shortcut is: the Add's
+/// operand order is kept, so the sum rounds (and a NaN's payload
+/// propagates) as the Add kernel's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Side {
+    /// `shortcut + v` (the shortcut is the Add's input 0).
+    Left,
+    /// `v + shortcut`.
+    Right,
+}
+
 /// What a fused convolution does to each output after its sum: add its
-/// channel's bias, then the activation.
+/// channel's bias, then the shortcut's value at the same position, then
+/// the activation.
 #[derive(Clone, Debug)]
 pub(crate) struct Epilogue<T> {
     /// One value per output channel (all of them, across groups).
     pub bias: Option<Vec<T>>,
+    /// Whether a shortcut of the output's shape is added (a residual Add),
+    /// and on which side: its values come with each call
+    /// ([`Epilogue::apply_at`]), they are a run's tensor.
+    pub shortcut: Option<Side>,
     pub activation: Activation<T>,
 }
 
@@ -53,10 +77,26 @@ impl<T: Scalar> Epilogue<T> {
     }
 
     /// Runs on `values`, outputs of output channel `channel` (below the
-    /// channels [`Epilogue::fits`] checked).
+    /// channels [`Epilogue::fits`] checked), for an epilogue with no
+    /// shortcut: one that adds a shortcut needs [`Epilogue::apply_at`].
+    /// (The kernels here all call `apply_at`; this is the call of a kernel
+    /// path that never meets a shortcut.)
+    #[allow(dead_code)]
     pub fn apply(&self, channel: usize, values: &mut [T]) {
+        debug_assert!(
+            self.shortcut.is_none(),
+            "a residual epilogue needs the shortcut's values"
+        );
+        self.apply_at(channel, values, None);
+    }
+
+    /// Runs on `values`, outputs of output channel `channel`, adding
+    /// `shortcut` (the shortcut's values at the same positions, as long as
+    /// `values`) when the epilogue adds one.
+    pub fn apply_at(&self, channel: usize, values: &mut [T], shortcut: Option<&[T]>) {
         let bias = self.bias.as_ref().map(|b| b[channel]);
-        finish(values, bias, self.activation);
+        let shortcut = shortcut.zip(self.shortcut);
+        finish(values, bias, shortcut, self.activation);
     }
 }
 
@@ -67,17 +107,22 @@ impl<T: Scalar> Epilogue<T> {
     "x86_64+avx512f+avx512bw+avx512cd+avx512dq+avx512vl",
     "x86_64+avx2+fma",
 ))]
-fn finish<T: Scalar>(values: &mut [T], bias: Option<T>, activation: Activation<T>) {
+fn finish<T: Scalar>(
+    values: &mut [T],
+    bias: Option<T>,
+    shortcut: Option<(&[T], Side)>,
+    activation: Activation<T>,
+) {
     match activation {
-        Activation::Identity => each(values, bias, |v| v),
-        Activation::Relu => each(values, bias, |v| {
+        Activation::Identity => each(values, bias, shortcut, |v| v),
+        Activation::Relu => each(values, bias, shortcut, |v| {
             if v.is_nan() || v > T::ZERO {
                 v
             } else {
                 T::ZERO
             }
         }),
-        Activation::Clamp { lo, hi } => each(values, bias, move |v| {
+        Activation::Clamp { lo, hi } => each(values, bias, shortcut, move |v| {
             let v = if v < lo { lo } else { v };
             if v > hi {
                 hi
@@ -88,20 +133,40 @@ fn finish<T: Scalar>(values: &mut [T], bias: Option<T>, activation: Activation<T
     }
 }
 
-/// `v = f(v + bias)` (or `f(v)`) over `values`: one branchless loop each.
+/// `v = f((v + bias) + s)` over `values` and the shortcut's values `s`
+/// (each term only when given, `s` on its side): one branchless loop each.
 #[inline(always)]
-fn each<T: Scalar>(values: &mut [T], bias: Option<T>, f: impl Fn(T) -> T) {
-    match bias {
-        Some(b) => values.iter_mut().for_each(|v| *v = f(*v + b)),
-        None => values.iter_mut().for_each(|v| *v = f(*v)),
+fn each<T: Scalar>(
+    values: &mut [T],
+    bias: Option<T>,
+    shortcut: Option<(&[T], Side)>,
+    f: impl Fn(T) -> T,
+) {
+    let Some((s, side)) = shortcut else {
+        match bias {
+            Some(b) => values.iter_mut().for_each(|v| *v = f(*v + b)),
+            None => values.iter_mut().for_each(|v| *v = f(*v)),
+        }
+        return;
+    };
+    let pairs = values.iter_mut().zip(s);
+    match (bias, side) {
+        (Some(b), Side::Right) => pairs.for_each(|(v, &s)| *v = f((*v + b) + s)),
+        (Some(b), Side::Left) => pairs.for_each(|(v, &s)| *v = f(s + (*v + b))),
+        (None, Side::Right) => pairs.for_each(|(v, &s)| *v = f(*v + s)),
+        (None, Side::Left) => pairs.for_each(|(v, &s)| *v = f(s + *v)),
     }
 }
 
 /// What a node does in a fused run.
 #[derive(Clone, Debug)]
 enum Role {
-    /// A convolution that runs its consumers' bias and activation.
-    Fused(Arc<Epilogue<f32>>),
+    /// A convolution that runs its consumers' bias, residual Add and
+    /// activation; `shortcut` is the residual Add's other operand.
+    Fused {
+        epilogue: Arc<Epilogue<f32>>,
+        shortcut: Option<OutputRef>,
+    },
     /// A fused Add or activation: its output is its input `k`, already
     /// computed by the convolution.
     Forward(usize),
@@ -115,13 +180,18 @@ pub(crate) struct Plan {
 
 /// What the plan reads of the executor: the graph, per node the producer of
 /// each input and the consumer count of each output, the values folded at
-/// load time, and the nodes runs skip.
+/// load time, the nodes runs skip, the order runs take the nodes in, and
+/// the shapes inferred at the graph's own Parameter shapes (symbolic: a
+/// shortcut whose shape equals the convolution's there does at every
+/// binding).
 pub(crate) struct Graphs<'a> {
     pub graph: &'a Graph,
     pub sources: &'a [Vec<OutputRef>],
     pub consumers: &'a [Vec<usize>],
     pub folded: &'a [Option<Vec<Tensor>>],
     pub skipped: &'a [bool],
+    pub order: &'a [NodeId],
+    pub inference: &'a Inference,
 }
 
 impl Plan {
@@ -135,12 +205,20 @@ impl Plan {
 
     /// Finds the fusable convolutions.
     pub fn find(g: &Graphs<'_>) -> Plan {
-        let mut roles = vec![None; g.graph.node_count()];
+        let count = g.graph.node_count();
+        let mut roles = vec![None; count];
+        let mut position = vec![usize::MAX; count];
+        for (at, id) in g.order.iter().enumerate() {
+            position[id.index()] = at;
+        }
         let ids: Vec<NodeId> = g.graph.nodes().map(|(id, _)| id).collect();
         for id in ids {
-            if let Some((epilogue, forwarded)) = chain(g, id) {
-                roles[id.index()] = Some(Role::Fused(Arc::new(epilogue)));
-                for (node, input) in forwarded {
+            if let Some(found) = chain(g, id, &position) {
+                roles[id.index()] = Some(Role::Fused {
+                    epilogue: Arc::new(found.epilogue),
+                    shortcut: found.shortcut,
+                });
+                for (node, input) in found.forwarded {
                     roles[node.index()] = Some(Role::Forward(input));
                 }
             }
@@ -153,11 +231,28 @@ impl Plan {
         self.roles.get(id.index()).is_some_and(Option::is_some)
     }
 
-    /// Runs node `id` of the plan: a fused convolution, or a node passing
-    /// its input through.
-    pub fn run(&self, id: NodeId, call: &Call<'_>) -> KResult<Vec<Tensor>> {
+    /// The run-time operand a fused convolution `id` adds (its residual
+    /// Add's other input), which [`Plan::run`] then needs.
+    pub fn shortcut(&self, id: NodeId) -> Option<OutputRef> {
+        match self.roles.get(id.index())? {
+            Some(Role::Fused { shortcut, .. }) => *shortcut,
+            _ => None,
+        }
+    }
+
+    /// Runs node `id` of the plan: a fused convolution (given the value of
+    /// its [`Plan::shortcut`], if it has one), or a node passing its input
+    /// through.
+    pub fn run(
+        &self,
+        id: NodeId,
+        call: &Call<'_>,
+        shortcut: Option<&Tensor>,
+    ) -> KResult<Vec<Tensor>> {
         match self.roles.get(id.index()).and_then(Option::as_ref) {
-            Some(Role::Fused(epilogue)) => kernels::convolution::run_fused(call, epilogue),
+            Some(Role::Fused { epilogue, .. }) => {
+                kernels::convolution::run_fused(call, epilogue, shortcut)
+            }
             Some(Role::Forward(k)) => Ok(vec![call.input(*k)?.clone()]),
             None => Err("internal: the layer is not fused".into()),
         }
@@ -195,13 +290,18 @@ fn constant(g: &Graphs<'_>, src: OutputRef) -> Option<Tensor> {
     }
 }
 
-/// The nodes a fused convolution takes over, each with the input it passes
-/// through.
-type Forwarded = Vec<(NodeId, usize)>;
+/// A fusable convolution's epilogue, the residual Add's other operand (when
+/// it adds one), and the nodes it takes over, each with the input it
+/// passes through.
+struct Chain {
+    epilogue: Epilogue<f32>,
+    shortcut: Option<OutputRef>,
+    forwarded: Vec<(NodeId, usize)>,
+}
 
-/// The epilogue of convolution `id` and the nodes it takes over, if `id` is
-/// a fusable convolution.
-fn chain(g: &Graphs<'_>, id: NodeId) -> Option<(Epilogue<f32>, Forwarded)> {
+/// The chain of convolution `id`, if `id` is a fusable convolution;
+/// `position` is each node's place in the run's order.
+fn chain(g: &Graphs<'_>, id: NodeId, position: &[usize]) -> Option<Chain> {
     let node = g.graph.node(id);
     let grouped = match node.op_type.name.as_str() {
         "Convolution" => false,
@@ -226,13 +326,28 @@ fn chain(g: &Graphs<'_>, id: NodeId) -> Option<(Epilogue<f32>, Forwarded)> {
     let mut forwarded = Vec::new();
     let mut bias = None;
     let mut next = only_consumer(g, id);
-    if let Some((add, input)) = next.filter(|&(n, _)| g.graph.node(n).op_type.name == "Add") {
-        if !runs(add) || input > 1 {
-            return None;
+    let is_add = |(n, input): &(NodeId, usize)| {
+        g.graph.node(*n).op_type.name == "Add" && runs(*n) && *input <= 1
+    };
+    if let Some((add, input)) = next.filter(is_add) {
+        let numpy = matches!(broadcast(g, add), None | Some("numpy"));
+        if let Some(values) = bias_values(g, add, 1 - input, channels, rank).filter(|_| numpy) {
+            bias = Some(values);
+            forwarded.push((add, input));
+            next = only_consumer(g, add);
         }
-        bias = Some(bias_values(g, add, 1 - input, channels, rank)?);
-        forwarded.push((add, input));
-        next = only_consumer(g, add);
+    }
+    let mut shortcut = None;
+    let mut side = None;
+    if let Some((add, input)) = next.filter(is_add) {
+        let src = g.sources[add.index()][1 - input];
+        let elementwise = matches!(broadcast(g, add), None | Some("numpy" | "none"));
+        if elementwise && is_shortcut(g, id, src, position) {
+            shortcut = Some(src);
+            side = Some(if input == 0 { Side::Right } else { Side::Left });
+            forwarded.push((add, input));
+            next = only_consumer(g, add);
+        }
     }
     let mut activation = Activation::Identity;
     if let Some((act, input)) = next {
@@ -258,11 +373,52 @@ fn chain(g: &Graphs<'_>, id: NodeId) -> Option<(Epilogue<f32>, Forwarded)> {
     if forwarded.is_empty() {
         return None;
     }
-    Some((Epilogue { bias, activation }, forwarded))
+    Some(Chain {
+        epilogue: Epilogue {
+            bias,
+            shortcut: side,
+            activation,
+        },
+        shortcut,
+        forwarded,
+    })
 }
 
-/// The per-channel values of input `input` of Add `add`, when it is a
-/// constant f32 bias for `channels` output channels of a convolution whose
+/// The `auto_broadcast` of Add `add`, if written: a bias broadcasts as
+/// numpy (the default); a shortcut of the output's own shape adds
+/// elementwise under numpy or none.
+fn broadcast<'g>(g: &Graphs<'g>, add: NodeId) -> Option<&'g str> {
+    g.graph
+        .node(add)
+        .attributes
+        .get("auto_broadcast")
+        .map(str::trim)
+}
+
+/// Whether `src` can be the shortcut convolution `conv` adds: a run-time
+/// f32 tensor (not one runs skip) whose producer runs before `conv`, of
+/// the same inferred shape as `conv`'s output (equal expressions in the
+/// graph's symbols, so equal at every binding: no broadcasting).
+fn is_shortcut(g: &Graphs<'_>, conv: NodeId, src: OutputRef, position: &[usize]) -> bool {
+    let before = position[src.node.index()] < position[conv.index()];
+    if !before || g.skipped[src.node.index()] {
+        return false;
+    }
+    let info = |node: NodeId, k: usize| match g.inference.outcome(node) {
+        NodeOutcome::Inferred(infos) => infos.get(k),
+        NodeOutcome::Declared(_) => None,
+    };
+    let (Some(out), Some(other)) = (info(conv, 0), info(src.node, src.output)) else {
+        return false;
+    };
+    out.element_type == ElementType::F32
+        && other.element_type == ElementType::F32
+        && out.shape.dims().is_some()
+        && out.shape == other.shape
+}
+
+/// The per-channel values of input `input` of Add `add` (which broadcasts
+/// as numpy), when it is a constant f32 bias for `channels` output channels of a convolution whose
 /// output has `rank` dims: its dims, aligned to the output's from the
 /// right (numpy broadcasting), are 1 except at the channel axis (`channels`
 /// or 1), so the Add's output has the convolution's shape.
@@ -273,11 +429,6 @@ fn bias_values(
     channels: usize,
     rank: usize,
 ) -> Option<Vec<f32>> {
-    let node = g.graph.node(add);
-    let broadcast = node.attributes.get("auto_broadcast").map(str::trim);
-    if !matches!(broadcast, None | Some("numpy")) {
-        return None;
-    }
     let b = constant(g, *g.sources[add.index()].get(input)?)?;
     if b.element_type != ElementType::F32 || b.shape.len() > rank {
         return None;
@@ -384,18 +535,37 @@ mod tests {
             sources[id.index()] = graph.input_sources(id).into_iter().flatten().collect();
             consumers[id.index()] = graph.output_consumers(id).iter().map(Vec::len).collect();
         }
+        let options = shape_infer::Options {
+            check_declared_shapes: false,
+            ..shape_infer::Options::default()
+        };
+        let inference = shape_infer::infer(&graph, &shape_infer::Registry::standard(), &options);
+        let order = graph.topological_order().expect("acyclic");
         let plan = Plan::find(&Graphs {
             graph: &graph,
             sources: &sources,
             consumers: &consumers,
             folded: &vec![None; count],
             skipped: &vec![false; count],
+            order: &order,
+            inference: &inference,
         });
         graph
             .nodes()
             .filter_map(|(id, node)| {
                 let role = match plan.roles[id.index()].as_ref()? {
-                    Role::Fused(e) => format!("fused {:?} bias {}", e.activation, e.bias.is_some()),
+                    Role::Fused {
+                        epilogue: e,
+                        shortcut,
+                    } => {
+                        let mut role =
+                            format!("fused {:?} bias {}", e.activation, e.bias.is_some());
+                        if let (Some(side), Some(src)) = (e.shortcut, shortcut) {
+                            let name = &graph.node(src.node).name;
+                            role.push_str(&format!(" shortcut {name} {side:?}"));
+                        }
+                        role
+                    }
                     Role::Forward(k) => format!("forward {k}"),
                 };
                 Some((node.name.clone(), role))
@@ -427,5 +597,201 @@ mod tests {
         // per-channel bias, so neither it nor the Clamp after it.
         assert_eq!(roles(&[1, 4, 1, 1], true), vec![]);
         assert_eq!(roles(&[1, 1, 3, 3], false), vec![]);
+    }
+
+    /// A net built layer by layer for the plan: each layer has one output
+    /// of the dims given (`-1`: dynamic), its ports numbered inputs first.
+    #[derive(Default)]
+    struct Layers {
+        xml: Vec<String>,
+        dims: Vec<Vec<i64>>,
+        edges: Vec<String>,
+        weights: Vec<u8>,
+    }
+
+    impl Layers {
+        fn add(
+            &mut self,
+            name: &str,
+            op: &str,
+            data: &str,
+            inputs: &[usize],
+            dims: &[i64],
+        ) -> usize {
+            let id = self.xml.len();
+            let port = |d: &[i64]| {
+                d.iter()
+                    .map(|v| format!("<dim>{v}</dim>"))
+                    .collect::<String>()
+            };
+            let mut xml =
+                format!(r#"<layer id="{id}" name="{name}" type="{op}" version="opset1">"#);
+            if !data.is_empty() {
+                xml.push_str(&format!("<data {data}/>"));
+            }
+            if !inputs.is_empty() {
+                xml.push_str("<input>");
+                for (k, &src) in inputs.iter().enumerate() {
+                    xml.push_str(&format!(
+                        r#"<port id="{k}">{}</port>"#,
+                        port(&self.dims[src])
+                    ));
+                    self.edges.push(format!(
+                        r#"<edge from-layer="{src}" from-port="{}" to-layer="{id}" to-port="{k}"/>"#,
+                        self.out_port(src)
+                    ));
+                }
+                xml.push_str("</input>");
+            }
+            if op != "Result" {
+                xml.push_str(&format!(
+                    r#"<output><port id="{}">{}</port></output>"#,
+                    inputs.len(),
+                    port(dims)
+                ));
+            }
+            xml.push_str("</layer>");
+            self.xml.push(xml);
+            self.dims.push(dims.to_vec());
+            id
+        }
+
+        /// The output port of layer `id` (after its input ports).
+        fn out_port(&self, id: usize) -> usize {
+            self.xml[id].matches("<port ").count() - 1
+        }
+
+        fn param(&mut self, name: &str, dims: &[i64]) -> usize {
+            let shape = dims
+                .iter()
+                .map(|&d| if d < 0 { "?".to_owned() } else { d.to_string() })
+                .collect::<Vec<_>>()
+                .join(",");
+            let data = format!(r#"shape="{shape}" element_type="f32""#);
+            self.add(name, "Parameter", &data, &[], dims)
+        }
+
+        /// An f32 Const of `dims` (zeros: the plan reads only shapes).
+        fn konst(&mut self, name: &str, dims: &[i64]) -> usize {
+            let size = dims.iter().product::<i64>() * 4;
+            let shape = dims
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(",");
+            let data = format!(
+                r#"element_type="f32" shape="{shape}" offset="{}" size="{size}""#,
+                self.weights.len()
+            );
+            self.weights.resize(self.weights.len() + size as usize, 0);
+            self.add(name, "Const", &data, &[], dims)
+        }
+
+        /// A 1x1 Convolution of `x` to `cout` channels of `dims`.
+        fn conv(&mut self, name: &str, x: usize, cin: i64, dims: &[i64]) -> usize {
+            let w = self.konst(&format!("{name}_w"), &[dims[1], cin, 1, 1]);
+            let data = r#"strides="1,1" dilations="1,1" pads_begin="0,0" pads_end="0,0" auto_pad="explicit""#;
+            self.add(name, "Convolution", data, &[x, w], dims)
+        }
+
+        fn roles(self) -> Vec<(String, String)> {
+            let xml = format!(
+                r#"<?xml version="1.0"?><net name="t" version="11"><layers>{}</layers><edges>{}</edges></net>"#,
+                self.xml.concat(),
+                self.edges.concat()
+            );
+            plan(&xml, self.weights)
+        }
+    }
+
+    fn role(name: &str, role: &str) -> (String, String) {
+        (name.to_owned(), role.to_owned())
+    }
+
+    #[test]
+    fn a_convolution_takes_the_residual_add_of_a_shortcut_computed_before_it() {
+        let dims = [-1, 4, -1, -1];
+        // x + conv(x), then ReLU: the shortcut is the graph's input, on
+        // either side of the Add; with a bias Add before the residual one.
+        for (left, bias) in [(false, false), (true, false), (false, true)] {
+            let mut n = Layers::default();
+            let x = n.param("x", &dims);
+            let conv = n.conv("conv", x, 4, &dims);
+            let mut last = conv;
+            if bias {
+                let b = n.konst("b", &[1, 4, 1, 1]);
+                last = n.add("bias", "Add", "", &[last, b], &dims);
+            }
+            let inputs = if left { [x, last] } else { [last, x] };
+            let add = n.add("add", "Add", "", &inputs, &dims);
+            let relu = n.add("relu", "ReLU", "", &[add], &dims);
+            n.add("out", "Result", "", &[relu], &[]);
+            let side = if left { "Left" } else { "Right" };
+            let mut want = vec![role(
+                "conv",
+                &format!("fused Relu bias {bias} shortcut x {side}"),
+            )];
+            if bias {
+                want.push(role("bias", "forward 0"));
+            }
+            want.push(role("add", if left { "forward 1" } else { "forward 0" }));
+            want.push(role("relu", "forward 0"));
+            assert_eq!(n.roles(), want, "left {left} bias {bias}");
+        }
+    }
+
+    #[test]
+    fn of_two_convolutions_into_one_add_the_later_one_takes_it() {
+        // A ResNet block with a projection: the block's last convolution
+        // runs first, so the projection (run after it) adds its output.
+        let dims = [1, 4, 5, 5];
+        let mut n = Layers::default();
+        let x = n.param("x", &[1, 3, 5, 5]);
+        let main = n.conv("main", x, 3, &dims);
+        let projection = n.conv("projection", x, 3, &dims);
+        let add = n.add("add", "Add", "", &[main, projection], &dims);
+        let relu = n.add("relu", "ReLU", "", &[add], &dims);
+        n.add("out", "Result", "", &[relu], &[]);
+        assert_eq!(
+            n.roles(),
+            vec![
+                role("projection", "fused Relu bias false shortcut main Left"),
+                role("add", "forward 1"),
+                role("relu", "forward 0"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_shortcut_computed_after_the_convolution_or_broadcast_is_not_added() {
+        let dims = [-1, 4, -1, -1];
+        // Produced after the convolution (file order): the Add and the ReLU
+        // after it run as written.
+        let mut n = Layers::default();
+        let x = n.param("x", &dims);
+        let conv = n.conv("conv", x, 4, &dims);
+        let late = n.add("late", "Sigmoid", "", &[x], &dims);
+        let add = n.add("add", "Add", "", &[conv, late], &dims);
+        let relu = n.add("relu", "ReLU", "", &[add], &dims);
+        n.add("out", "Result", "", &[relu], &[]);
+        assert_eq!(n.roles(), vec![]);
+        // A shortcut that broadcasts ([N, 4, 1, 1], a run-time tensor), and
+        // one of another Parameter's dims: equal shapes are not known.
+        for other in [[-1, 4, 1, 1], [-1, 4, -1, -1]] {
+            let mut n = Layers::default();
+            let x = n.param("x", &dims);
+            let y = n.param("y", &other);
+            let conv = n.conv("conv", x, 4, &dims);
+            let add = n.add("add", "Add", "", &[conv, y], &dims);
+            n.add("out", "Result", "", &[add], &[]);
+            assert_eq!(n.roles(), vec![], "shortcut {other:?}");
+        }
+        // `auto_broadcast="pdpd"`: not taken, though the shapes are equal.
+        let mut n = Layers::default();
+        let x = n.param("x", &dims);
+        let conv = n.conv("conv", x, 4, &dims);
+        let add = n.add("add", "Add", r#"auto_broadcast="pdpd""#, &[conv, x], &dims);
+        n.add("out", "Result", "", &[add], &[]);
+        assert_eq!(n.roles(), vec![]);
     }
 }

@@ -26,20 +26,25 @@ use crate::tensor::{byte_size, check_scratch, Element, Tensor};
 
 /// Convolution-1: filters `[C_out, C_in, K…]`.
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
-    forward(call, false, None)
+    forward(call, false, None, None)
 }
 
 /// GroupConvolution-1: filters `[G, C_out/G, C_in/G, K…]`.
 pub(crate) fn run_group(call: &Call<'_>) -> KResult<Vec<Tensor>> {
-    forward(call, true, None)
+    forward(call, true, None, None)
 }
 
-/// An f32 Convolution or GroupConvolution whose bias Add and activation
-/// are fused into it (`crate::fusion`): `epilogue` runs on each output
-/// tile right after its sums.
-pub(crate) fn run_fused(call: &Call<'_>, epilogue: &Epilogue<f32>) -> KResult<Vec<Tensor>> {
+/// An f32 Convolution or GroupConvolution whose bias Add, residual Add and
+/// activation are fused into it (`crate::fusion`): `epilogue` runs on each
+/// output tile right after its sums, adding `shortcut` (a tensor of the
+/// output's shape) when it has a residual Add.
+pub(crate) fn run_fused(
+    call: &Call<'_>,
+    epilogue: &Epilogue<f32>,
+    shortcut: Option<&Tensor>,
+) -> KResult<Vec<Tensor>> {
     let grouped = call.node.op_type.name == "GroupConvolution";
-    forward(call, grouped, Some(epilogue))
+    forward(call, grouped, Some(epilogue), shortcut)
 }
 
 /// Up to three spatial axes, leading axes of size 1 added for 1-D and 2-D.
@@ -97,6 +102,7 @@ fn forward(
     call: &Call<'_>,
     grouped: bool,
     epilogue: Option<&Epilogue<f32>>,
+    shortcut: Option<&Tensor>,
 ) -> KResult<Vec<Tensor>> {
     let Operands {
         x,
@@ -126,9 +132,20 @@ fn forward(
         if x.element_type != ElementType::F32 {
             return Err("internal: a fused convolution computes in f32 only".into());
         }
+        let shortcut = match shortcut {
+            Some(s) if s.element_type != ElementType::F32 || s.shape != out_shape => {
+                return Err(format!(
+                    "internal: the fused shortcut is {} {:?}, the output f32 {out_shape:?}",
+                    s.element_type, s.shape
+                )
+                .into())
+            }
+            Some(s) => Some(elements::<f32>(s)?),
+            None => None,
+        };
         let (x, w) = (elements(x)?, elements(w)?);
         let out = Tensor::computed(out_shape, |out| {
-            compute_fused(&x, &w, &geometry, out, Some(epilogue))
+            compute_fused(&x, &w, &geometry, out, Some(epilogue), shortcut.as_deref())
         })?;
         return Ok(vec![out]);
     }
@@ -381,17 +398,20 @@ fn compute<T: Scalar + Element + bytemuck::Pod>(
     g: &Geometry,
     out: &mut [T],
 ) -> KResult<()> {
-    compute_fused(x, w, g, out, None)
+    compute_fused(x, w, g, out, None, None)
 }
 
-/// [`compute`], then `epilogue` (a fused bias and activation, see
-/// `crate::fusion`) on every output value, each tile while it is in cache.
+/// [`compute`], then `epilogue` (a fused bias, residual Add and
+/// activation, see `crate::fusion`) on every output value, each tile while
+/// it is in cache; `shortcut` (laid out as `out`) is the residual Add's
+/// other operand, given exactly when the epilogue adds one.
 pub(crate) fn compute_fused<T: Scalar + Element + bytemuck::Pod>(
     x: &[T],
     w: &[T],
     g: &Geometry,
     out: &mut [T],
     epilogue: Option<&Epilogue<T>>,
+    shortcut: Option<&[T]>,
 ) -> KResult<()> {
     let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
     let depth = g.cin * k_size;
@@ -405,27 +425,33 @@ pub(crate) fn compute_fused<T: Scalar + Element + bytemuck::Pod>(
     if epilogue.is_some_and(|e| !e.fits(g.groups * g.cout)) {
         return Err("internal: the fused bias does not hold one value per channel".into());
     }
+    let adds_shortcut = epilogue.is_some_and(|e| e.shortcut.is_some());
+    if adds_shortcut != shortcut.is_some() || shortcut.is_some_and(|s| s.len() != out.len()) {
+        return Err("internal: the fused shortcut does not match the epilogue or output".into());
+    }
     if p_out == 0 || planes == 0 {
         return Ok(());
     }
     if g.cin == 1 && g.cout == 1 {
-        depthwise(x, w, g, out, epilogue);
+        depthwise(x, w, g, out, epilogue, shortcut);
         return Ok(());
     }
-    by_gemm(x, w, g, out, epilogue)
+    by_gemm(x, w, g, out, epilogue, shortcut)
 }
 
 /// The convolution as one GEMM per (image, group), by blocks of output
 /// positions on the threads (`gemm::matmul_by_column_blocks`): each block
 /// builds its im2col columns in a buffer of its thread and runs the
-/// epilogue on its tile. A 1×1 convolution with stride 1 and no pads reads
-/// the input in place (it is the matrix).
+/// epilogue on its tile (with the shortcut's values at the tile's
+/// positions). A 1×1 convolution with stride 1 and no pads reads the input
+/// in place (it is the matrix).
 fn by_gemm<T: Scalar + Element + bytemuck::Pod>(
     x: &[T],
     w: &[T],
     g: &Geometry,
     out: &mut [T],
     epilogue: Option<&Epilogue<T>>,
+    shortcut: Option<&[T]>,
 ) -> KResult<()> {
     let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
     let depth = g.cin * k_size;
@@ -435,10 +461,15 @@ fn by_gemm<T: Scalar + Element + bytemuck::Pod>(
         for group in 0..g.groups {
             let x_g = &x[(image * g.groups + group) * g.cin * p_in..][..g.cin * p_in];
             let w_g = &w[group * g.cout * depth..][..g.cout * depth];
-            let out_g = &mut out[(image * g.groups + group) * g.cout * p_out..][..g.cout * p_out];
+            let plane_g = (image * g.groups + group) * g.cout * p_out;
+            let out_g = &mut out[plane_g..][..g.cout * p_out];
+            let shortcut_g = shortcut.map(|s| &s[plane_g..][..g.cout * p_out]);
             let fill = |first: usize, col: &mut [T]| im2col(x_g, g, first, col);
             let finish = epilogue.map(|e| {
-                move |row: usize, _: usize, values: &mut [T]| e.apply(group * g.cout + row, values)
+                move |row: usize, first: usize, values: &mut [T]| {
+                    let at = shortcut_g.map(|s| &s[row * p_out + first..][..values.len()]);
+                    e.apply_at(group * g.cout + row, values, at)
+                }
             });
             let finish = finish.as_ref().map(|f| f as gemm::Finish<'_, T>);
             let dims = (g.cout, depth, p_out);
@@ -616,16 +647,17 @@ fn depthwise<T: Scalar>(
     g: &Geometry,
     out: &mut [T],
     epilogue: Option<&Epilogue<T>>,
+    shortcut: Option<&[T]>,
 ) {
     // Padding taps are multiplied in by the planar loop: with a finite
     // weight they add zero, as skipping them does.
     let finite = w.iter().all(|&v| v * T::ZERO == T::ZERO);
     if g.input[0] == 1 && g.kernel[0] == 1 && g.output[0] == 1 && finite {
         if let Some(planar) = Planar::new(g) {
-            return depthwise_planar(x, w, g, &planar, out, epilogue);
+            return depthwise_planar(x, w, g, &planar, out, epilogue, shortcut);
         }
     }
-    depthwise_rows(x, w, g, out, epilogue);
+    depthwise_rows(x, w, g, out, epilogue, shortcut);
 }
 
 /// The layout of [`depthwise_planar`]: the input plane, zero-padded, cut
@@ -740,6 +772,7 @@ fn depthwise_planar<T: Scalar>(
     planar: &Planar,
     out: &mut [T],
     epilogue: Option<&Epilogue<T>>,
+    shortcut: Option<&[T]>,
 ) {
     let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
     let oh = g.output[1];
@@ -754,7 +787,7 @@ fn depthwise_planar<T: Scalar>(
         scratch.resize(phases_len + acc_len + line_len, T::ZERO);
         planar_plane(src, taps, g, planar, dst, scratch);
         if let Some(e) = epilogue {
-            e.apply(channel, dst);
+            e.apply_at(channel, dst, shortcut.map(|s| &s[index * p_out..][..p_out]));
         }
     };
     if std::mem::size_of_val(out) >= 1 << 16 && rayon::current_num_threads() > 1 {
@@ -827,6 +860,7 @@ fn depthwise_rows<T: Scalar>(
     g: &Geometry,
     out: &mut [T],
     epilogue: Option<&Epilogue<T>>,
+    shortcut: Option<&[T]>,
 ) {
     let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
     let [od, oh, ow] = g.output;
@@ -873,7 +907,7 @@ fn depthwise_rows<T: Scalar>(
             }
         }
         if let Some(e) = epilogue {
-            e.apply(channel, dst);
+            e.apply_at(channel, dst, shortcut.map(|s| &s[index * p_out..][..p_out]));
         }
     };
     if std::mem::size_of_val(out) >= 1 << 16 && rayon::current_num_threads() > 1 {
@@ -970,11 +1004,29 @@ mod tests {
             let want = reference(&x, &w, &g);
             let planar = Planar::new(&g).unwrap();
             let mut got = vec![f64::NAN; want.len()];
-            depthwise_planar(&x, &w, &g, &planar, &mut got, None);
+            depthwise_planar(&x, &w, &g, &planar, &mut got, None, None);
             assert_eq!(got, want, "planar {g:?}");
             let mut rows = vec![f64::NAN; want.len()];
-            depthwise_rows(&x, &w, &g, &mut rows, None);
+            depthwise_rows(&x, &w, &g, &mut rows, None, None);
             assert_eq!(rows, want, "rows {g:?}");
+            // A residual epilogue adds each plane's own shortcut values
+            // (two images of three channels), then the ReLU.
+            let shortcut: Vec<f64> = (0..want.len()).map(|i| (i % 13) as f64 - 6.0).collect();
+            let epilogue = Epilogue {
+                bias: None,
+                shortcut: Some(crate::fusion::Side::Left),
+                activation: crate::fusion::Activation::Relu,
+            };
+            let added: Vec<f64> = want
+                .iter()
+                .zip(&shortcut)
+                .map(|(v, s)| (s + v).max(0.0))
+                .collect();
+            let fused = Some(&epilogue);
+            depthwise_planar(&x, &w, &g, &planar, &mut got, fused, Some(&shortcut));
+            assert_eq!(got, added, "planar with a shortcut {g:?}");
+            depthwise_rows(&x, &w, &g, &mut rows, fused, Some(&shortcut));
+            assert_eq!(rows, added, "rows with a shortcut {g:?}");
         }
     }
 
@@ -1204,6 +1256,7 @@ mod tests {
             &[f32::INFINITY, 1.0, 0.0],
             &g,
             &mut out,
+            None,
             None,
         );
         // The first output's infinite tap falls in the padding.
