@@ -79,6 +79,9 @@ pub struct Executor {
     sources: Vec<Vec<OutputRef>>,
     /// Per node, the number of consumers of each output.
     consumers: Vec<Vec<usize>>,
+    /// Per node, the index of its first output among all nodes' outputs
+    /// (then one past the last): a run's values are an array.
+    slot_base: Vec<usize>,
     /// Per node, its kernel (`None` for Parameters).
     kernels: Vec<Option<KernelFn>>,
     /// Per node, its outputs when they follow from constants alone
@@ -248,12 +251,19 @@ impl Executor {
                     })?);
             }
         }
+        let slot_base = std::iter::once(0)
+            .chain(consumers.iter().scan(0, |total, outputs: &Vec<usize>| {
+                *total += outputs.len();
+                Some(*total)
+            }))
+            .collect();
         let mut executor = Executor {
             graph: graph.clone(),
             registry: Registry::standard(),
             order,
             sources,
             consumers,
+            slot_base,
             kernels,
             folded: vec![None; graph.node_count()],
             compressed: vec![None; graph.node_count()],
@@ -767,8 +777,7 @@ impl Executor {
         held: u64,
         variables: &mut Variables<'_>,
     ) -> Result<HashMap<NodeId, Tensor>, ExecError> {
-        let mut values: HashMap<(usize, usize), Tensor> = HashMap::new();
-        let mut remaining: HashMap<(usize, usize), usize> = HashMap::new();
+        let mut values = Slots::new(&self.slot_base);
         let mut bindings: HashMap<SymbolId, i64> = HashMap::new();
         let mut results = HashMap::new();
         let mut live = Live {
@@ -806,8 +815,7 @@ impl Executor {
                     // Held by this node (folded, or a compressed product).
                     continue;
                 }
-                let key = (src.node.index(), src.output);
-                let t = values.get(&key).cloned().ok_or_else(|| ExecError::Kernel {
+                let t = values.get(*src).cloned().ok_or_else(|| ExecError::Kernel {
                     layer: node.name.clone(),
                     op: node.op_type.name.clone(),
                     message: "internal: an input was freed or never computed".to_owned(),
@@ -903,8 +911,7 @@ impl Executor {
                     if self.fusion.applies(id) {
                         // A residual Add's other operand, computed before.
                         let shortcut = self.fusion.shortcut(id).map(|src| {
-                            let key = (src.node.index(), src.output);
-                            values.get(&key).ok_or_else(|| ExecError::Kernel {
+                            values.get(src).ok_or_else(|| ExecError::Kernel {
                                 layer: node.name.clone(),
                                 op: node.op_type.name.clone(),
                                 message: "internal: the fused shortcut is not computed".to_owned(),
@@ -982,16 +989,9 @@ impl Executor {
             }
             // Free the inputs whose last consumer this was.
             for src in &self.sources[id.index()] {
-                let key = (src.node.index(), src.output);
-                if let Some(n) = remaining.get_mut(&key) {
-                    *n -= 1;
-                    if *n == 0 {
-                        remaining.remove(&key);
-                        if let Some(t) = values.remove(&key) {
-                            live.release(&t);
-                            pool::recycle(t);
-                        }
-                    }
+                if let Some(t) = values.consumed(*src) {
+                    live.release(&t);
+                    pool::recycle(t);
                 }
             }
             if matches!(node.op, Op::Result) {
@@ -1003,8 +1003,14 @@ impl Executor {
             }
             for (k, t) in kept {
                 let n = self.consumers[id.index()].get(k).copied().unwrap_or(0);
-                values.insert((id.index(), k), t);
-                remaining.insert((id.index(), k), n);
+                values.insert(
+                    OutputRef {
+                        node: id,
+                        output: k,
+                    },
+                    t,
+                    n,
+                );
             }
         }
         Ok(results)
@@ -1113,6 +1119,62 @@ fn vast_and_empty(inputs: &[Tensor], specs: &[OutSpec]) -> bool {
             .map(|t| t.shape.as_slice())
             .chain(specs.iter().filter_map(|s| s.shape.as_deref()))
             .any(|shape| positions(shape) > EMPTY_WALK_LIMIT)
+}
+
+/// A run's values waiting for their consumers: one slot per node output
+/// (`base[node] + output`), each with the number of consumers yet to read
+/// it; a plain array, where a map hashed every lookup (ten a layer).
+struct Slots {
+    base: Vec<usize>,
+    values: Vec<Option<Tensor>>,
+    remaining: Vec<usize>,
+}
+
+impl Slots {
+    /// Empty slots for the outputs `base` numbers (its last entry: their
+    /// count).
+    fn new(base: &[usize]) -> Slots {
+        let count = base.last().copied().unwrap_or(0);
+        Slots {
+            base: base.to_vec(),
+            values: vec![None; count],
+            remaining: vec![0; count],
+        }
+    }
+
+    fn slot(&self, at: OutputRef) -> Option<usize> {
+        let (first, end) = (
+            *self.base.get(at.node.index())?,
+            *self.base.get(at.node.index() + 1)?,
+        );
+        Some(first + at.output).filter(|&slot| slot < end)
+    }
+
+    fn get(&self, at: OutputRef) -> Option<&Tensor> {
+        self.values.get(self.slot(at)?)?.as_ref()
+    }
+
+    /// Holds `t` for its `readers` consumers.
+    fn insert(&mut self, at: OutputRef, t: Tensor, readers: usize) {
+        if let Some(slot) = self.slot(at) {
+            self.values[slot] = Some(t);
+            self.remaining[slot] = readers;
+        }
+    }
+
+    /// One consumer of `at` has read it: its value when that was the last.
+    fn consumed(&mut self, at: OutputRef) -> Option<Tensor> {
+        let slot = self.slot(at)?;
+        let left = self.remaining.get_mut(slot)?;
+        if *left == 0 {
+            return None;
+        }
+        *left -= 1;
+        if *left > 0 {
+            return None;
+        }
+        self.values[slot].take()
+    }
 }
 
 /// What a run reads from and writes to the model's variables.
