@@ -775,16 +775,12 @@ fn depthwise_planar<T: Scalar>(
     shortcut: Option<&[T]>,
 ) {
     let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
-    let oh = g.output[1];
-    let plane_len = planar.rows * planar.width;
-    let phases_len = planar.stride[0] * planar.stride[1] * plane_len;
-    let acc_len = oh * planar.width;
-    let line_len = planar.stride[1] * planar.width;
+    let scratch_len = planar.scratch_len(g);
     let plane = |index: usize, dst: &mut [T], scratch: &mut Vec<T>| {
         let channel = index % g.groups;
         let src = &x[index * p_in..(index + 1) * p_in];
         let taps = &w[channel * k_size..(channel + 1) * k_size];
-        scratch.resize(phases_len + acc_len + line_len, T::ZERO);
+        scratch.resize(scratch_len, T::ZERO);
         planar_plane(src, taps, g, planar, dst, scratch);
         if let Some(e) = epilogue {
             e.apply_at(channel, dst, shortcut.map(|s| &s[index * p_out..][..p_out]));
@@ -802,8 +798,27 @@ fn depthwise_planar<T: Scalar>(
     }
 }
 
-/// One plane of [`depthwise_planar`]: `scratch` holds the phase planes, the
-/// sums (`oh` rows of the phase width) and a padded input row. Compiled for
+/// How many sums [`planar_plane`] keeps in registers through every tap.
+const PLANAR_CHUNK: usize = 64;
+
+impl Planar {
+    /// The sums of one plane: `oh` rows of the phase width, rounded up to
+    /// whole [`PLANAR_CHUNK`]s (the sums past the rows are never read).
+    fn sums_len(&self, g: &Geometry) -> usize {
+        (g.output[1] * self.width).next_multiple_of(PLANAR_CHUNK)
+    }
+
+    /// The scratch of [`planar_plane`]: the phase planes and a chunk of
+    /// zeros after them (the last chunk's reads run past the last plane),
+    /// the sums, a padded input row.
+    fn scratch_len(&self, g: &Geometry) -> usize {
+        let phases = self.stride[0] * self.stride[1] * self.rows * self.width;
+        phases + PLANAR_CHUNK + self.sums_len(g) + self.stride[1] * self.width
+    }
+}
+
+/// One plane of [`depthwise_planar`]: `scratch` ([`Planar::scratch_len`])
+/// holds the phase planes, the sums and a padded input row. Compiled for
 /// AVX-512 and AVX2 too (chosen at run time): its loops are the compiler's
 /// to vectorize, and the default target has 4-lane SSE2 only.
 #[multiversion::multiversion(targets(
@@ -818,33 +833,33 @@ fn planar_plane<T: Scalar>(
     dst: &mut [T],
     scratch: &mut [T],
 ) {
-    let [_, oh, ow] = g.output;
+    let ow = g.output[2];
     let plane_len = planar.rows * planar.width;
     let phases_len = planar.stride[0] * planar.stride[1] * plane_len;
-    let (phases, rest) = scratch.split_at_mut(phases_len);
-    let (acc, line) = rest.split_at_mut(oh * planar.width);
-    planar.fill(src, g, phases, line);
-    // Runs of CHUNK sums stay in registers through every tap: one store
-    // per sum instead of one load and store per tap. Each sum still adds
-    // the taps in order from zero, as a loop over whole planes would.
-    const CHUNK: usize = 64;
-    for (c, sums) in acc.chunks_mut(CHUNK).enumerate() {
-        let mut local = [T::ZERO; CHUNK];
-        let len = sums.len();
+    // The chunk of zeros after the phase planes stays as `resize` made it:
+    // `fill` writes the planes only.
+    let (phases, rest) = scratch.split_at_mut(phases_len + PLANAR_CHUNK);
+    let (acc, line) = rest.split_at_mut(planar.sums_len(g));
+    planar.fill(src, g, &mut phases[..phases_len], line);
+    // Runs of PLANAR_CHUNK sums stay in registers through every tap: one
+    // store per sum instead of one load and store per tap. Each sum still
+    // adds the taps in order from zero, as a loop over whole planes would.
+    // Every chunk is whole (the sums are rounded up to chunks), so every
+    // tap is one fixed-length loop the compiler unrolls, with no scalar
+    // tail: a 7x7 plane's 63 sums were all tail.
+    for (c, sums) in acc.chunks_exact_mut(PLANAR_CHUNK).enumerate() {
+        let mut local = [T::ZERO; PLANAR_CHUNK];
         for (&weight, &(phase, offset)) in taps.iter().zip(&planar.taps) {
-            let reads = &phases[phase * plane_len + offset + c * CHUNK..][..len];
-            // A whole chunk has a fixed length the compiler unrolls.
-            if let Ok(reads) = <&[T; CHUNK]>::try_from(reads) {
-                for (a, &v) in local.iter_mut().zip(reads) {
-                    *a = *a + weight * v;
-                }
-            } else {
+            let start = phase * plane_len + offset + c * PLANAR_CHUNK;
+            // Exactly one chunk long: the conversion cannot fail.
+            let reads = &phases[start..start + PLANAR_CHUNK];
+            if let Ok(reads) = <&[T; PLANAR_CHUNK]>::try_from(reads) {
                 for (a, &v) in local.iter_mut().zip(reads) {
                     *a = *a + weight * v;
                 }
             }
         }
-        sums.copy_from_slice(&local[..len]);
+        sums.copy_from_slice(&local);
     }
     for (row, sums) in dst.chunks_exact_mut(ow).zip(acc.chunks_exact(planar.width)) {
         row.copy_from_slice(&sums[..ow]);
