@@ -285,6 +285,7 @@ impl Executor {
             skipped: &executor.skipped,
             order: &executor.order,
             inference: &inference,
+            declared_dims,
         });
         Ok(executor)
     }

@@ -183,7 +183,10 @@ pub(crate) struct Plan {
 /// load time, the nodes runs skip, the order runs take the nodes in, and
 /// the shapes inferred at the graph's own Parameter shapes (symbolic: a
 /// shortcut whose shape equals the convolution's there does at every
-/// binding).
+/// binding), and whether runs bind the Parameters to those shapes (a
+/// body's Parameters take whatever shapes its layer feeds them, so a
+/// shortcut whose shape equals the output's at the declared dims may not
+/// at a run's: bodies fuse no residual Add).
 pub(crate) struct Graphs<'a> {
     pub graph: &'a Graph,
     pub sources: &'a [Vec<OutputRef>],
@@ -192,6 +195,7 @@ pub(crate) struct Graphs<'a> {
     pub skipped: &'a [bool],
     pub order: &'a [NodeId],
     pub inference: &'a Inference,
+    pub declared_dims: bool,
 }
 
 impl Plan {
@@ -398,10 +402,11 @@ fn broadcast<'g>(g: &Graphs<'g>, add: NodeId) -> Option<&'g str> {
 /// Whether `src` can be the shortcut convolution `conv` adds: a run-time
 /// f32 tensor (not one runs skip) whose producer runs before `conv`, of
 /// the same inferred shape as `conv`'s output (equal expressions in the
-/// graph's symbols, so equal at every binding: no broadcasting).
+/// graph's symbols, so equal at every binding: no broadcasting), in a
+/// graph whose runs bind its Parameters to their declared dims.
 fn is_shortcut(g: &Graphs<'_>, conv: NodeId, src: OutputRef, position: &[usize]) -> bool {
     let before = position[src.node.index()] < position[conv.index()];
-    if !before || g.skipped[src.node.index()] {
+    if !g.declared_dims || !before || g.skipped[src.node.index()] {
         return false;
     }
     let info = |node: NodeId, k: usize| match g.inference.outcome(node) {
@@ -525,6 +530,11 @@ mod tests {
 
     /// The plan of a graph, and the op type of each node with a role.
     fn plan(xml: &str, weights: Vec<u8>) -> Vec<(String, String)> {
+        plan_as(xml, weights, true)
+    }
+
+    /// [`plan`] of a top-level graph (`declared_dims`) or a body.
+    fn plan_as(xml: &str, weights: Vec<u8>, declared_dims: bool) -> Vec<(String, String)> {
         let read = ir_xml::read_model_from_str(xml, Some(ir::TensorBytes::from_vec(weights)))
             .expect("well-formed XML");
         let graph = read.graph;
@@ -549,6 +559,7 @@ mod tests {
             skipped: &vec![false; count],
             order: &order,
             inference: &inference,
+            declared_dims,
         });
         graph
             .nodes()
@@ -695,12 +706,17 @@ mod tests {
         }
 
         fn roles(self) -> Vec<(String, String)> {
+            self.roles_as(true)
+        }
+
+        /// The roles in a top-level graph (`declared_dims`) or a body.
+        fn roles_as(self, declared_dims: bool) -> Vec<(String, String)> {
             let xml = format!(
                 r#"<?xml version="1.0"?><net name="t" version="11"><layers>{}</layers><edges>{}</edges></net>"#,
                 self.xml.concat(),
                 self.edges.concat()
             );
-            plan(&xml, self.weights)
+            plan_as(&xml, self.weights, declared_dims)
         }
     }
 
@@ -786,6 +802,18 @@ mod tests {
             n.add("out", "Result", "", &[add], &[]);
             assert_eq!(n.roles(), vec![], "shortcut {other:?}");
         }
+        // In a body, whose Parameters take the shapes its layer feeds them:
+        // the shapes equal at the declared dims may not be at a run's.
+        let residual = || {
+            let mut n = Layers::default();
+            let x = n.param("x", &dims);
+            let conv = n.conv("conv", x, 4, &dims);
+            let add = n.add("add", "Add", "", &[conv, x], &dims);
+            n.add("out", "Result", "", &[add], &[]);
+            n
+        };
+        assert_eq!(residual().roles_as(false), vec![]);
+        assert_eq!(residual().roles_as(true).len(), 2, "fused at top level");
         // `auto_broadcast="pdpd"`: not taken, though the shapes are equal.
         let mut n = Layers::default();
         let x = n.param("x", &dims);
