@@ -36,25 +36,159 @@ def feed(ty: ov.Type, a: np.ndarray):
     return a.astype(ty.to_dtype())
 
 
-def run(core: ov.Core, model: ov.Model, inputs: list) -> tuple[np.ndarray, str]:
+def outputs(core: ov.Core, model: ov.Model, inputs: list) -> tuple[list[np.ndarray], str]:
+    """Every output of ``model`` on the CPU plugin (as f32) and the layers it ran."""
     compiled = core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
     request = compiled.create_infer_request()
     request.infer({i: a for i, a in enumerate(inputs)})
-    t = request.get_output_tensor(0)
-    if t.element_type == ov.Type.bf16:
-        out = (np.array(t.data, copy=True).view(np.uint16).astype(np.uint32) << 16).view(np.float32)
-    else:
-        out = np.array(t.data, copy=True).astype(np.float32)
+    outs = []
+    for k in range(len(model.outputs)):
+        t = request.get_output_tensor(k)
+        if t.element_type == ov.Type.bf16:
+            outs.append((np.array(t.data, copy=True).view(np.uint16).astype(np.uint32) << 16).view(np.float32))
+        else:
+            outs.append(np.array(t.data, copy=True).astype(np.float32))
     layers = []
     for op in compiled.get_runtime_model().get_ordered_ops():
         info = op.get_rt_info()
         layers.append(f"{info['layerType'].astype(str)}:{info['runtimePrecision'].astype(str)}")
-    return out, " ".join(layers)
+    return outs, " ".join(layers)
+
+
+def run(core: ov.Core, model: ov.Model, inputs: list) -> tuple[np.ndarray, str]:
+    """The first output of ``model`` on the CPU plugin and the layers it ran."""
+    outs, layers = outputs(core, model, inputs)
+    return outs[0], layers
 
 
 def report(name: str, out: np.ndarray, ways: dict[str, np.ndarray], layers: str) -> None:
     counts = ", ".join(f"{way} {int((out == want).sum())}" for way, want in ways.items())
     print(f"{name}: of {out.size} elements equal to: {counts}\n    layers: {layers}")
+
+
+def f16_bodies(core: ov.Core, rng: np.random.Generator) -> None:
+    """f16 Loop, If and TensorIterator bodies: computed in f32 throughout
+    (back edges, body Results, concatenated slices and the layer's outputs
+    not rounded until a Result of the model), or rounded at the body's
+    Results, or after every op; and whether a compile-time constant inside a
+    body (1/sqrt of a static dim, from ShapeOf) is folded in f16."""
+    n, steps = 2048, 5
+    ty, dt = ov.Type.f16, np.float16
+
+    def r(a):
+        return rounded(a, dt)
+
+    # Loop: acc' = acc * a + b for `steps` iterations (a merged input, two
+    # invariant ones); the last acc, every acc concatenated, and the last acc
+    # times 1.1 outside the Loop.
+    a, b, init = (rng.uniform(0.9, 1.1, n).astype(np.float32), rng.standard_normal(n).astype(np.float32),
+                  rng.standard_normal(n).astype(np.float32))
+    pa, pb, pi = (ops.parameter([n], ty, name=name) for name in ("a", "b", "init"))
+    ba, bb, bacc = (ops.parameter([n], ty, name=name) for name in ("ba", "bb", "bacc"))
+    it = ops.parameter([], ov.Type.i64, name="it")
+    nxt = ops.add(ops.multiply(bacc, ba), bb)
+    r_acc, r_all = ops.result(nxt), ops.result(ops.unsqueeze(nxt, ops.constant(np.int64([0]))))
+    loop = ops.loop(ops.constant(np.int64(steps)), ops.constant(True))
+    loop.set_function(ov.Model([ops.result(ops.constant(True)), r_acc, r_all], [it, bacc, ba, bb], "body"))
+    loop.set_special_body_ports([0, 0])
+    loop.set_merged_input(bacc, pi.output(0), r_acc.output(0))
+    loop.set_invariant_input(ba, pa.output(0))
+    loop.set_invariant_input(bb, pb.output(0))
+    last = loop.get_iter_value(r_acc.output(0), -1)
+    every = loop.get_concatenated_slices(r_all.output(0), 0, 1, 1, -1, 0)
+    outer = ops.multiply(last, ops.constant(np.float16(1.1))).output(0)
+    outs, layers = outputs(core, ov.Model([last, every, outer], [pa, pb, pi]), [feed(ty, v) for v in (a, b, init)])
+    ah, bh, k = r(a), r(b), r(1.1)
+    for way, step in (("f32 throughout", lambda acc: acc * ah + bh), ("body Results round", lambda acc: r(acc * ah + bh)),
+                      ("per op", lambda acc: r(r(acc * ah) + bh))):
+        acc, accs = r(init), []
+        for _ in range(steps):
+            acc = step(acc)
+            accs.append(acc)
+        wants = (r(acc), r(np.stack(accs)), r((acc if way == "f32 throughout" else r(acc)) * k))
+        counts = ", ".join(f"{name} {int((o == w).sum())}/{o.size}" for name, o, w in zip(("last", "every", "outer"), outs, wants))
+        print(f"f16 Loop acc*a+b, {way}: {counts}")
+    print(f"    layers: {layers}")
+
+    # If: then exp(x*y)+z, else x*y-z; the output and the output times 1.1.
+    x, y, z = (rng.standard_normal(n).astype(np.float32) for _ in range(3))
+    xh, yh, zh = r(x), r(y), r(z)
+    for cond in (True, False):
+        c = ops.parameter([], ov.Type.boolean, name="cond")
+        ps = [ops.parameter([n], ty, name=name) for name in "xyz"]
+        tp, ep = ([ops.parameter([n], ty, name=pre + name) for name in "xyz"] for pre in ("t", "e"))
+        tr = ops.result(ops.add(ops.exp(ops.multiply(tp[0], tp[1])), tp[2]))
+        er = ops.result(ops.subtract(ops.multiply(ep[0], ep[1]), ep[2]))
+        node = ops.if_op(c.output(0))
+        node.set_then_body(ov.Model([tr], tp, "then"))
+        node.set_else_body(ov.Model([er], ep, "else"))
+        for p, t, e in zip(ps, tp, ep):
+            node.set_input(p.output(0), t, e)
+        out = node.set_output(tr, er)
+        scaled = ops.multiply(out, ops.constant(np.float16(1.1))).output(0)
+        outs, layers = outputs(core, ov.Model([out, scaled], [c] + ps), [np.array(cond)] + [feed(ty, v) for v in (x, y, z)])
+        wide = np.exp(xh * yh) + zh if cond else xh * yh - zh
+        per_op = r(r(np.exp(r(xh * yh))) + zh) if cond else r(r(xh * yh) - zh)
+        for way, body, outside in (("f32 throughout", wide, wide), ("body Results round", wide, r(wide)), ("per op", per_op, per_op)):
+            wants = (r(body), r(outside * k))
+            counts = ", ".join(f"{name} {int((o == w).sum())}/{o.size}" for name, o, w in zip(("out", "out*1.1"), outs, wants))
+            print(f"f16 If({cond}), {way}: {counts}")
+        print(f"    layers: {layers}")
+
+    # TensorIterator over xs [steps, n]: acc' = acc * a + x_t * (s * 40), s
+    # = Convert(1/sqrt(ShapeOf(acc)[0]), f16) inside the body; every acc
+    # times 1.3 through a Convert to f32 and back, concatenated.
+    xs = rng.standard_normal((steps, n)).astype(np.float32)
+    pxs = ops.parameter([steps, n], ty, name="xs")
+    pa, pi = ops.parameter([n], ty, name="a"), ops.parameter([n], ty, name="init")
+    bx, ba, bacc = ops.parameter([1, n], ty, name="bx"), ops.parameter([n], ty, name="ba"), ops.parameter([n], ty, name="bacc")
+    depth = ops.convert(ops.gather(ops.shape_of(bacc, "i64"), ops.constant(np.int64([0])), ops.constant(np.int64(0))), "f32")
+    scale = ops.convert(ops.divide(ops.constant(np.float32([1.0])), ops.sqrt(depth)), "f16")
+    step = ops.multiply(ops.squeeze(bx, ops.constant(np.int64([0]))), ops.multiply(scale, ops.constant(np.float16(40.0))))
+    nxt = ops.add(ops.multiply(bacc, ba), step)
+    trip = ops.convert(ops.convert(ops.multiply(nxt, ops.constant(np.float16(1.3))), "f32"), "f16")
+    rh, ry = ops.result(nxt), ops.result(ops.unsqueeze(trip, ops.constant(np.int64([0]))))
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([rh, ry], [bx, ba, bacc], "body"))
+    ti.set_sliced_input(bx, pxs.output(0), 0, 1, 1, -1, 0)
+    ti.set_invariant_input(ba, pa.output(0))
+    ti.set_merged_input(bacc, pi.output(0), rh.output(0))
+    model = ov.Model([ti.get_iter_value(rh.output(0), -1), ti.get_concatenated_slices(ry.output(0), 0, 1, 1, -1, 0)], [pxs, pa, pi])
+    outs, layers = outputs(core, model, [feed(ty, v) for v in (xs, a, init)])
+    xsh = r(xs)
+    for sname, s in (("scale folded in f16", r(r(1 / np.sqrt(np.float32(n))) * r(40.0))),
+                     ("scale in f32", np.float32(1 / np.sqrt(np.float32(n))) * np.float32(40.0))):
+        for way, keep in (("f32 throughout", lambda v: v), ("body Results round", r)):
+            acc, ys = r(init), []
+            for t in range(steps):
+                acc = keep(acc * ah + xsh[t] * s)
+                ys.append(keep(acc * r(1.3)))
+            counts = ", ".join(f"{name} {int((o == w).sum())}/{o.size}" for name, o, w in zip(("last", "every"), outs, (r(acc), r(np.stack(ys)))))
+            print(f"f16 TensorIterator, {sname}, {way}: {counts}")
+    print(f"    layers: {layers}")
+
+
+def f16_attention_scale(core: ov.Core, rng: np.random.Generator) -> None:
+    """ScaledDotProductAttention of f16 operands without a scale: 1/sqrt(E)
+    rounded to f16 (its decomposition folded in f16) or in f32, when the
+    query's last dim E is static and when it is dynamic."""
+    def softmax(a):
+        e = np.exp(a - a.max(-1, keepdims=True))
+        return e / e.sum(-1, keepdims=True)
+
+    for e in (12, 20):
+        for qshape in ([1, 2, 4, e], [-1, 2, -1, e], [1, 2, 4, -1], [-1, -1, -1, -1]):
+            q = ops.parameter(qshape, ov.Type.f16, name="q")
+            k = ops.parameter([1, 2, 5, e], ov.Type.f16, name="k")
+            v = ops.parameter([1, 2, 5, 8], ov.Type.f16, name="v")
+            model = ov.Model([ops.scaled_dot_product_attention(q, k, v, None, None, False)], [q, k, v])
+            qa, ka, va = (rounded(rng.standard_normal(s) * m, np.float16) for s, m in (((1, 2, 4, e), 3), ((1, 2, 5, e), 3), ((1, 2, 5, 8), 1)))
+            out, _ = run(core, model, [a.astype(np.float16) for a in (qa, ka, va)])
+            scores = qa @ ka.transpose(0, 1, 3, 2)
+            half = rounded(1 / rounded(np.sqrt(np.float32(e)), np.float16), np.float16)
+            ways = {"f16 scale": rounded(softmax(scores * half) @ va, np.float16),
+                    "f32 scale": rounded(softmax(scores * np.float32(1 / np.sqrt(np.float32(e)))) @ va, np.float16)}
+            report(f"f16 attention, query {qshape}", out, ways, "")
 
 
 def main() -> None:
@@ -114,6 +248,9 @@ def main() -> None:
         f32_lo, f32_hi = ops.constant(np.float32(0)), ops.constant(np.float32(1))
         wide, _ = run(core, ov.Model([ops8.random_uniform(shape, f32_lo, f32_hi, "f32", 150, 10)], [d]), [np.zeros(1, np.float32)])
         report(f"{tname} RandomUniform(seed 150, 10)", out, {"f32 values rounded": rounded(wide, dt)}, layers)
+
+    f16_bodies(core, rng)
+    f16_attention_scale(core, rng)
 
 
 if __name__ == "__main__":
