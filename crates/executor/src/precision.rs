@@ -26,20 +26,23 @@
 //! to f32, the layers that made f16 make f32, a Convert to f16 is inserted
 //! before each Result that was f16, and an attention layer of an f16 query
 //! gets its f16 scale as an input. Bodies (If, Loop, TensorIterator)
-//! compute in f32 throughout: their f16 Parameters become f32 Parameters,
-//! their Results stay f32, as the layer's outer outputs do.
+//! compute in f32 throughout, as the plugin computes them (measured: back
+//! edges, body Results, concatenated slices and the layer's outputs are not
+//! rounded): their f16 Parameters become f32 Parameters, their Results stay
+//! f32, as the layer's outer outputs do; a body's own compile-time
+//! constants stay f16 as the top level's do (the plugin folds them in f16).
 //!
 //! bf16 keeps its per-layer rounding under both policies: the CPU plugin
 //! computes bf16 layers in bf16 on every CPU with AVX-512 (each layer
 //! rounds its output to bf16, though layers it fuses keep f32 between them),
 //! and widens bf16 to f32 only on CPUs without it.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use ir::{ElementType, Graph, Node, NodeId, Op, OpType, OutputRef, PortDecl};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
-use shape_infer::{Inference, NodeOutcome, Options, Registry, TensorInfo};
+use shape_infer::{BodyOutcome, NodeOutcome, Options, Registry, TensorInfo};
 
 use crate::kernels::scaled_dot_product_attention::default_scale;
 
@@ -92,15 +95,52 @@ pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
         ..Options::default()
     };
     let inference = shape_infer::infer(graph, &Registry::standard(), &options);
-    let f16_results = f16_results(graph, &inference);
+    let known = Known {
+        outcomes: &inference.outcomes,
+        bodies: &inference.bodies,
+        top: true,
+    };
+    let f16_results = f16_results(graph, known);
     let mut rewritten = graph.clone();
     let mut taken = layer_ids(&rewritten);
-    explicit_attention_scales(&mut rewritten, &inference, &mut taken);
-    widen(&mut rewritten, Some(&inference), &mut taken);
+    explicit_attention_scales(&mut rewritten, Some(known), &mut taken);
+    widen(&mut rewritten, Some(known), &mut taken);
     for result in f16_results {
         narrow_before(&mut rewritten, result, &mut taken);
     }
     Some(rewritten)
+}
+
+/// What shape inference concluded about the layers of one graph: the top
+/// level's or a body's (whose layer ids are its own).
+#[derive(Clone, Copy)]
+struct Known<'a> {
+    /// Per layer (by index), its outcome.
+    outcomes: &'a [NodeOutcome],
+    /// The bodies of the layers with bodies, in the layer's order.
+    bodies: &'a HashMap<NodeId, Vec<BodyOutcome>>,
+    /// Whether this is the top level (not a body).
+    top: bool,
+}
+
+impl<'a> Known<'a> {
+    /// The element type and shape inference gives output `output` of `node`.
+    fn tensor(self, node: NodeId, output: usize) -> Option<&'a TensorInfo> {
+        match self.outcomes.get(node.index())? {
+            NodeOutcome::Inferred(infos) => infos.get(output),
+            NodeOutcome::Declared(_) => None,
+        }
+    }
+
+    /// What inference concluded inside body `index` of layer `node`.
+    fn body(self, node: NodeId, index: usize) -> Option<Known<'a>> {
+        let body = self.bodies.get(&node)?.get(index)?;
+        Some(Known {
+            outcomes: &body.outcomes,
+            bodies: &body.bodies,
+            top: false,
+        })
+    }
 }
 
 fn is_f16_name(text: &str) -> bool {
@@ -138,7 +178,7 @@ fn type_attribute(node: &Node) -> Option<(&'static str, &str)> {
 
 /// The top-level Results whose input is f16: inferred where inference can,
 /// else as the Result's input port declares.
-fn f16_results(graph: &Graph, inference: &Inference) -> Vec<NodeId> {
+fn f16_results(graph: &Graph, known: Known<'_>) -> Vec<NodeId> {
     graph
         .results()
         .filter(|(id, node)| {
@@ -147,7 +187,7 @@ fn f16_results(graph: &Graph, inference: &Inference) -> Vec<NodeId> {
                 .first()
                 .and_then(|s| s.first().copied());
             let inferred =
-                source.and_then(|s| inferred(inference, s.node, s.output).map(|i| i.element_type));
+                source.and_then(|s| known.tensor(s.node, s.output).map(|i| i.element_type));
             let declared = node.inputs.first().and_then(|p| p.element_type);
             inferred.or(declared) == Some(ElementType::F16)
         })
@@ -155,25 +195,37 @@ fn f16_results(graph: &Graph, inference: &Inference) -> Vec<NodeId> {
         .collect()
 }
 
-/// The element type and shape inference gives output `output` of `node`.
-fn inferred(inference: &Inference, node: NodeId, output: usize) -> Option<&TensorInfo> {
-    match inference.outcome(node) {
-        NodeOutcome::Inferred(infos) => infos.get(output),
-        NodeOutcome::Declared(_) => None,
-    }
-}
-
-/// Gives each top-level ScaledDotProductAttention of an f16 query without a
-/// scale input the scale OpenVINO computes for it in f16
-/// (`default_scale`), as an f32 Constant, once the query's last dim is
-/// known; an op without a mask gets a scalar 0 (which adds nothing, and
-/// which `causal` ignores) to put the scale at its place. In f32 the kernel
-/// would compute `1 / sqrt(E)` unrounded.
+/// Gives each ScaledDotProductAttention of an f16 query without a scale
+/// input (in bodies too) the scale OpenVINO computes for it in f16
+/// (`default_scale`), as an f32 Constant, when the query's last dim is
+/// static: OpenVINO's decomposition folds the scale then, in f16, before
+/// the plugin retypes the rest. An op without a mask gets a scalar 0 (which
+/// adds nothing, and which `causal` ignores) to put the scale at its place.
+/// When the dim is dynamic the plugin computes the decomposition's scale at
+/// run time in f32 (measured), as the kernel does with the f32 query it is
+/// then given: `1 / sqrt(E)` unrounded.
 fn explicit_attention_scales(
     graph: &mut Graph,
-    inference: &Inference,
+    known: Option<Known<'_>>,
     taken: &mut HashSet<String>,
 ) {
+    let owners: Vec<NodeId> = graph
+        .nodes()
+        .filter(|(_, n)| matches!(n.op, Op::SubGraph(_)))
+        .map(|(id, _)| id)
+        .collect();
+    for id in owners {
+        if let Op::SubGraph(sub) = &mut graph.node_mut(id).op {
+            for (index, body) in sub.bodies.iter_mut().enumerate() {
+                let mut body_taken = layer_ids(&body.graph);
+                let inner = known.and_then(|k| k.body(id, index));
+                explicit_attention_scales(&mut body.graph, inner, &mut body_taken);
+            }
+        }
+    }
+    let Some(known) = known else {
+        return;
+    };
     let attention: Vec<NodeId> = graph
         .nodes()
         .filter(|(_, n)| n.op_type.name == "ScaledDotProductAttention" && n.inputs.len() < 5)
@@ -187,7 +239,7 @@ fn explicit_attention_scales(
         else {
             continue;
         };
-        let Some(info) = inferred(inference, query.node, query.output) else {
+        let Some(info) = known.tensor(query.node, query.output) else {
             continue;
         };
         let depth = info
@@ -280,23 +332,24 @@ fn add_scalar(
 /// model is compiled (`compile_time_constants`), which OpenVINO folds in
 /// f16 before it retypes the rest: they keep their f16 layers and are
 /// widened where a layer that is not constant reads them. At the top level
-/// (`inference` given) f16 Parameters keep their type and feed their
-/// consumers through a Convert; in a body they become f32 (the layer feeds
-/// them f32), and only Constants count as constant.
-fn widen(graph: &mut Graph, inference: Option<&Inference>, taken: &mut HashSet<String>) {
-    let top = inference.is_some();
-    let constant = compile_time_constants(graph, inference);
+/// f16 Parameters keep their type and feed their consumers through a
+/// Convert; in a body they become f32 (the layer feeds them f32). In a body
+/// inference did not reach (`known` is `None`) only Constants count as
+/// constant.
+fn widen(graph: &mut Graph, known: Option<Known<'_>>, taken: &mut HashSet<String>) {
+    let top = known.is_some_and(|k| k.top);
+    let constant = compile_time_constants(graph, known);
     let ids: Vec<NodeId> = graph.nodes().map(|(id, _)| id).collect();
     for id in ids {
         if constant[id.index()] {
-            let halves: Vec<usize> = match (&graph.node(id).op, inference) {
+            let halves: Vec<usize> = match (&graph.node(id).op, known) {
                 (Op::Constant { element_type, .. }, _) => (*element_type == ElementType::F16)
                     .then_some(0)
                     .into_iter()
                     .collect(),
-                (_, Some(inference)) => (0..graph.node(id).outputs.len())
+                (_, Some(known)) => (0..graph.node(id).outputs.len())
                     .filter(|&k| {
-                        inferred(inference, id, k).map(|i| i.element_type) == Some(ElementType::F16)
+                        known.tensor(id, k).map(|i| i.element_type) == Some(ElementType::F16)
                     })
                     .collect(),
                 (_, None) => Vec::new(),
@@ -317,12 +370,22 @@ fn widen(graph: &mut Graph, inference: Option<&Inference>, taken: &mut HashSet<S
                 }
             }
             Op::SubGraph(sub) => {
-                for body in &mut sub.bodies {
+                for (index, body) in sub.bodies.iter_mut().enumerate() {
                     // A body's layer ids are its own.
                     let mut body_taken = layer_ids(&body.graph);
-                    widen(&mut body.graph, None, &mut body_taken);
+                    let inner = known.and_then(|k| k.body(id, index));
+                    widen(&mut body.graph, inner, &mut body_taken);
                 }
                 retype_outputs(node);
+            }
+            // A body's Results pass f32 on (to a back edge, a slice or the
+            // layer's output): their declared input is f32 too.
+            Op::Result if !top => {
+                for port in &mut node.inputs {
+                    if port.element_type == Some(ElementType::F16) {
+                        port.element_type = Some(ElementType::F32);
+                    }
+                }
             }
             Op::Parameter { .. } | Op::Result | Op::Constant { .. } => {}
             Op::Other => {
@@ -339,17 +402,19 @@ fn widen(graph: &mut Graph, inference: Option<&Inference>, taken: &mut HashSet<S
 
 /// Per node (by index), whether its outputs are known when the model is
 /// compiled: Constants, ShapeOf of a static shape, the layers fed by them
-/// alone and those whose every output value inference knows (not
-/// Parameters, variables, random ops or bodies). A Convert
-/// of an integer or low-precision Constant is not: OpenVINO keeps
-/// decompression (that Convert, its Subtract and Multiply) out of constant
-/// folding and computes it in f32. Without `inference` only Constants count.
-fn compile_time_constants(graph: &Graph, inference: Option<&Inference>) -> Vec<bool> {
+/// alone and, at the top level, those whose every output value inference
+/// knows (not Parameters, variables, random ops or bodies; in a body a
+/// Parameter's value inference knows comes from outside it, which OpenVINO
+/// does not fold into the body). A Convert of an integer or low-precision
+/// Constant is not: OpenVINO keeps decompression (that Convert, its
+/// Subtract and Multiply) out of constant folding and computes it in f32.
+/// Without `known` only Constants count.
+fn compile_time_constants(graph: &Graph, known: Option<Known<'_>>) -> Vec<bool> {
     let mut constant = vec![false; graph.node_count()];
     for (id, node) in graph.nodes() {
         constant[id.index()] = matches!(node.op, Op::Constant { .. });
     }
-    let (Some(inference), Ok(order)) = (inference, graph.topological_order()) else {
+    let (Some(known), Ok(order)) = (known, graph.topological_order()) else {
         return constant;
     };
     for id in order {
@@ -358,7 +423,8 @@ fn compile_time_constants(graph: &Graph, inference: Option<&Inference>) -> Vec<b
         constant[id.index()] = match (&node.op, node.op_type.name.as_str()) {
             (Op::Constant { .. }, _) => true,
             (Op::Other, "ShapeOf") => sources.first().is_some_and(|s| {
-                inferred(inference, s.node, s.output)
+                known
+                    .tensor(s.node, s.output)
                     .and_then(|i| i.shape.dims())
                     .is_some_and(|d| d.iter().all(|x| x.as_constant().is_some()))
             }),
@@ -375,7 +441,7 @@ fn compile_time_constants(graph: &Graph, inference: Option<&Inference>) -> Vec<b
             }),
             (Op::Other, _) => {
                 (!sources.is_empty() && sources.iter().all(|s| constant[s.node.index()]))
-                    || values_known(inference, id, node.outputs.len())
+                    || (known.top && values_known(known, id, node.outputs.len()))
             }
             _ => false,
         };
@@ -386,10 +452,10 @@ fn compile_time_constants(graph: &Graph, inference: Option<&Inference>) -> Vec<b
 /// Whether inference knows every element of every output of `id` (a
 /// Gather of the static dims of a ShapeOf whose other dims are dynamic:
 /// OpenVINO folds it).
-fn values_known(inference: &Inference, id: NodeId, outputs: usize) -> bool {
+fn values_known(known: Known<'_>, id: NodeId, outputs: usize) -> bool {
     outputs > 0
         && (0..outputs).all(|k| {
-            inferred(inference, id, k).is_some_and(|i| {
+            known.tensor(id, k).is_some_and(|i| {
                 i.real_value.is_some()
                     || i.value
                         .as_ref()
