@@ -191,6 +191,78 @@ def f16_attention_scale(core: ov.Core, rng: np.random.Generator) -> None:
             report(f"f16 attention, query {qshape}", out, ways, "")
 
 
+def bf16_attention(core: ov.Core, rng: np.random.Generator) -> None:
+    """ScaledDotProductAttention of bf16 operands, against two models: the
+    plugin's (a scale known at compile time folded into K and rounded, Q.K^T
+    rounded, a run-time scale and the mask in f32, the softmax rounded, the
+    output rounded) and the op's decomposition rounded after every op (scale
+    on Q). Static and dynamic shapes; default, constant and input scales;
+    float, boolean and causal masks; with the plugin's snippets (its fused
+    attention subgraph) on and off."""
+    bf = ml_dtypes.bfloat16
+
+    def r(a):
+        return rounded(a, bf)
+
+    def softmax(a):
+        e = np.exp(a - a.max(-1, keepdims=True))
+        return e / e.sum(-1, keepdims=True)
+
+    def plugin(q, kt, v, bias, scale, folded):
+        s = r(q @ r(kt * scale)) if folded else r(q @ kt) * scale
+        return r(r(softmax(s + bias)) @ v)
+
+    def per_op(q, kt, v, bias, scale, folded):
+        return r(r(softmax(r(r(r(q * scale) @ kt) + bias))) @ v)
+
+    length, source, depth = 4, 6, 8
+    for dynamic, scale_kind, mask_kind in ((False, "default", "none"), (False, "default", "causal"), (False, "default", "bool"),
+                                           (False, "default", "float"), (False, "constant", "float"), (False, "input", "float"),
+                                           (True, "default", "float"), (True, "constant", "float")):
+        q, k, v = (r(rng.standard_normal((2, 3, n, depth)) * m) for n, m in ((length, 2), (source, 2), (source, 1)))
+        params = [ops.parameter([-1] * 4 if dynamic else list(a.shape), ov.Type.bf16, name=n) for n, a in zip("qkv", (q, k, v))]
+        inputs = [feed(ov.Type.bf16, a) for a in (q, k, v)]
+        bias, mask = np.float32(0), None
+        if mask_kind == "float":
+            m = r(rng.standard_normal((length, source)) * 2)
+            mask, bias = ops.parameter([-1, -1] if dynamic else [length, source], ov.Type.bf16, name="mask"), m
+            params.append(mask)
+            inputs.append(feed(ov.Type.bf16, m))
+        elif mask_kind == "bool":
+            m = rng.random((length, source)) > 0.3
+            m[:, 0] = True
+            mask, bias = ops.parameter([length, source], ov.Type.boolean, name="mask"), np.where(m, 0, -np.inf).astype(np.float32)
+            params.append(mask)
+            inputs.append(m)
+        elif mask_kind == "causal":
+            bias = np.triu(np.full((length, source), -np.inf, np.float32), 1)
+        if scale_kind == "default":
+            scale, node = r(1 / r(np.sqrt(np.float32(depth)))), None
+        elif scale_kind == "constant":
+            scale, node = r(np.float32(0.3)), ops.convert(ops.constant(np.float32(0.3)), ov.Type.bf16)
+        else:
+            scale, node = r(np.float32(0.3)), ops.parameter([], ov.Type.bf16, name="scale")
+            if mask is None:
+                raise ValueError("an input scale needs a mask before it")
+            params.append(node)
+            inputs.append(feed(ov.Type.bf16, np.array(0.3, np.float32)))
+        args = [params[0], params[1], params[2]] + ([mask] if mask is not None else []) + ([node] if node is not None else [])
+        attention = ops.scaled_dot_product_attention(*args, causal=mask_kind == "causal")
+        # Folded when the plugin knows the scale at compile time.
+        folded = scale_kind == "constant" or (scale_kind == "default" and not dynamic)
+        kt = k.swapaxes(-1, -2)
+        ways = {"plugin": plugin(q, kt, v, bias, scale, folded), "per op (scale on Q)": per_op(q, kt, v, bias, scale, folded)}
+        for config in ({}, {"SNIPPETS_MODE": "DISABLE"}):
+            compiled = core.compile_model(ov.Model([attention], params), "CPU", {"INFERENCE_PRECISION_HINT": "f32", **config})
+            request = compiled.create_infer_request()
+            request.infer({i: a for i, a in enumerate(inputs)})
+            out = (np.array(request.get_output_tensor(0).data, copy=True).view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+            layers = " ".join(f"{op.get_rt_info()['layerType'].astype(str)}:{op.get_rt_info()['runtimePrecision'].astype(str)}"
+                              for op in compiled.get_runtime_model().get_ordered_ops())
+            shapes = "dynamic" if dynamic else "static"
+            report(f"bf16 attention, {shapes}, {scale_kind} scale, {mask_kind} mask, snippets {'off' if config else 'on'}", out, ways, layers)
+
+
 def main() -> None:
     core = ov.Core()
     print("CPU", core.get_property("CPU", "OPTIMIZATION_CAPABILITIES"),
@@ -251,6 +323,7 @@ def main() -> None:
 
     f16_bodies(core, rng)
     f16_attention_scale(core, rng)
+    bf16_attention(core, rng)
 
 
 if __name__ == "__main__":

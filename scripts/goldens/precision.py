@@ -73,6 +73,7 @@ def build():
 
     bodies()
     dynamic_attention()
+    bf16_attention()
 
 
 def bodies():
@@ -196,4 +197,32 @@ def dynamic_attention():
         [q, k, v],
         outs,
         [{"q": [1, 2, 4, 12], "k": [1, 2, 5, 12], "v": [1, 2, 5, 8]}],
+    )
+
+
+def bf16_attention():
+    """ScaledDotProductAttention of bf16 operands as the CPU plugin computes
+    it on AVX-512 (scripts/probe_cpu_precision.py's bf16_attention): a scale
+    known at compile time (the default 1/sqrt(E) of a static E, or a
+    constant) folded into K rounded to bf16, the product Q.K^T rounded to
+    bf16, a scale known only at run time and the mask applied in f32, the
+    softmax rounded to bf16."""
+    # f32 Parameters made bf16 (the goldens' inputs and outputs are f32).
+    params = [g.P(n, shape, F32) for n, shape in (("q", [2, 3, 4, 8]), ("k", [2, 3, 6, 8]), ("v", [2, 3, 6, 8]), ("mask", [4, 6]), ("scale", []))]
+    q, k, v, mask, scale = (g.N(ops13.convert(p, "bf16"), p.get_friendly_name() + "_bf16") for p in params)
+    const_scale = ops13.convert(g.C(0.3, "point_three", F32), "bf16")
+    attention = [
+        (ops13.scaled_dot_product_attention(q, k, v, None, None, False), "plain"),
+        (ops13.scaled_dot_product_attention(q, k, v, None, None, True), "causal"),
+        (ops13.scaled_dot_product_attention(q, k, v, mask, None, False), "masked"),
+        (ops13.scaled_dot_product_attention(q, k, v, mask, const_scale, False), "constant_scale"),
+        (ops13.scaled_dot_product_attention(q, k, v, mask, scale, False), "input_scale"),
+    ]
+    outs = [g.N(ops13.convert(g.N(node, name + "_bf16"), "f32"), name) for node, name in attention]
+    g.case(
+        "precision_bf16_attention",
+        "ScaledDotProductAttention-13 of bf16 operands (default, constant and input scales, causal, a float mask): rounded where the CPU plugin's bf16 attention rounds",
+        params,
+        outs,
+        [{}],
     )

@@ -39,6 +39,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use half::bf16;
 use ir::{ElementType, Graph, Node, NodeId, Op, OpType, OutputRef, PortDecl};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
@@ -87,7 +88,8 @@ const TYPE_ATTRIBUTES: &[(&str, &str)] = &[
 /// policy, or a model that computes nothing in f16), else the rewritten graph the
 /// module docs describe.
 pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
-    if precision == Precision::Exact || !computes_f16(graph) {
+    let f16 = computes_f16(graph);
+    if precision == Precision::Exact || !(f16 || has_attention(graph)) {
         return None;
     }
     let options = Options {
@@ -103,7 +105,11 @@ pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
     let f16_results = f16_results(graph, known);
     let mut rewritten = graph.clone();
     let mut taken = layer_ids(&rewritten);
-    explicit_attention_scales(&mut rewritten, Some(known), &mut taken);
+    let rewrote = explicit_attention_scales(&mut rewritten, Some(known), &mut taken);
+    if !f16 {
+        // A bf16 model: only its attention's scales moved.
+        return rewrote.then_some(rewritten);
+    }
     widen(&mut rewritten, Some(known), &mut taken);
     for result in f16_results {
         narrow_before(&mut rewritten, result, &mut taken);
@@ -141,6 +147,14 @@ impl<'a> Known<'a> {
             top: false,
         })
     }
+}
+
+/// Whether `graph` or one of its bodies has a ScaledDotProductAttention.
+fn has_attention(graph: &Graph) -> bool {
+    graph.nodes().any(|(_, node)| match &node.op {
+        Op::SubGraph(sub) => sub.bodies.iter().any(|b| has_attention(&b.graph)),
+        _ => node.op_type.name == "ScaledDotProductAttention",
+    })
 }
 
 fn is_f16_name(text: &str) -> bool {
@@ -204,11 +218,21 @@ fn f16_results(graph: &Graph, known: Known<'_>) -> Vec<NodeId> {
 /// When the dim is dynamic the plugin computes the decomposition's scale at
 /// run time in f32 (measured), as the kernel does with the f32 query it is
 /// then given: `1 / sqrt(E)` unrounded.
+///
+/// A bf16 query's scale, when it is known at compile time (the default
+/// scale of a static E, rounded to bf16 as `default_scale` computes it, or
+/// a constant scale input), is folded into the key as the plugin folds it
+/// (measured): `K * scale` rounded to bf16 (a bf16 Multiply) feeds the
+/// product, and the op's scale becomes 1. A scale known only at run time
+/// scales the f32 product in the kernel, as the plugin's does.
+///
+/// Returns whether it rewrote any layer.
 fn explicit_attention_scales(
     graph: &mut Graph,
     known: Option<Known<'_>>,
     taken: &mut HashSet<String>,
-) {
+) -> bool {
+    let mut rewrote = false;
     let owners: Vec<NodeId> = graph
         .nodes()
         .filter(|(_, n)| matches!(n.op, Op::SubGraph(_)))
@@ -219,16 +243,16 @@ fn explicit_attention_scales(
             for (index, body) in sub.bodies.iter_mut().enumerate() {
                 let mut body_taken = layer_ids(&body.graph);
                 let inner = known.and_then(|k| k.body(id, index));
-                explicit_attention_scales(&mut body.graph, inner, &mut body_taken);
+                rewrote |= explicit_attention_scales(&mut body.graph, inner, &mut body_taken);
             }
         }
     }
     let Some(known) = known else {
-        return;
+        return rewrote;
     };
     let attention: Vec<NodeId> = graph
         .nodes()
-        .filter(|(_, n)| n.op_type.name == "ScaledDotProductAttention" && n.inputs.len() < 5)
+        .filter(|(_, n)| n.op_type.name == "ScaledDotProductAttention")
         .map(|(id, _)| id)
         .collect();
     for id in attention {
@@ -248,21 +272,146 @@ fn explicit_attention_scales(
             .and_then(|d| d.last())
             .and_then(|d| d.as_constant())
             .and_then(|d| usize::try_from(d).ok());
-        let (ElementType::F16, Some(depth)) = (info.element_type, depth) else {
-            continue;
-        };
-        let scale = default_scale(depth, ElementType::F16);
-        if graph.node(id).inputs.len() == 3 {
-            let zero = add_scalar(graph, id, 0.0, "mask_zero", taken);
-            attach(graph, zero, id);
+        let has_scale = graph.node(id).inputs.len() >= 5;
+        match (info.element_type, depth) {
+            (ElementType::F16, Some(depth)) if !has_scale => {
+                let scale = default_scale(depth, ElementType::F16);
+                set_scale(graph, id, scale, ElementType::F32, taken);
+                rewrote = true;
+            }
+            (ElementType::BF16, _) => {
+                let scale = if has_scale {
+                    constant_scale(graph, known, id)
+                } else {
+                    depth.map(|d| default_scale(d, ElementType::BF16))
+                };
+                if let Some(scale) = scale {
+                    scale_key(graph, id, scale, taken);
+                    set_scale(graph, id, 1.0, ElementType::BF16, taken);
+                    rewrote = true;
+                }
+            }
+            _ => {}
         }
-        let scale = add_scalar(graph, id, scale, "scale", taken);
-        attach(graph, scale, id);
     }
+    rewrote
 }
 
-/// Feeds `from`'s output into a new last input of `node`.
-fn attach(graph: &mut Graph, from: NodeId, node: NodeId) {
+/// The value of attention layer `id`'s scale input when it is known at
+/// compile time: a constant's, or a constant converted to bf16 (rounded).
+fn constant_scale(graph: &Graph, known: Known<'_>, id: NodeId) -> Option<f32> {
+    let source = *graph.input_sources(id).get(4)?.first()?;
+    let value = |s: OutputRef| match known.tensor(s.node, s.output)?.real_value.as_deref() {
+        Some(&[v]) => Some(v as f32),
+        _ => None,
+    };
+    let converted = || {
+        let node = graph.node(source.node);
+        let to_bf16 = node.op_type.name == "Convert"
+            && node
+                .attributes
+                .get("destination_type")
+                .is_some_and(|t| ElementType::parse(t.trim()) == Some(ElementType::BF16));
+        let input = *graph.input_sources(source.node).first()?.first()?;
+        to_bf16.then(|| value(input)).flatten()
+    };
+    let scale = value(source).or_else(converted)?;
+    Some(bf16::from_f32(scale).to_f32())
+}
+
+/// Gives attention layer `id` the scale `value` as a scalar Constant of
+/// type `element_type`: a new last input, after a zero mask (which adds
+/// nothing, and which `causal` ignores) when it has none, or in place of
+/// its scale input.
+fn set_scale(
+    graph: &mut Graph,
+    id: NodeId,
+    value: f32,
+    element_type: ElementType,
+    taken: &mut HashSet<String>,
+) {
+    let scale = add_scalar(graph, id, value, element_type, "scale", taken);
+    if graph.node(id).inputs.len() >= 5 {
+        let old: Vec<_> = graph
+            .graph
+            .edges_directed(id, Direction::Incoming)
+            .filter(|e| e.weight().to_input == 4)
+            .map(|e| e.id())
+            .collect();
+        for e in old {
+            graph.graph.remove_edge(e);
+        }
+        connect(graph, scale, 0, id, 4);
+        return;
+    }
+    if graph.node(id).inputs.len() == 3 {
+        let zero = add_scalar(graph, id, 0.0, element_type, "mask_zero", taken);
+        attach(graph, zero, id, element_type);
+    }
+    attach(graph, scale, id, element_type);
+}
+
+/// Feeds attention layer `id` its key times `scale` (a bf16 Multiply by a
+/// bf16 Constant, rounded to bf16 as a bf16 layer rounds).
+fn scale_key(graph: &mut Graph, id: NodeId, scale: f32, taken: &mut HashSet<String>) {
+    let Some((edge, key)) = graph
+        .graph
+        .edges_directed(id, Direction::Incoming)
+        .find(|e| e.weight().to_input == 1)
+        .map(|e| {
+            (
+                e.id(),
+                OutputRef {
+                    node: e.source(),
+                    output: e.weight().from_output,
+                },
+            )
+        })
+    else {
+        return;
+    };
+    let factor = add_scalar(graph, id, scale, ElementType::BF16, "key_scale", taken);
+    let near = graph.node(id);
+    let dims = near
+        .inputs
+        .get(1)
+        .map(|p| p.dims.clone())
+        .unwrap_or_default();
+    let port = |port_id: u32, element_type: Option<ElementType>, dims: Vec<_>| PortDecl {
+        id: port_id,
+        element_type,
+        names: Vec::new(),
+        dims,
+        attributes: ir::Attributes::new(),
+        rt_info: None,
+        location: near.location,
+    };
+    let (layer_id, name) = new_name(near, "scaled_key", taken);
+    let multiply = Node {
+        id: layer_id,
+        name,
+        op_type: OpType {
+            name: "Multiply".to_owned(),
+            version: "opset1".to_owned(),
+        },
+        op: Op::Other,
+        attributes: ir::Attributes::new(),
+        layer_attributes: ir::Attributes::new(),
+        inputs: vec![port(0, None, dims.clone()), port(1, None, Vec::new())],
+        outputs: vec![port(2, Some(ElementType::BF16), dims)],
+        rt_info: None,
+        location: near.location,
+    };
+    let multiply = graph.add_node(multiply);
+    graph.graph.remove_edge(edge);
+    connect(graph, key.node, key.output, multiply, 0);
+    connect(graph, factor, 0, multiply, 1);
+    connect(graph, multiply, 0, id, 1);
+}
+
+/// Feeds `from`'s output (of type `element_type`) into a new last input of
+/// `node`.
+fn attach(graph: &mut Graph, from: NodeId, node: NodeId, element_type: ElementType) {
     let input = graph.node(node).inputs.len();
     let port_id = graph
         .node(node)
@@ -275,7 +424,7 @@ fn attach(graph: &mut Graph, from: NodeId, node: NodeId) {
     let location = graph.node(node).location;
     graph.node_mut(node).inputs.push(PortDecl {
         id: port_id,
-        element_type: Some(ElementType::F32),
+        element_type: Some(element_type),
         names: Vec::new(),
         dims: Vec::new(),
         attributes: ir::Attributes::new(),
@@ -285,18 +434,24 @@ fn attach(graph: &mut Graph, from: NodeId, node: NodeId) {
     connect(graph, from, 0, node, input);
 }
 
-/// A new scalar f32 Constant named after layer `next_to` and `suffix`.
+/// A new scalar Constant `value` of type `element_type` (f32 or bf16),
+/// named after layer `next_to` and `suffix`.
 fn add_scalar(
     graph: &mut Graph,
     next_to: NodeId,
     value: f32,
+    element_type: ElementType,
     suffix: &str,
     taken: &mut HashSet<String>,
 ) -> NodeId {
     let near = graph.node(next_to);
     let (id, name) = new_name(near, suffix, taken);
+    let bytes = match element_type {
+        ElementType::BF16 => bf16::from_f32(value).to_le_bytes().to_vec(),
+        _ => value.to_le_bytes().to_vec(),
+    };
     let mut attributes = ir::Attributes::new();
-    attributes.set("element_type", ElementType::F32.name());
+    attributes.set("element_type", element_type.name());
     attributes.set("shape", "");
     let node = Node {
         id,
@@ -306,16 +461,16 @@ fn add_scalar(
             version: "opset1".to_owned(),
         },
         op: Op::Constant {
-            element_type: ElementType::F32,
+            element_type,
             shape: Vec::new(),
-            data: ir::TensorBytes::from_vec(value.to_le_bytes().to_vec()),
+            data: ir::TensorBytes::from_vec(bytes),
         },
         attributes,
         layer_attributes: ir::Attributes::new(),
         inputs: Vec::new(),
         outputs: vec![PortDecl {
             id: 0,
-            element_type: Some(ElementType::F32),
+            element_type: Some(element_type),
             names: Vec::new(),
             dims: Vec::new(),
             attributes: ir::Attributes::new(),

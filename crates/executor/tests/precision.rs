@@ -245,7 +245,9 @@ fn the_plugin_policy_takes_and_gives_the_models_types() {
 /// both policies round once: it checks the f16 default scale of the kernel;
 /// with the query's last dim dynamic the plugin's scale is f32, which the
 /// exact policy misses.) The bodies' cases: f32 through the back edges,
-/// body Results and slices, and a body's compile-time constant in f16.
+/// body Results and slices, and a body's compile-time constant in f16. The
+/// bf16 attention: a compile-time scale folded into the key (the plugin
+/// policy's rewrite; the kernel's bf16 roundings serve both policies).
 #[test]
 fn the_f16_conformance_goldens_tell_the_policies_apart() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -257,6 +259,7 @@ fn the_f16_conformance_goldens_tell_the_policies_apart() {
         "precision_f16_loop",
         "precision_f16_tensor_iterator",
         "precision_f16_if",
+        "precision_bf16_attention",
     ] {
         let dir = root.join("tests/conformance").join(case);
         let meta: serde_json::Value =
