@@ -5,12 +5,16 @@ is made), each output compared with numpy computing the graph two ways:
 in f32 with one rounding at the end ("f32 between layers"), and rounded to
 the graph's type after every op ("per op"). Prints one line per graph: how
 many of its elements each way gives, and the layers the plugin runs (type,
-precision) so a result can be traced to its fusion.
+precision) so a result can be traced to its fusion. Then f16 bodies (Loop,
+If, TensorIterator), the f16 attention scale of a static and a dynamic
+query dim, bf16 attention (ScaledDotProductAttention) and bf16 MatMuls
+scaled by a constant, each against the models its docstring names.
 
 Run: ``python3 scripts/probe_cpu_precision.py``. The findings (OpenVINO
 2026.4, AVX-512 with bf16, no AVX512-FP16 or AMX) are written up in
 docs/architecture.md, "f16 and bf16 models", and the executor follows the
-f16 ones (``crates/executor/src/precision.rs``).
+f16 ones and bf16 attention's (``crates/executor/src/precision.rs``,
+``crates/executor/src/kernels/scaled_dot_product_attention.rs``).
 """
 
 from __future__ import annotations
@@ -263,6 +267,50 @@ def bf16_attention(core: ov.Core, rng: np.random.Generator) -> None:
             report(f"bf16 attention, {shapes}, {scale_kind} scale, {mask_kind} mask, snippets {'off' if config else 'on'}", out, ways, layers)
 
 
+def bf16_scaled_products(core: ov.Core, rng: np.random.Generator) -> None:
+    """A bf16 MatMul(q, k^T) scaled by a constant: after it (a Divide by
+    sqrt(8) then a mask Add, a Multiply by 0.3) or before it (q * 0.3), the
+    operands bf16 Parameters or f32 ones converted, the product read by the
+    scale alone or also by a second, identical MatMul (which OpenVINO merges
+    with it). Measured: a scale of a product read by it alone is moved into
+    k (rounded to bf16 there); a shared product is scaled per op, but its
+    Divide-then-Add matches none of these models; a scale of q stays per op.
+    (ONNX's padded-kv bf16 attention, the same Divide of a MatMul, is moved
+    into k when the plugin compiles the saved IR and not when it compiles
+    the frontend's model in memory.)"""
+    bf = ml_dtypes.bfloat16
+
+    def r(a):
+        return rounded(a, bf)
+
+    q, k, m = (r(rng.standard_normal(s)) for s in ((2, 3, 4, 8), (2, 3, 6, 8), (2, 3, 4, 6)))
+    kt, root8, c = k.swapaxes(-1, -2), r(np.sqrt(np.float32(8))), r(np.float32(0.3))
+    ways = {
+        "divided": {"scale moved into k": r(r(q @ r(kt * r(1 / root8))) + m), "per op": r(r(r(q @ kt) / root8) + m),
+                    "in f32 until the Add": r((q @ kt) / root8 + m)},
+        "multiplied": {"scale moved into k": r(q @ r(kt * c)), "per op": r(r(q @ kt) * c)},
+        "q scaled": {"scale moved into k": r(q @ r(kt * c)), "per op": r(r(q * c) @ kt)},
+    }
+    for variant in ("bf16 Parameters", "f32 inputs converted", "product shared"):
+        kind = ov.Type.f32 if variant == "f32 inputs converted" else ov.Type.bf16
+        params = [ops.parameter(list(a.shape), kind, name=n) for n, a in zip("qkm", (q, k, m))]
+        pq, pk, pm = (ops.convert(p, ov.Type.bf16) for p in params) if kind == ov.Type.f32 else params
+        scale = ops.convert(ops.constant(np.float32(0.3)), ov.Type.bf16)
+        sqrt8 = ops.sqrt(ops.convert(ops.constant(np.float32(8)), ov.Type.bf16))
+        nodes = {
+            "divided": ops.add(ops.divide(ops.matmul(pq, pk, False, True), sqrt8), pm),
+            "multiplied": ops.multiply(ops.matmul(pq, pk, False, True), scale),
+            "q scaled": ops.matmul(ops.multiply(pq, scale), pk, False, True),
+        }
+        inputs = [a if kind == ov.Type.f32 else feed(ov.Type.bf16, a) for a in (q, k, m)]
+        for name, node in nodes.items():
+            results = [node.output(0)]
+            if variant == "product shared":
+                results.append(ops.matmul(pq, pk, False, True).output(0))
+            out, layers = run(core, ov.Model(results, params), inputs)
+            report(f"bf16 MatMul {name}, {variant}", out, ways[name], layers)
+
+
 def main() -> None:
     core = ov.Core()
     print("CPU", core.get_property("CPU", "OPTIMIZATION_CAPABILITIES"),
@@ -324,6 +372,7 @@ def main() -> None:
     f16_bodies(core, rng)
     f16_attention_scale(core, rng)
     bf16_attention(core, rng)
+    bf16_scaled_products(core, rng)
 
 
 if __name__ == "__main__":
