@@ -74,6 +74,7 @@ def build():
     bodies()
     dynamic_attention()
     bf16_attention()
+    bf16_scaled_products()
 
 
 def bodies():
@@ -224,5 +225,32 @@ def bf16_attention():
         "ScaledDotProductAttention-13 of bf16 operands (default, constant and input scales, causal, a float mask): rounded where the CPU plugin's bf16 attention rounds",
         params,
         outs,
+        [{}],
+    )
+
+
+def bf16_scaled_products():
+    """bf16 MatMuls scaled by a value known at compile time: the CPU plugin
+    moves a Multiply or Divide of a product read by it alone into the second
+    operand (rounded to bf16 there), but not the scale of a product an
+    identical MatMul shares, nor a scale of the first operand
+    (scripts/probe_cpu_precision.py's bf16_scaled_products)."""
+    shapes = (("q", [2, 3, 4, 8]), ("k1", [2, 3, 6, 8]), ("k2", [2, 3, 6, 8]), ("k3", [2, 3, 6, 8]), ("m", [2, 3, 4, 6]))
+    params = [g.P(n, shape, F32) for n, shape in shapes]
+    q, k1, k2, k3, m = (g.N(ops13.convert(p, "bf16"), p.get_friendly_name() + "_bf16") for p in params)
+    root8 = ops13.sqrt(ops13.convert(g.C(8.0, "eight", F32), "bf16"))
+    point3 = ops13.convert(g.C(0.3, "point_three", F32), "bf16")
+    products = [
+        (ops13.add(ops13.divide(ops13.matmul(q, k1, False, True), root8), m), "divided"),
+        (ops13.multiply(point3, ops13.matmul(q, k2, False, True)), "multiplied"),
+        (ops13.matmul(ops13.multiply(q, point3), k1, False, True), "first_scaled"),
+        (ops13.multiply(ops13.matmul(q, k3, False, True), point3), "shared_scaled"),
+        (ops13.matmul(q, k3, False, True), "shared_twin"),
+    ]
+    g.case(
+        "precision_bf16_scaled_products",
+        "bf16 MatMul(q, k^T) divided by sqrt(8) then plus a mask and multiplied by 0.3 (the plugin folds these scales into k), of q times 0.3, and a scaled product an identical MatMul shares (both per op)",
+        params,
+        [g.N(ops13.convert(g.N(node, name + "_bf16"), "f32"), name) for node, name in products],
         [{}],
     )

@@ -89,7 +89,7 @@ const TYPE_ATTRIBUTES: &[(&str, &str)] = &[
 /// module docs describe.
 pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
     let f16 = computes_f16(graph);
-    if precision == Precision::Exact || !(f16 || has_attention(graph)) {
+    if precision == Precision::Exact || !(f16 || has_scaled_products(graph)) {
         return None;
     }
     let options = Options {
@@ -105,9 +105,9 @@ pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
     let f16_results = f16_results(graph, known);
     let mut rewritten = graph.clone();
     let mut taken = layer_ids(&rewritten);
-    let rewrote = explicit_attention_scales(&mut rewritten, Some(known), &mut taken);
+    let rewrote = scale_rewrites(&mut rewritten, Some(known), &mut taken);
     if !f16 {
-        // A bf16 model: only its attention's scales moved.
+        // A bf16 model: only its scales moved.
         return rewrote.then_some(rewritten);
     }
     widen(&mut rewritten, Some(known), &mut taken);
@@ -149,12 +149,48 @@ impl<'a> Known<'a> {
     }
 }
 
-/// Whether `graph` or one of its bodies has a ScaledDotProductAttention.
-fn has_attention(graph: &Graph) -> bool {
+/// Whether `graph` or one of its bodies has a layer `scale_rewrites` may
+/// rewrite: a ScaledDotProductAttention or a MatMul.
+fn has_scaled_products(graph: &Graph) -> bool {
     graph.nodes().any(|(_, node)| match &node.op {
-        Op::SubGraph(sub) => sub.bodies.iter().any(|b| has_attention(&b.graph)),
-        _ => node.op_type.name == "ScaledDotProductAttention",
+        Op::SubGraph(sub) => sub.bodies.iter().any(|b| has_scaled_products(&b.graph)),
+        _ => matches!(
+            node.op_type.name.as_str(),
+            "ScaledDotProductAttention" | "MatMul"
+        ),
     })
+}
+
+/// Where the plugin applies a scale known at compile time, in `graph` and
+/// its bodies: attention scales (`explicit_attention_scales`) and the
+/// scalar factors of bf16 products (`fold_product_scales`). Returns whether
+/// it rewrote any layer.
+fn scale_rewrites(
+    graph: &mut Graph,
+    known: Option<Known<'_>>,
+    taken: &mut HashSet<String>,
+) -> bool {
+    let mut rewrote = false;
+    let owners: Vec<NodeId> = graph
+        .nodes()
+        .filter(|(_, n)| matches!(n.op, Op::SubGraph(_)))
+        .map(|(id, _)| id)
+        .collect();
+    for id in owners {
+        if let Op::SubGraph(sub) = &mut graph.node_mut(id).op {
+            for (index, body) in sub.bodies.iter_mut().enumerate() {
+                // A body's layer ids are its own.
+                let mut body_taken = layer_ids(&body.graph);
+                let inner = known.and_then(|k| k.body(id, index));
+                rewrote |= scale_rewrites(&mut body.graph, inner, &mut body_taken);
+            }
+        }
+    }
+    let Some(known) = known else {
+        return rewrote;
+    };
+    rewrote |= explicit_attention_scales(graph, known, taken);
+    rewrote | fold_product_scales(graph, known, taken)
 }
 
 fn is_f16_name(text: &str) -> bool {
@@ -210,7 +246,7 @@ fn f16_results(graph: &Graph, known: Known<'_>) -> Vec<NodeId> {
 }
 
 /// Gives each ScaledDotProductAttention of an f16 query without a scale
-/// input (in bodies too) the scale OpenVINO computes for it in f16
+/// input the scale OpenVINO computes for it in f16
 /// (`default_scale`), as an f32 Constant, when the query's last dim is
 /// static: OpenVINO's decomposition folds the scale then, in f16, before
 /// the plugin retypes the rest. An op without a mask gets a scalar 0 (which
@@ -229,27 +265,10 @@ fn f16_results(graph: &Graph, known: Known<'_>) -> Vec<NodeId> {
 /// Returns whether it rewrote any layer.
 fn explicit_attention_scales(
     graph: &mut Graph,
-    known: Option<Known<'_>>,
+    known: Known<'_>,
     taken: &mut HashSet<String>,
 ) -> bool {
     let mut rewrote = false;
-    let owners: Vec<NodeId> = graph
-        .nodes()
-        .filter(|(_, n)| matches!(n.op, Op::SubGraph(_)))
-        .map(|(id, _)| id)
-        .collect();
-    for id in owners {
-        if let Op::SubGraph(sub) = &mut graph.node_mut(id).op {
-            for (index, body) in sub.bodies.iter_mut().enumerate() {
-                let mut body_taken = layer_ids(&body.graph);
-                let inner = known.and_then(|k| k.body(id, index));
-                rewrote |= explicit_attention_scales(&mut body.graph, inner, &mut body_taken);
-            }
-        }
-    }
-    let Some(known) = known else {
-        return rewrote;
-    };
     let attention: Vec<NodeId> = graph
         .nodes()
         .filter(|(_, n)| n.op_type.name == "ScaledDotProductAttention")
@@ -286,7 +305,7 @@ fn explicit_attention_scales(
                     depth.map(|d| default_scale(d, ElementType::BF16))
                 };
                 if let Some(scale) = scale {
-                    scale_key(graph, id, scale, taken);
+                    scale_input(graph, id, 1, scale, taken);
                     set_scale(graph, id, 1.0, ElementType::BF16, taken);
                     rewrote = true;
                 }
@@ -298,25 +317,164 @@ fn explicit_attention_scales(
 }
 
 /// The value of attention layer `id`'s scale input when it is known at
-/// compile time: a constant's, or a constant converted to bf16 (rounded).
+/// compile time (`scalar_value`).
 fn constant_scale(graph: &Graph, known: Known<'_>, id: NodeId) -> Option<f32> {
     let source = *graph.input_sources(id).get(4)?.first()?;
-    let value = |s: OutputRef| match known.tensor(s.node, s.output)?.real_value.as_deref() {
-        Some(&[v]) => Some(v as f32),
-        _ => None,
+    scalar_value(graph, known, source, 8)
+}
+
+/// The one value of `source` when it is known at compile time, as OpenVINO
+/// folds it (each step rounded to its output's type): a value inference
+/// knows, a one-element Constant, or a Convert, ConvertLike, Sqrt,
+/// Multiply, Divide, Squeeze, Unsqueeze or Reshape of such values, at most
+/// `depth` layers up.
+fn scalar_value(graph: &Graph, known: Known<'_>, source: OutputRef, depth: usize) -> Option<f32> {
+    let info = known.tensor(source.node, source.output)?;
+    let one = info
+        .shape
+        .dims()
+        .is_some_and(|d| d.iter().all(|x| x.as_constant() == Some(1)));
+    if !one {
+        return None;
+    }
+    // Integers pass as they are: the dims of static shapes.
+    let round = |v: f32| match info.element_type {
+        ElementType::BF16 => Some(bf16::from_f32(v).to_f32()),
+        ElementType::F16 => Some(half::f16::from_f32(v).to_f32()),
+        ElementType::Boolean => None,
+        _ => Some(v),
     };
-    let converted = || {
-        let node = graph.node(source.node);
-        let to_bf16 = node.op_type.name == "Convert"
-            && node
-                .attributes
-                .get("destination_type")
-                .is_some_and(|t| ElementType::parse(t.trim()) == Some(ElementType::BF16));
-        let input = *graph.input_sources(source.node).first()?.first()?;
-        to_bf16.then(|| value(input)).flatten()
+    if let Some(&[v]) = info.real_value.as_deref() {
+        return round(v as f32);
+    }
+    if let Some([d]) = info.value.as_deref() {
+        return round(d.as_constant()? as f32);
+    }
+    let node = graph.node(source.node);
+    if let Op::Constant {
+        element_type, data, ..
+    } = &node.op
+    {
+        let bytes = data.as_slice();
+        return match element_type {
+            ElementType::BF16 => Some(bf16::from_le_bytes(bytes.try_into().ok()?).to_f32()),
+            ElementType::F16 => Some(half::f16::from_le_bytes(bytes.try_into().ok()?).to_f32()),
+            ElementType::F32 => Some(f32::from_le_bytes(bytes.try_into().ok()?)),
+            _ => None,
+        };
+    }
+    let depth = depth.checked_sub(1)?;
+    let input = |i: usize| {
+        let s = *graph.input_sources(source.node).get(i)?.first()?;
+        scalar_value(graph, known, s, depth)
     };
-    let scale = value(source).or_else(converted)?;
-    Some(bf16::from_f32(scale).to_f32())
+    let value = match node.op_type.name.as_str() {
+        "Convert" | "ConvertLike" | "Squeeze" | "Unsqueeze" | "Reshape" => input(0)?,
+        "Sqrt" => input(0)?.sqrt(),
+        "Multiply" => input(0)? * input(1)?,
+        "Divide" => input(0)? / input(1)?,
+        _ => return None,
+    };
+    round(value)
+}
+
+/// Moves the scalar factor of each bf16 MatMul into its second operand, as
+/// the CPU plugin does (measured): `MatMul(A, B)` whose only reader is a
+/// Multiply by, or a Divide by, a one-element value known at compile time
+/// `c` computes `MatMul(A, B * c')`, with `c'` = `c` (or `1 / c`) rounded to
+/// bf16 and `B * c'` rounded to bf16 as a bf16 Multiply rounds, instead of
+/// rounding the product and then scaling it. A product with another reader,
+/// or with an identical MatMul of the same operands (OpenVINO merges the
+/// two, so it has two readers), keeps its scale; so does a product by
+/// constant weights, which the plugin runs as a FullyConnected.
+fn fold_product_scales(graph: &mut Graph, known: Known<'_>, taken: &mut HashSet<String>) -> bool {
+    let constant = compile_time_constants(graph, Some(known));
+    let products: Vec<NodeId> = graph
+        .nodes()
+        .filter(|(id, n)| {
+            n.op_type.name == "MatMul"
+                && known.tensor(*id, 0).map(|i| i.element_type) == Some(ElementType::BF16)
+        })
+        .map(|(id, _)| id)
+        .collect();
+    let mut rewrote = false;
+    for id in products {
+        let Some(weights) = graph
+            .input_sources(id)
+            .get(1)
+            .and_then(|s| s.first().copied())
+        else {
+            continue;
+        };
+        if constant.get(weights.node.index()).copied().unwrap_or(true) {
+            continue;
+        }
+        let readers: Vec<_> = graph
+            .graph
+            .edges_directed(id, Direction::Outgoing)
+            .map(|e| (e.target(), e.weight().to_input))
+            .collect();
+        let [(scaling, product_input)] = readers.as_slice() else {
+            continue;
+        };
+        if has_twin(graph, id) {
+            continue;
+        }
+        let (scaling, product_input) = (*scaling, *product_input);
+        let divide = match graph.node(scaling).op_type.name.as_str() {
+            "Multiply" => false,
+            "Divide" if product_input == 0 => true,
+            _ => continue,
+        };
+        let Some(factor) = graph
+            .input_sources(scaling)
+            .get(1 - product_input)
+            .and_then(|s| s.first().copied())
+            .and_then(|s| scalar_value(graph, known, s, 8))
+        else {
+            continue;
+        };
+        // Only a factor that does not broadcast the product to a higher
+        // rank: the scaled product then has the product's shape.
+        let ranks = (
+            known.tensor(id, 0).and_then(|i| i.shape.rank()),
+            known.tensor(scaling, 0).and_then(|i| i.shape.rank()),
+        );
+        if !matches!(ranks, (Some(a), Some(b)) if a == b) {
+            continue;
+        }
+        let factor = if divide { 1.0 / factor } else { factor };
+        scale_input(graph, id, 1, factor, taken);
+        let moved: Vec<_> = graph
+            .graph
+            .edges_directed(scaling, Direction::Outgoing)
+            .map(|e| (e.id(), e.target(), e.weight().to_input))
+            .collect();
+        // Removing an edge moves the last one into its index: highest first.
+        let mut edges: Vec<_> = moved.iter().map(|m| m.0).collect();
+        edges.sort_by_key(|e| std::cmp::Reverse(e.index()));
+        for e in edges {
+            graph.graph.remove_edge(e);
+        }
+        for (_, target, input) in moved {
+            connect(graph, id, 0, target, input);
+        }
+        rewrote = true;
+    }
+    rewrote
+}
+
+/// Whether another layer of `graph` is layer `id` again: the same op and
+/// attributes on the same inputs (which OpenVINO merges into one).
+fn has_twin(graph: &Graph, id: NodeId) -> bool {
+    let node = graph.node(id);
+    let sources = graph.input_sources(id);
+    graph.nodes().any(|(other, n)| {
+        other != id
+            && n.op_type == node.op_type
+            && n.attributes == node.attributes
+            && graph.input_sources(other) == sources
+    })
 }
 
 /// Gives attention layer `id` the scale `value` as a scalar Constant of
@@ -351,13 +509,19 @@ fn set_scale(
     attach(graph, scale, id, element_type);
 }
 
-/// Feeds attention layer `id` its key times `scale` (a bf16 Multiply by a
+/// Feeds layer `id` its input `input` times `scale` (a bf16 Multiply by a
 /// bf16 Constant, rounded to bf16 as a bf16 layer rounds).
-fn scale_key(graph: &mut Graph, id: NodeId, scale: f32, taken: &mut HashSet<String>) {
+fn scale_input(
+    graph: &mut Graph,
+    id: NodeId,
+    input: usize,
+    scale: f32,
+    taken: &mut HashSet<String>,
+) {
     let Some((edge, key)) = graph
         .graph
         .edges_directed(id, Direction::Incoming)
-        .find(|e| e.weight().to_input == 1)
+        .find(|e| e.weight().to_input == input)
         .map(|e| {
             (
                 e.id(),
@@ -370,11 +534,11 @@ fn scale_key(graph: &mut Graph, id: NodeId, scale: f32, taken: &mut HashSet<Stri
     else {
         return;
     };
-    let factor = add_scalar(graph, id, scale, ElementType::BF16, "key_scale", taken);
+    let factor = add_scalar(graph, id, scale, ElementType::BF16, "input_scale", taken);
     let near = graph.node(id);
     let dims = near
         .inputs
-        .get(1)
+        .get(input)
         .map(|p| p.dims.clone())
         .unwrap_or_default();
     let port = |port_id: u32, element_type: Option<ElementType>, dims: Vec<_>| PortDecl {
@@ -386,7 +550,7 @@ fn scale_key(graph: &mut Graph, id: NodeId, scale: f32, taken: &mut HashSet<Stri
         rt_info: None,
         location: near.location,
     };
-    let (layer_id, name) = new_name(near, "scaled_key", taken);
+    let (layer_id, name) = new_name(near, "scaled_input", taken);
     let multiply = Node {
         id: layer_id,
         name,
@@ -406,7 +570,7 @@ fn scale_key(graph: &mut Graph, id: NodeId, scale: f32, taken: &mut HashSet<Stri
     graph.graph.remove_edge(edge);
     connect(graph, key.node, key.output, multiply, 0);
     connect(graph, factor, 0, multiply, 1);
-    connect(graph, multiply, 0, id, 1);
+    connect(graph, multiply, 0, id, input);
 }
 
 /// Feeds `from`'s output (of type `element_type`) into a new last input of

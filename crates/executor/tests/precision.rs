@@ -247,7 +247,10 @@ fn the_plugin_policy_takes_and_gives_the_models_types() {
 /// exact policy misses.) The bodies' cases: f32 through the back edges,
 /// body Results and slices, and a body's compile-time constant in f16. The
 /// bf16 attention: a compile-time scale folded into the key (the plugin
-/// policy's rewrite; the kernel's bf16 roundings serve both policies).
+/// policy's rewrite; the kernel's bf16 roundings serve both policies); the
+/// bf16 products: a constant scale of a product read by it alone folded
+/// into the second operand, not that of a product an identical MatMul
+/// shares.
 #[test]
 fn the_f16_conformance_goldens_tell_the_policies_apart() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -260,6 +263,7 @@ fn the_f16_conformance_goldens_tell_the_policies_apart() {
         "precision_f16_tensor_iterator",
         "precision_f16_if",
         "precision_bf16_attention",
+        "precision_bf16_scaled_products",
     ] {
         let dir = root.join("tests/conformance").join(case);
         let meta: serde_json::Value =
