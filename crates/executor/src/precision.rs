@@ -35,7 +35,10 @@
 //! bf16 keeps its per-layer rounding under both policies: the CPU plugin
 //! computes bf16 layers in bf16 on every CPU with AVX-512 (each layer
 //! rounds its output to bf16, though layers it fuses keep f32 between them),
-//! and widens bf16 to f32 only on CPUs without it.
+//! and widens bf16 to f32 only on CPUs without it. Where the plugin moves a
+//! scale known at compile time, [`Precision::Plugin`] moves it too: into
+//! the key of a bf16 ScaledDotProductAttention, and into the second operand
+//! of a bf16 MatMul whose product only that scale reads.
 
 use std::collections::{HashMap, HashSet};
 
@@ -85,11 +88,13 @@ const TYPE_ATTRIBUTES: &[(&str, &str)] = &[
 ];
 
 /// The graph `precision` runs: `None` when it is `graph` itself (the exact
-/// policy, or a model that computes nothing in f16), else the rewritten graph the
-/// module docs describe.
+/// policy, or a model that computes nothing in f16 and has no bf16 product
+/// or attention whose scale moves), else the rewritten graph the module
+/// docs describe.
 pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
-    let f16 = computes_f16(graph);
-    if precision == Precision::Exact || !(f16 || has_scaled_products(graph)) {
+    let f16 = computes_in(graph, ElementType::F16);
+    let bf16 = computes_in(graph, ElementType::BF16) && has_scaled_products(graph);
+    if precision == Precision::Exact || !(f16 || bf16) {
         return None;
     }
     let options = Options {
@@ -197,24 +202,26 @@ fn is_f16_name(text: &str) -> bool {
     ElementType::parse(text.trim()) == Some(ElementType::F16)
 }
 
-/// Whether `graph` or one of its bodies computes anything in f16: an f16
-/// Parameter, an f16 Constant read by a layer other than a Convert, or an
-/// f16 type attribute. (An f32 model whose weights are stored in f16 and
-/// widened by Converts, as OpenVINO saves models by default, computes
-/// nothing in f16 and is left as it is.)
-fn computes_f16(graph: &Graph) -> bool {
+/// Whether `graph` or one of its bodies computes anything in `half` (f16
+/// or bf16): a Parameter of it, a Constant of it read by a layer other than
+/// a Convert, or a type attribute naming it. (An f32 model whose weights
+/// are stored in f16 and widened by Converts, as OpenVINO saves models by
+/// default, computes nothing in f16 and is left as it is.)
+fn computes_in(graph: &Graph, half: ElementType) -> bool {
     graph.nodes().any(|(id, node)| match &node.op {
-        Op::Parameter { element_type, .. } => *element_type == ElementType::F16,
+        Op::Parameter { element_type, .. } => *element_type == half,
         Op::Constant { element_type, .. } => {
-            *element_type == ElementType::F16
+            *element_type == half
                 && graph
                     .graph
                     .edges_directed(id, Direction::Outgoing)
                     .any(|e| graph.node(e.target()).op_type.name != "Convert")
         }
-        Op::SubGraph(sub) => sub.bodies.iter().any(|b| computes_f16(&b.graph)),
+        Op::SubGraph(sub) => sub.bodies.iter().any(|b| computes_in(&b.graph, half)),
         Op::Result => false,
-        Op::Other => type_attribute(node).is_some_and(|(_, v)| is_f16_name(v)),
+        Op::Other => {
+            type_attribute(node).is_some_and(|(_, v)| ElementType::parse(v.trim()) == Some(half))
+        }
     })
 }
 
