@@ -5,12 +5,16 @@ is made), each output compared with numpy computing the graph two ways:
 in f32 with one rounding at the end ("f32 between layers"), and rounded to
 the graph's type after every op ("per op"). Prints one line per graph: how
 many of its elements each way gives, and the layers the plugin runs (type,
-precision) so a result can be traced to its fusion.
+precision) so a result can be traced to its fusion. Then f16 bodies (Loop,
+If, TensorIterator), the f16 attention scale of a static and a dynamic
+query dim, bf16 attention (ScaledDotProductAttention) and bf16 MatMuls
+scaled by a constant, each against the models its docstring names.
 
 Run: ``python3 scripts/probe_cpu_precision.py``. The findings (OpenVINO
 2026.4, AVX-512 with bf16, no AVX512-FP16 or AMX) are written up in
 docs/architecture.md, "f16 and bf16 models", and the executor follows the
-f16 ones (``crates/executor/src/precision.rs``).
+f16 ones and bf16 attention's (``crates/executor/src/precision.rs``,
+``crates/executor/src/kernels/scaled_dot_product_attention.rs``).
 """
 
 from __future__ import annotations
@@ -36,25 +40,275 @@ def feed(ty: ov.Type, a: np.ndarray):
     return a.astype(ty.to_dtype())
 
 
-def run(core: ov.Core, model: ov.Model, inputs: list) -> tuple[np.ndarray, str]:
+def outputs(core: ov.Core, model: ov.Model, inputs: list) -> tuple[list[np.ndarray], str]:
+    """Every output of ``model`` on the CPU plugin (as f32) and the layers it ran."""
     compiled = core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
     request = compiled.create_infer_request()
     request.infer({i: a for i, a in enumerate(inputs)})
-    t = request.get_output_tensor(0)
-    if t.element_type == ov.Type.bf16:
-        out = (np.array(t.data, copy=True).view(np.uint16).astype(np.uint32) << 16).view(np.float32)
-    else:
-        out = np.array(t.data, copy=True).astype(np.float32)
+    outs = []
+    for k in range(len(model.outputs)):
+        t = request.get_output_tensor(k)
+        if t.element_type == ov.Type.bf16:
+            outs.append((np.array(t.data, copy=True).view(np.uint16).astype(np.uint32) << 16).view(np.float32))
+        else:
+            outs.append(np.array(t.data, copy=True).astype(np.float32))
     layers = []
     for op in compiled.get_runtime_model().get_ordered_ops():
         info = op.get_rt_info()
         layers.append(f"{info['layerType'].astype(str)}:{info['runtimePrecision'].astype(str)}")
-    return out, " ".join(layers)
+    return outs, " ".join(layers)
+
+
+def run(core: ov.Core, model: ov.Model, inputs: list) -> tuple[np.ndarray, str]:
+    """The first output of ``model`` on the CPU plugin and the layers it ran."""
+    outs, layers = outputs(core, model, inputs)
+    return outs[0], layers
 
 
 def report(name: str, out: np.ndarray, ways: dict[str, np.ndarray], layers: str) -> None:
     counts = ", ".join(f"{way} {int((out == want).sum())}" for way, want in ways.items())
     print(f"{name}: of {out.size} elements equal to: {counts}\n    layers: {layers}")
+
+
+def f16_bodies(core: ov.Core, rng: np.random.Generator) -> None:
+    """f16 Loop, If and TensorIterator bodies: computed in f32 throughout
+    (back edges, body Results, concatenated slices and the layer's outputs
+    not rounded until a Result of the model), or rounded at the body's
+    Results, or after every op; and whether a compile-time constant inside a
+    body (1/sqrt of a static dim, from ShapeOf) is folded in f16."""
+    n, steps = 2048, 5
+    ty, dt = ov.Type.f16, np.float16
+
+    def r(a):
+        return rounded(a, dt)
+
+    # Loop: acc' = acc * a + b for `steps` iterations (a merged input, two
+    # invariant ones); the last acc, every acc concatenated, and the last acc
+    # times 1.1 outside the Loop.
+    a, b, init = (rng.uniform(0.9, 1.1, n).astype(np.float32), rng.standard_normal(n).astype(np.float32),
+                  rng.standard_normal(n).astype(np.float32))
+    pa, pb, pi = (ops.parameter([n], ty, name=name) for name in ("a", "b", "init"))
+    ba, bb, bacc = (ops.parameter([n], ty, name=name) for name in ("ba", "bb", "bacc"))
+    it = ops.parameter([], ov.Type.i64, name="it")
+    nxt = ops.add(ops.multiply(bacc, ba), bb)
+    r_acc, r_all = ops.result(nxt), ops.result(ops.unsqueeze(nxt, ops.constant(np.int64([0]))))
+    loop = ops.loop(ops.constant(np.int64(steps)), ops.constant(True))
+    loop.set_function(ov.Model([ops.result(ops.constant(True)), r_acc, r_all], [it, bacc, ba, bb], "body"))
+    loop.set_special_body_ports([0, 0])
+    loop.set_merged_input(bacc, pi.output(0), r_acc.output(0))
+    loop.set_invariant_input(ba, pa.output(0))
+    loop.set_invariant_input(bb, pb.output(0))
+    last = loop.get_iter_value(r_acc.output(0), -1)
+    every = loop.get_concatenated_slices(r_all.output(0), 0, 1, 1, -1, 0)
+    outer = ops.multiply(last, ops.constant(np.float16(1.1))).output(0)
+    outs, layers = outputs(core, ov.Model([last, every, outer], [pa, pb, pi]), [feed(ty, v) for v in (a, b, init)])
+    ah, bh, k = r(a), r(b), r(1.1)
+    for way, step in (("f32 throughout", lambda acc: acc * ah + bh), ("body Results round", lambda acc: r(acc * ah + bh)),
+                      ("per op", lambda acc: r(r(acc * ah) + bh))):
+        acc, accs = r(init), []
+        for _ in range(steps):
+            acc = step(acc)
+            accs.append(acc)
+        wants = (r(acc), r(np.stack(accs)), r((acc if way == "f32 throughout" else r(acc)) * k))
+        counts = ", ".join(f"{name} {int((o == w).sum())}/{o.size}" for name, o, w in zip(("last", "every", "outer"), outs, wants))
+        print(f"f16 Loop acc*a+b, {way}: {counts}")
+    print(f"    layers: {layers}")
+
+    # If: then exp(x*y)+z, else x*y-z; the output and the output times 1.1.
+    x, y, z = (rng.standard_normal(n).astype(np.float32) for _ in range(3))
+    xh, yh, zh = r(x), r(y), r(z)
+    for cond in (True, False):
+        c = ops.parameter([], ov.Type.boolean, name="cond")
+        ps = [ops.parameter([n], ty, name=name) for name in "xyz"]
+        tp, ep = ([ops.parameter([n], ty, name=pre + name) for name in "xyz"] for pre in ("t", "e"))
+        tr = ops.result(ops.add(ops.exp(ops.multiply(tp[0], tp[1])), tp[2]))
+        er = ops.result(ops.subtract(ops.multiply(ep[0], ep[1]), ep[2]))
+        node = ops.if_op(c.output(0))
+        node.set_then_body(ov.Model([tr], tp, "then"))
+        node.set_else_body(ov.Model([er], ep, "else"))
+        for p, t, e in zip(ps, tp, ep):
+            node.set_input(p.output(0), t, e)
+        out = node.set_output(tr, er)
+        scaled = ops.multiply(out, ops.constant(np.float16(1.1))).output(0)
+        outs, layers = outputs(core, ov.Model([out, scaled], [c] + ps), [np.array(cond)] + [feed(ty, v) for v in (x, y, z)])
+        wide = np.exp(xh * yh) + zh if cond else xh * yh - zh
+        per_op = r(r(np.exp(r(xh * yh))) + zh) if cond else r(r(xh * yh) - zh)
+        for way, body, outside in (("f32 throughout", wide, wide), ("body Results round", wide, r(wide)), ("per op", per_op, per_op)):
+            wants = (r(body), r(outside * k))
+            counts = ", ".join(f"{name} {int((o == w).sum())}/{o.size}" for name, o, w in zip(("out", "out*1.1"), outs, wants))
+            print(f"f16 If({cond}), {way}: {counts}")
+        print(f"    layers: {layers}")
+
+    # TensorIterator over xs [steps, n]: acc' = acc * a + x_t * (s * 40), s
+    # = Convert(1/sqrt(ShapeOf(acc)[0]), f16) inside the body; every acc
+    # times 1.3 through a Convert to f32 and back, concatenated.
+    xs = rng.standard_normal((steps, n)).astype(np.float32)
+    pxs = ops.parameter([steps, n], ty, name="xs")
+    pa, pi = ops.parameter([n], ty, name="a"), ops.parameter([n], ty, name="init")
+    bx, ba, bacc = ops.parameter([1, n], ty, name="bx"), ops.parameter([n], ty, name="ba"), ops.parameter([n], ty, name="bacc")
+    depth = ops.convert(ops.gather(ops.shape_of(bacc, "i64"), ops.constant(np.int64([0])), ops.constant(np.int64(0))), "f32")
+    scale = ops.convert(ops.divide(ops.constant(np.float32([1.0])), ops.sqrt(depth)), "f16")
+    step = ops.multiply(ops.squeeze(bx, ops.constant(np.int64([0]))), ops.multiply(scale, ops.constant(np.float16(40.0))))
+    nxt = ops.add(ops.multiply(bacc, ba), step)
+    trip = ops.convert(ops.convert(ops.multiply(nxt, ops.constant(np.float16(1.3))), "f32"), "f16")
+    rh, ry = ops.result(nxt), ops.result(ops.unsqueeze(trip, ops.constant(np.int64([0]))))
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([rh, ry], [bx, ba, bacc], "body"))
+    ti.set_sliced_input(bx, pxs.output(0), 0, 1, 1, -1, 0)
+    ti.set_invariant_input(ba, pa.output(0))
+    ti.set_merged_input(bacc, pi.output(0), rh.output(0))
+    model = ov.Model([ti.get_iter_value(rh.output(0), -1), ti.get_concatenated_slices(ry.output(0), 0, 1, 1, -1, 0)], [pxs, pa, pi])
+    outs, layers = outputs(core, model, [feed(ty, v) for v in (xs, a, init)])
+    xsh = r(xs)
+    for sname, s in (("scale folded in f16", r(r(1 / np.sqrt(np.float32(n))) * r(40.0))),
+                     ("scale in f32", np.float32(1 / np.sqrt(np.float32(n))) * np.float32(40.0))):
+        for way, keep in (("f32 throughout", lambda v: v), ("body Results round", r)):
+            acc, ys = r(init), []
+            for t in range(steps):
+                acc = keep(acc * ah + xsh[t] * s)
+                ys.append(keep(acc * r(1.3)))
+            counts = ", ".join(f"{name} {int((o == w).sum())}/{o.size}" for name, o, w in zip(("last", "every"), outs, (r(acc), r(np.stack(ys)))))
+            print(f"f16 TensorIterator, {sname}, {way}: {counts}")
+    print(f"    layers: {layers}")
+
+
+def f16_attention_scale(core: ov.Core, rng: np.random.Generator) -> None:
+    """ScaledDotProductAttention of f16 operands without a scale: 1/sqrt(E)
+    rounded to f16 (its decomposition folded in f16) or in f32, when the
+    query's last dim E is static and when it is dynamic."""
+    def softmax(a):
+        e = np.exp(a - a.max(-1, keepdims=True))
+        return e / e.sum(-1, keepdims=True)
+
+    for e in (12, 20):
+        for qshape in ([1, 2, 4, e], [-1, 2, -1, e], [1, 2, 4, -1], [-1, -1, -1, -1]):
+            q = ops.parameter(qshape, ov.Type.f16, name="q")
+            k = ops.parameter([1, 2, 5, e], ov.Type.f16, name="k")
+            v = ops.parameter([1, 2, 5, 8], ov.Type.f16, name="v")
+            model = ov.Model([ops.scaled_dot_product_attention(q, k, v, None, None, False)], [q, k, v])
+            qa, ka, va = (rounded(rng.standard_normal(s) * m, np.float16) for s, m in (((1, 2, 4, e), 3), ((1, 2, 5, e), 3), ((1, 2, 5, 8), 1)))
+            out, _ = run(core, model, [a.astype(np.float16) for a in (qa, ka, va)])
+            scores = qa @ ka.transpose(0, 1, 3, 2)
+            half = rounded(1 / rounded(np.sqrt(np.float32(e)), np.float16), np.float16)
+            ways = {"f16 scale": rounded(softmax(scores * half) @ va, np.float16),
+                    "f32 scale": rounded(softmax(scores * np.float32(1 / np.sqrt(np.float32(e)))) @ va, np.float16)}
+            report(f"f16 attention, query {qshape}", out, ways, "")
+
+
+def bf16_attention(core: ov.Core, rng: np.random.Generator) -> None:
+    """ScaledDotProductAttention of bf16 operands, against two models: the
+    plugin's (a scale known at compile time folded into K and rounded, Q.K^T
+    rounded, a run-time scale and the mask in f32, the softmax rounded, the
+    output rounded) and the op's decomposition rounded after every op (scale
+    on Q). Static and dynamic shapes; default, constant and input scales;
+    float, boolean and causal masks; with the plugin's snippets (its fused
+    attention subgraph) on and off."""
+    bf = ml_dtypes.bfloat16
+
+    def r(a):
+        return rounded(a, bf)
+
+    def softmax(a):
+        e = np.exp(a - a.max(-1, keepdims=True))
+        return e / e.sum(-1, keepdims=True)
+
+    def plugin(q, kt, v, bias, scale, folded):
+        s = r(q @ r(kt * scale)) if folded else r(q @ kt) * scale
+        return r(r(softmax(s + bias)) @ v)
+
+    def per_op(q, kt, v, bias, scale, folded):
+        return r(r(softmax(r(r(r(q * scale) @ kt) + bias))) @ v)
+
+    length, source, depth = 4, 6, 8
+    for dynamic, scale_kind, mask_kind in ((False, "default", "none"), (False, "default", "causal"), (False, "default", "bool"),
+                                           (False, "default", "float"), (False, "constant", "float"), (False, "input", "float"),
+                                           (True, "default", "float"), (True, "constant", "float")):
+        q, k, v = (r(rng.standard_normal((2, 3, n, depth)) * m) for n, m in ((length, 2), (source, 2), (source, 1)))
+        params = [ops.parameter([-1] * 4 if dynamic else list(a.shape), ov.Type.bf16, name=n) for n, a in zip("qkv", (q, k, v))]
+        inputs = [feed(ov.Type.bf16, a) for a in (q, k, v)]
+        bias, mask = np.float32(0), None
+        if mask_kind == "float":
+            m = r(rng.standard_normal((length, source)) * 2)
+            mask, bias = ops.parameter([-1, -1] if dynamic else [length, source], ov.Type.bf16, name="mask"), m
+            params.append(mask)
+            inputs.append(feed(ov.Type.bf16, m))
+        elif mask_kind == "bool":
+            m = rng.random((length, source)) > 0.3
+            m[:, 0] = True
+            mask, bias = ops.parameter([length, source], ov.Type.boolean, name="mask"), np.where(m, 0, -np.inf).astype(np.float32)
+            params.append(mask)
+            inputs.append(m)
+        elif mask_kind == "causal":
+            bias = np.triu(np.full((length, source), -np.inf, np.float32), 1)
+        if scale_kind == "default":
+            scale, node = r(1 / r(np.sqrt(np.float32(depth)))), None
+        elif scale_kind == "constant":
+            scale, node = r(np.float32(0.3)), ops.convert(ops.constant(np.float32(0.3)), ov.Type.bf16)
+        else:
+            scale, node = r(np.float32(0.3)), ops.parameter([], ov.Type.bf16, name="scale")
+            if mask is None:
+                raise ValueError("an input scale needs a mask before it")
+            params.append(node)
+            inputs.append(feed(ov.Type.bf16, np.array(0.3, np.float32)))
+        args = [params[0], params[1], params[2]] + ([mask] if mask is not None else []) + ([node] if node is not None else [])
+        attention = ops.scaled_dot_product_attention(*args, causal=mask_kind == "causal")
+        # Folded when the plugin knows the scale at compile time.
+        folded = scale_kind == "constant" or (scale_kind == "default" and not dynamic)
+        kt = k.swapaxes(-1, -2)
+        ways = {"plugin": plugin(q, kt, v, bias, scale, folded), "per op (scale on Q)": per_op(q, kt, v, bias, scale, folded)}
+        for config in ({}, {"SNIPPETS_MODE": "DISABLE"}):
+            compiled = core.compile_model(ov.Model([attention], params), "CPU", {"INFERENCE_PRECISION_HINT": "f32", **config})
+            request = compiled.create_infer_request()
+            request.infer({i: a for i, a in enumerate(inputs)})
+            out = (np.array(request.get_output_tensor(0).data, copy=True).view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+            layers = " ".join(f"{op.get_rt_info()['layerType'].astype(str)}:{op.get_rt_info()['runtimePrecision'].astype(str)}"
+                              for op in compiled.get_runtime_model().get_ordered_ops())
+            shapes = "dynamic" if dynamic else "static"
+            report(f"bf16 attention, {shapes}, {scale_kind} scale, {mask_kind} mask, snippets {'off' if config else 'on'}", out, ways, layers)
+
+
+def bf16_scaled_products(core: ov.Core, rng: np.random.Generator) -> None:
+    """A bf16 MatMul(q, k^T) scaled by a constant: after it (a Divide by
+    sqrt(8) then a mask Add, a Multiply by 0.3) or before it (q * 0.3), the
+    operands bf16 Parameters or f32 ones converted, the product read by the
+    scale alone or also by a second, identical MatMul (which OpenVINO merges
+    with it). Measured: a scale of a product read by it alone is moved into
+    k (rounded to bf16 there); a shared product is scaled per op, but its
+    Divide-then-Add matches none of these models; a scale of q stays per op.
+    (ONNX's padded-kv bf16 attention, the same Divide of a MatMul, is moved
+    into k when the plugin compiles the saved IR and not when it compiles
+    the frontend's model in memory.)"""
+    bf = ml_dtypes.bfloat16
+
+    def r(a):
+        return rounded(a, bf)
+
+    q, k, m = (r(rng.standard_normal(s)) for s in ((2, 3, 4, 8), (2, 3, 6, 8), (2, 3, 4, 6)))
+    kt, root8, c = k.swapaxes(-1, -2), r(np.sqrt(np.float32(8))), r(np.float32(0.3))
+    ways = {
+        "divided": {"scale moved into k": r(r(q @ r(kt * r(1 / root8))) + m), "per op": r(r(r(q @ kt) / root8) + m),
+                    "in f32 until the Add": r((q @ kt) / root8 + m)},
+        "multiplied": {"scale moved into k": r(q @ r(kt * c)), "per op": r(r(q @ kt) * c)},
+        "q scaled": {"scale moved into k": r(q @ r(kt * c)), "per op": r(r(q * c) @ kt)},
+    }
+    for variant in ("bf16 Parameters", "f32 inputs converted", "product shared"):
+        kind = ov.Type.f32 if variant == "f32 inputs converted" else ov.Type.bf16
+        params = [ops.parameter(list(a.shape), kind, name=n) for n, a in zip("qkm", (q, k, m))]
+        pq, pk, pm = (ops.convert(p, ov.Type.bf16) for p in params) if kind == ov.Type.f32 else params
+        scale = ops.convert(ops.constant(np.float32(0.3)), ov.Type.bf16)
+        sqrt8 = ops.sqrt(ops.convert(ops.constant(np.float32(8)), ov.Type.bf16))
+        nodes = {
+            "divided": ops.add(ops.divide(ops.matmul(pq, pk, False, True), sqrt8), pm),
+            "multiplied": ops.multiply(ops.matmul(pq, pk, False, True), scale),
+            "q scaled": ops.matmul(ops.multiply(pq, scale), pk, False, True),
+        }
+        inputs = [a if kind == ov.Type.f32 else feed(ov.Type.bf16, a) for a in (q, k, m)]
+        for name, node in nodes.items():
+            results = [node.output(0)]
+            if variant == "product shared":
+                results.append(ops.matmul(pq, pk, False, True).output(0))
+            out, layers = run(core, ov.Model(results, params), inputs)
+            report(f"bf16 MatMul {name}, {variant}", out, ways[name], layers)
 
 
 def main() -> None:
@@ -114,6 +368,11 @@ def main() -> None:
         f32_lo, f32_hi = ops.constant(np.float32(0)), ops.constant(np.float32(1))
         wide, _ = run(core, ov.Model([ops8.random_uniform(shape, f32_lo, f32_hi, "f32", 150, 10)], [d]), [np.zeros(1, np.float32)])
         report(f"{tname} RandomUniform(seed 150, 10)", out, {"f32 values rounded": rounded(wide, dt)}, layers)
+
+    f16_bodies(core, rng)
+    f16_attention_scale(core, rng)
+    bf16_attention(core, rng)
+    bf16_scaled_products(core, rng)
 
 
 if __name__ == "__main__":

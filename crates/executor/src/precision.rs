@@ -26,20 +26,27 @@
 //! to f32, the layers that made f16 make f32, a Convert to f16 is inserted
 //! before each Result that was f16, and an attention layer of an f16 query
 //! gets its f16 scale as an input. Bodies (If, Loop, TensorIterator)
-//! compute in f32 throughout: their f16 Parameters become f32 Parameters,
-//! their Results stay f32, as the layer's outer outputs do.
+//! compute in f32 throughout, as the plugin computes them (measured: back
+//! edges, body Results, concatenated slices and the layer's outputs are not
+//! rounded): their f16 Parameters become f32 Parameters, their Results stay
+//! f32, as the layer's outer outputs do; a body's own compile-time
+//! constants stay f16 as the top level's do (the plugin folds them in f16).
 //!
 //! bf16 keeps its per-layer rounding under both policies: the CPU plugin
 //! computes bf16 layers in bf16 on every CPU with AVX-512 (each layer
 //! rounds its output to bf16, though layers it fuses keep f32 between them),
-//! and widens bf16 to f32 only on CPUs without it.
+//! and widens bf16 to f32 only on CPUs without it. Where the plugin moves a
+//! scale known at compile time, [`Precision::Plugin`] moves it too: into
+//! the key of a bf16 ScaledDotProductAttention, and into the second operand
+//! of a bf16 MatMul whose product only that scale reads.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
+use half::bf16;
 use ir::{ElementType, Graph, Node, NodeId, Op, OpType, OutputRef, PortDecl};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
-use shape_infer::{Inference, NodeOutcome, Options, Registry, TensorInfo};
+use shape_infer::{BodyOutcome, NodeOutcome, Options, Registry, TensorInfo};
 
 use crate::kernels::scaled_dot_product_attention::default_scale;
 
@@ -81,10 +88,13 @@ const TYPE_ATTRIBUTES: &[(&str, &str)] = &[
 ];
 
 /// The graph `precision` runs: `None` when it is `graph` itself (the exact
-/// policy, or a model that computes nothing in f16), else the rewritten graph the
-/// module docs describe.
+/// policy, or a model that computes nothing in f16 and has no bf16 product
+/// or attention whose scale moves), else the rewritten graph the module
+/// docs describe.
 pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
-    if precision == Precision::Exact || !computes_f16(graph) {
+    let f16 = computes_in(graph, ElementType::F16);
+    let bf16 = computes_in(graph, ElementType::BF16) && has_scaled_products(graph);
+    if precision == Precision::Exact || !(f16 || bf16) {
         return None;
     }
     let options = Options {
@@ -92,39 +102,126 @@ pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
         ..Options::default()
     };
     let inference = shape_infer::infer(graph, &Registry::standard(), &options);
-    let f16_results = f16_results(graph, &inference);
+    let known = Known {
+        outcomes: &inference.outcomes,
+        bodies: &inference.bodies,
+        top: true,
+    };
+    let f16_results = f16_results(graph, known);
     let mut rewritten = graph.clone();
     let mut taken = layer_ids(&rewritten);
-    explicit_attention_scales(&mut rewritten, &inference, &mut taken);
-    widen(&mut rewritten, Some(&inference), &mut taken);
+    let rewrote = scale_rewrites(&mut rewritten, Some(known), &mut taken);
+    if !f16 {
+        // A bf16 model: only its scales moved.
+        return rewrote.then_some(rewritten);
+    }
+    widen(&mut rewritten, Some(known), &mut taken);
     for result in f16_results {
         narrow_before(&mut rewritten, result, &mut taken);
     }
     Some(rewritten)
 }
 
+/// What shape inference concluded about the layers of one graph: the top
+/// level's or a body's (whose layer ids are its own).
+#[derive(Clone, Copy)]
+struct Known<'a> {
+    /// Per layer (by index), its outcome.
+    outcomes: &'a [NodeOutcome],
+    /// The bodies of the layers with bodies, in the layer's order.
+    bodies: &'a HashMap<NodeId, Vec<BodyOutcome>>,
+    /// Whether this is the top level (not a body).
+    top: bool,
+}
+
+impl<'a> Known<'a> {
+    /// The element type and shape inference gives output `output` of `node`.
+    fn tensor(self, node: NodeId, output: usize) -> Option<&'a TensorInfo> {
+        match self.outcomes.get(node.index())? {
+            NodeOutcome::Inferred(infos) => infos.get(output),
+            NodeOutcome::Declared(_) => None,
+        }
+    }
+
+    /// What inference concluded inside body `index` of layer `node`.
+    fn body(self, node: NodeId, index: usize) -> Option<Known<'a>> {
+        let body = self.bodies.get(&node)?.get(index)?;
+        Some(Known {
+            outcomes: &body.outcomes,
+            bodies: &body.bodies,
+            top: false,
+        })
+    }
+}
+
+/// Whether `graph` or one of its bodies has a layer `scale_rewrites` may
+/// rewrite: a ScaledDotProductAttention or a MatMul.
+fn has_scaled_products(graph: &Graph) -> bool {
+    graph.nodes().any(|(_, node)| match &node.op {
+        Op::SubGraph(sub) => sub.bodies.iter().any(|b| has_scaled_products(&b.graph)),
+        _ => matches!(
+            node.op_type.name.as_str(),
+            "ScaledDotProductAttention" | "MatMul"
+        ),
+    })
+}
+
+/// Where the plugin applies a scale known at compile time, in `graph` and
+/// its bodies: attention scales (`explicit_attention_scales`) and the
+/// scalar factors of bf16 products (`fold_product_scales`). Returns whether
+/// it rewrote any layer.
+fn scale_rewrites(
+    graph: &mut Graph,
+    known: Option<Known<'_>>,
+    taken: &mut HashSet<String>,
+) -> bool {
+    let mut rewrote = false;
+    let owners: Vec<NodeId> = graph
+        .nodes()
+        .filter(|(_, n)| matches!(n.op, Op::SubGraph(_)))
+        .map(|(id, _)| id)
+        .collect();
+    for id in owners {
+        if let Op::SubGraph(sub) = &mut graph.node_mut(id).op {
+            for (index, body) in sub.bodies.iter_mut().enumerate() {
+                // A body's layer ids are its own.
+                let mut body_taken = layer_ids(&body.graph);
+                let inner = known.and_then(|k| k.body(id, index));
+                rewrote |= scale_rewrites(&mut body.graph, inner, &mut body_taken);
+            }
+        }
+    }
+    let Some(known) = known else {
+        return rewrote;
+    };
+    rewrote |= explicit_attention_scales(graph, known, taken);
+    rewrote | fold_product_scales(graph, known, taken)
+}
+
 fn is_f16_name(text: &str) -> bool {
     ElementType::parse(text.trim()) == Some(ElementType::F16)
 }
 
-/// Whether `graph` or one of its bodies computes anything in f16: an f16
-/// Parameter, an f16 Constant read by a layer other than a Convert, or an
-/// f16 type attribute. (An f32 model whose weights are stored in f16 and
-/// widened by Converts, as OpenVINO saves models by default, computes
-/// nothing in f16 and is left as it is.)
-fn computes_f16(graph: &Graph) -> bool {
+/// Whether `graph` or one of its bodies computes anything in `half` (f16
+/// or bf16): a Parameter of it, a Constant of it read by a layer other than
+/// a Convert, or a type attribute naming it. (An f32 model whose weights
+/// are stored in f16 and widened by Converts, as OpenVINO saves models by
+/// default, computes nothing in f16 and is left as it is.)
+fn computes_in(graph: &Graph, half: ElementType) -> bool {
     graph.nodes().any(|(id, node)| match &node.op {
-        Op::Parameter { element_type, .. } => *element_type == ElementType::F16,
+        Op::Parameter { element_type, .. } => *element_type == half,
         Op::Constant { element_type, .. } => {
-            *element_type == ElementType::F16
+            *element_type == half
                 && graph
                     .graph
                     .edges_directed(id, Direction::Outgoing)
                     .any(|e| graph.node(e.target()).op_type.name != "Convert")
         }
-        Op::SubGraph(sub) => sub.bodies.iter().any(|b| computes_f16(&b.graph)),
+        Op::SubGraph(sub) => sub.bodies.iter().any(|b| computes_in(&b.graph, half)),
         Op::Result => false,
-        Op::Other => type_attribute(node).is_some_and(|(_, v)| is_f16_name(v)),
+        Op::Other => {
+            type_attribute(node).is_some_and(|(_, v)| ElementType::parse(v.trim()) == Some(half))
+        }
     })
 }
 
@@ -138,7 +235,7 @@ fn type_attribute(node: &Node) -> Option<(&'static str, &str)> {
 
 /// The top-level Results whose input is f16: inferred where inference can,
 /// else as the Result's input port declares.
-fn f16_results(graph: &Graph, inference: &Inference) -> Vec<NodeId> {
+fn f16_results(graph: &Graph, known: Known<'_>) -> Vec<NodeId> {
     graph
         .results()
         .filter(|(id, node)| {
@@ -147,7 +244,7 @@ fn f16_results(graph: &Graph, inference: &Inference) -> Vec<NodeId> {
                 .first()
                 .and_then(|s| s.first().copied());
             let inferred =
-                source.and_then(|s| inferred(inference, s.node, s.output).map(|i| i.element_type));
+                source.and_then(|s| known.tensor(s.node, s.output).map(|i| i.element_type));
             let declared = node.inputs.first().and_then(|p| p.element_type);
             inferred.or(declared) == Some(ElementType::F16)
         })
@@ -155,28 +252,33 @@ fn f16_results(graph: &Graph, inference: &Inference) -> Vec<NodeId> {
         .collect()
 }
 
-/// The element type and shape inference gives output `output` of `node`.
-fn inferred(inference: &Inference, node: NodeId, output: usize) -> Option<&TensorInfo> {
-    match inference.outcome(node) {
-        NodeOutcome::Inferred(infos) => infos.get(output),
-        NodeOutcome::Declared(_) => None,
-    }
-}
-
-/// Gives each top-level ScaledDotProductAttention of an f16 query without a
-/// scale input the scale OpenVINO computes for it in f16
-/// (`default_scale`), as an f32 Constant, once the query's last dim is
-/// known; an op without a mask gets a scalar 0 (which adds nothing, and
-/// which `causal` ignores) to put the scale at its place. In f32 the kernel
-/// would compute `1 / sqrt(E)` unrounded.
+/// Gives each ScaledDotProductAttention of an f16 query without a scale
+/// input the scale OpenVINO computes for it in f16
+/// (`default_scale`), as an f32 Constant, when the query's last dim is
+/// static: OpenVINO's decomposition folds the scale then, in f16, before
+/// the plugin retypes the rest. An op without a mask gets a scalar 0 (which
+/// adds nothing, and which `causal` ignores) to put the scale at its place.
+/// When the dim is dynamic the plugin computes the decomposition's scale at
+/// run time in f32 (measured), as the kernel does with the f32 query it is
+/// then given: `1 / sqrt(E)` unrounded.
+///
+/// A bf16 query's scale, when it is known at compile time (the default
+/// scale of a static E, rounded to bf16 as `default_scale` computes it, or
+/// a constant scale input), is folded into the key as the plugin folds it
+/// (measured): `K * scale` rounded to bf16 (a bf16 Multiply) feeds the
+/// product, and the op's scale becomes 1. A scale known only at run time
+/// scales the f32 product in the kernel, as the plugin's does.
+///
+/// Returns whether it rewrote any layer.
 fn explicit_attention_scales(
     graph: &mut Graph,
-    inference: &Inference,
+    known: Known<'_>,
     taken: &mut HashSet<String>,
-) {
+) -> bool {
+    let mut rewrote = false;
     let attention: Vec<NodeId> = graph
         .nodes()
-        .filter(|(_, n)| n.op_type.name == "ScaledDotProductAttention" && n.inputs.len() < 5)
+        .filter(|(_, n)| n.op_type.name == "ScaledDotProductAttention")
         .map(|(id, _)| id)
         .collect();
     for id in attention {
@@ -187,7 +289,7 @@ fn explicit_attention_scales(
         else {
             continue;
         };
-        let Some(info) = inferred(inference, query.node, query.output) else {
+        let Some(info) = known.tensor(query.node, query.output) else {
             continue;
         };
         let depth = info
@@ -196,21 +298,291 @@ fn explicit_attention_scales(
             .and_then(|d| d.last())
             .and_then(|d| d.as_constant())
             .and_then(|d| usize::try_from(d).ok());
-        let (ElementType::F16, Some(depth)) = (info.element_type, depth) else {
-            continue;
-        };
-        let scale = default_scale(depth, ElementType::F16);
-        if graph.node(id).inputs.len() == 3 {
-            let zero = add_scalar(graph, id, 0.0, "mask_zero", taken);
-            attach(graph, zero, id);
+        let has_scale = graph.node(id).inputs.len() >= 5;
+        match (info.element_type, depth) {
+            (ElementType::F16, Some(depth)) if !has_scale => {
+                let scale = default_scale(depth, ElementType::F16);
+                set_scale(graph, id, scale, ElementType::F32, taken);
+                rewrote = true;
+            }
+            (ElementType::BF16, _) => {
+                let scale = if has_scale {
+                    constant_scale(graph, known, id)
+                } else {
+                    depth.map(|d| default_scale(d, ElementType::BF16))
+                };
+                if let Some(scale) = scale {
+                    scale_input(graph, id, 1, scale, taken);
+                    set_scale(graph, id, 1.0, ElementType::BF16, taken);
+                    rewrote = true;
+                }
+            }
+            _ => {}
         }
-        let scale = add_scalar(graph, id, scale, "scale", taken);
-        attach(graph, scale, id);
     }
+    rewrote
 }
 
-/// Feeds `from`'s output into a new last input of `node`.
-fn attach(graph: &mut Graph, from: NodeId, node: NodeId) {
+/// The value of attention layer `id`'s scale input when it is known at
+/// compile time (`scalar_value`).
+fn constant_scale(graph: &Graph, known: Known<'_>, id: NodeId) -> Option<f32> {
+    let source = *graph.input_sources(id).get(4)?.first()?;
+    scalar_value(graph, known, source, 8)
+}
+
+/// The one value of `source` when it is known at compile time, as OpenVINO
+/// folds it (each step rounded to its output's type): a value inference
+/// knows, a one-element Constant, or a Convert, ConvertLike, Sqrt,
+/// Multiply, Divide, Squeeze, Unsqueeze or Reshape of such values, at most
+/// `depth` layers up.
+fn scalar_value(graph: &Graph, known: Known<'_>, source: OutputRef, depth: usize) -> Option<f32> {
+    let info = known.tensor(source.node, source.output)?;
+    let one = info
+        .shape
+        .dims()
+        .is_some_and(|d| d.iter().all(|x| x.as_constant() == Some(1)));
+    if !one {
+        return None;
+    }
+    // Integers pass as they are: the dims of static shapes.
+    let round = |v: f32| match info.element_type {
+        ElementType::BF16 => Some(bf16::from_f32(v).to_f32()),
+        ElementType::F16 => Some(half::f16::from_f32(v).to_f32()),
+        ElementType::Boolean => None,
+        _ => Some(v),
+    };
+    if let Some(&[v]) = info.real_value.as_deref() {
+        return round(v as f32);
+    }
+    if let Some([d]) = info.value.as_deref() {
+        return round(d.as_constant()? as f32);
+    }
+    let node = graph.node(source.node);
+    if let Op::Constant {
+        element_type, data, ..
+    } = &node.op
+    {
+        let bytes = data.as_slice();
+        return match element_type {
+            ElementType::BF16 => Some(bf16::from_le_bytes(bytes.try_into().ok()?).to_f32()),
+            ElementType::F16 => Some(half::f16::from_le_bytes(bytes.try_into().ok()?).to_f32()),
+            ElementType::F32 => Some(f32::from_le_bytes(bytes.try_into().ok()?)),
+            _ => None,
+        };
+    }
+    let depth = depth.checked_sub(1)?;
+    let input = |i: usize| {
+        let s = *graph.input_sources(source.node).get(i)?.first()?;
+        scalar_value(graph, known, s, depth)
+    };
+    let value = match node.op_type.name.as_str() {
+        "Convert" | "ConvertLike" | "Squeeze" | "Unsqueeze" | "Reshape" => input(0)?,
+        "Sqrt" => input(0)?.sqrt(),
+        "Multiply" => input(0)? * input(1)?,
+        "Divide" => input(0)? / input(1)?,
+        _ => return None,
+    };
+    round(value)
+}
+
+/// Moves the scalar factor of each bf16 MatMul into its second operand, as
+/// the CPU plugin does (measured): `MatMul(A, B)` whose only reader is a
+/// Multiply by, or a Divide by, a one-element value known at compile time
+/// `c` computes `MatMul(A, B * c')`, with `c'` = `c` (or `1 / c`) rounded to
+/// bf16 and `B * c'` rounded to bf16 as a bf16 Multiply rounds, instead of
+/// rounding the product and then scaling it. A product with another reader,
+/// or with an identical MatMul of the same operands (OpenVINO merges the
+/// two, so it has two readers), keeps its scale; so does a product by
+/// constant weights, which the plugin runs as a FullyConnected.
+fn fold_product_scales(graph: &mut Graph, known: Known<'_>, taken: &mut HashSet<String>) -> bool {
+    let constant = compile_time_constants(graph, Some(known));
+    let products: Vec<NodeId> = graph
+        .nodes()
+        .filter(|(id, n)| {
+            n.op_type.name == "MatMul"
+                && known.tensor(*id, 0).map(|i| i.element_type) == Some(ElementType::BF16)
+        })
+        .map(|(id, _)| id)
+        .collect();
+    let mut rewrote = false;
+    for id in products {
+        let Some(weights) = graph
+            .input_sources(id)
+            .get(1)
+            .and_then(|s| s.first().copied())
+        else {
+            continue;
+        };
+        if constant.get(weights.node.index()).copied().unwrap_or(true) {
+            continue;
+        }
+        let readers: Vec<_> = graph
+            .graph
+            .edges_directed(id, Direction::Outgoing)
+            .map(|e| (e.target(), e.weight().to_input))
+            .collect();
+        let [(scaling, product_input)] = readers.as_slice() else {
+            continue;
+        };
+        if has_twin(graph, id) {
+            continue;
+        }
+        let (scaling, product_input) = (*scaling, *product_input);
+        let divide = match graph.node(scaling).op_type.name.as_str() {
+            "Multiply" => false,
+            "Divide" if product_input == 0 => true,
+            _ => continue,
+        };
+        let Some(factor) = graph
+            .input_sources(scaling)
+            .get(1 - product_input)
+            .and_then(|s| s.first().copied())
+            .and_then(|s| scalar_value(graph, known, s, 8))
+        else {
+            continue;
+        };
+        // Only a factor that does not broadcast the product to a higher
+        // rank: the scaled product then has the product's shape.
+        let ranks = (
+            known.tensor(id, 0).and_then(|i| i.shape.rank()),
+            known.tensor(scaling, 0).and_then(|i| i.shape.rank()),
+        );
+        if !matches!(ranks, (Some(a), Some(b)) if a == b) {
+            continue;
+        }
+        let factor = if divide { 1.0 / factor } else { factor };
+        scale_input(graph, id, 1, factor, taken);
+        let moved: Vec<_> = graph
+            .graph
+            .edges_directed(scaling, Direction::Outgoing)
+            .map(|e| (e.id(), e.target(), e.weight().to_input))
+            .collect();
+        // Removing an edge moves the last one into its index: highest first.
+        let mut edges: Vec<_> = moved.iter().map(|m| m.0).collect();
+        edges.sort_by_key(|e| std::cmp::Reverse(e.index()));
+        for e in edges {
+            graph.graph.remove_edge(e);
+        }
+        for (_, target, input) in moved {
+            connect(graph, id, 0, target, input);
+        }
+        rewrote = true;
+    }
+    rewrote
+}
+
+/// Whether another layer of `graph` is layer `id` again: the same op and
+/// attributes on the same inputs (which OpenVINO merges into one).
+fn has_twin(graph: &Graph, id: NodeId) -> bool {
+    let node = graph.node(id);
+    let sources = graph.input_sources(id);
+    graph.nodes().any(|(other, n)| {
+        other != id
+            && n.op_type == node.op_type
+            && n.attributes == node.attributes
+            && graph.input_sources(other) == sources
+    })
+}
+
+/// Gives attention layer `id` the scale `value` as a scalar Constant of
+/// type `element_type`: a new last input, after a zero mask (which adds
+/// nothing, and which `causal` ignores) when it has none, or in place of
+/// its scale input.
+fn set_scale(
+    graph: &mut Graph,
+    id: NodeId,
+    value: f32,
+    element_type: ElementType,
+    taken: &mut HashSet<String>,
+) {
+    let scale = add_scalar(graph, id, value, element_type, "scale", taken);
+    if graph.node(id).inputs.len() >= 5 {
+        let old: Vec<_> = graph
+            .graph
+            .edges_directed(id, Direction::Incoming)
+            .filter(|e| e.weight().to_input == 4)
+            .map(|e| e.id())
+            .collect();
+        for e in old {
+            graph.graph.remove_edge(e);
+        }
+        connect(graph, scale, 0, id, 4);
+        return;
+    }
+    if graph.node(id).inputs.len() == 3 {
+        let zero = add_scalar(graph, id, 0.0, element_type, "mask_zero", taken);
+        attach(graph, zero, id, element_type);
+    }
+    attach(graph, scale, id, element_type);
+}
+
+/// Feeds layer `id` its input `input` times `scale` (a bf16 Multiply by a
+/// bf16 Constant, rounded to bf16 as a bf16 layer rounds).
+fn scale_input(
+    graph: &mut Graph,
+    id: NodeId,
+    input: usize,
+    scale: f32,
+    taken: &mut HashSet<String>,
+) {
+    let Some((edge, key)) = graph
+        .graph
+        .edges_directed(id, Direction::Incoming)
+        .find(|e| e.weight().to_input == input)
+        .map(|e| {
+            (
+                e.id(),
+                OutputRef {
+                    node: e.source(),
+                    output: e.weight().from_output,
+                },
+            )
+        })
+    else {
+        return;
+    };
+    let factor = add_scalar(graph, id, scale, ElementType::BF16, "input_scale", taken);
+    let near = graph.node(id);
+    let dims = near
+        .inputs
+        .get(input)
+        .map(|p| p.dims.clone())
+        .unwrap_or_default();
+    let port = |port_id: u32, element_type: Option<ElementType>, dims: Vec<_>| PortDecl {
+        id: port_id,
+        element_type,
+        names: Vec::new(),
+        dims,
+        attributes: ir::Attributes::new(),
+        rt_info: None,
+        location: near.location,
+    };
+    let (layer_id, name) = new_name(near, "scaled_input", taken);
+    let multiply = Node {
+        id: layer_id,
+        name,
+        op_type: OpType {
+            name: "Multiply".to_owned(),
+            version: "opset1".to_owned(),
+        },
+        op: Op::Other,
+        attributes: ir::Attributes::new(),
+        layer_attributes: ir::Attributes::new(),
+        inputs: vec![port(0, None, dims.clone()), port(1, None, Vec::new())],
+        outputs: vec![port(2, Some(ElementType::BF16), dims)],
+        rt_info: None,
+        location: near.location,
+    };
+    let multiply = graph.add_node(multiply);
+    graph.graph.remove_edge(edge);
+    connect(graph, key.node, key.output, multiply, 0);
+    connect(graph, factor, 0, multiply, 1);
+    connect(graph, multiply, 0, id, input);
+}
+
+/// Feeds `from`'s output (of type `element_type`) into a new last input of
+/// `node`.
+fn attach(graph: &mut Graph, from: NodeId, node: NodeId, element_type: ElementType) {
     let input = graph.node(node).inputs.len();
     let port_id = graph
         .node(node)
@@ -223,7 +595,7 @@ fn attach(graph: &mut Graph, from: NodeId, node: NodeId) {
     let location = graph.node(node).location;
     graph.node_mut(node).inputs.push(PortDecl {
         id: port_id,
-        element_type: Some(ElementType::F32),
+        element_type: Some(element_type),
         names: Vec::new(),
         dims: Vec::new(),
         attributes: ir::Attributes::new(),
@@ -233,18 +605,24 @@ fn attach(graph: &mut Graph, from: NodeId, node: NodeId) {
     connect(graph, from, 0, node, input);
 }
 
-/// A new scalar f32 Constant named after layer `next_to` and `suffix`.
+/// A new scalar Constant `value` of type `element_type` (f32 or bf16),
+/// named after layer `next_to` and `suffix`.
 fn add_scalar(
     graph: &mut Graph,
     next_to: NodeId,
     value: f32,
+    element_type: ElementType,
     suffix: &str,
     taken: &mut HashSet<String>,
 ) -> NodeId {
     let near = graph.node(next_to);
     let (id, name) = new_name(near, suffix, taken);
+    let bytes = match element_type {
+        ElementType::BF16 => bf16::from_f32(value).to_le_bytes().to_vec(),
+        _ => value.to_le_bytes().to_vec(),
+    };
     let mut attributes = ir::Attributes::new();
-    attributes.set("element_type", ElementType::F32.name());
+    attributes.set("element_type", element_type.name());
     attributes.set("shape", "");
     let node = Node {
         id,
@@ -254,16 +632,16 @@ fn add_scalar(
             version: "opset1".to_owned(),
         },
         op: Op::Constant {
-            element_type: ElementType::F32,
+            element_type,
             shape: Vec::new(),
-            data: ir::TensorBytes::from_vec(value.to_le_bytes().to_vec()),
+            data: ir::TensorBytes::from_vec(bytes),
         },
         attributes,
         layer_attributes: ir::Attributes::new(),
         inputs: Vec::new(),
         outputs: vec![PortDecl {
             id: 0,
-            element_type: Some(ElementType::F32),
+            element_type: Some(element_type),
             names: Vec::new(),
             dims: Vec::new(),
             attributes: ir::Attributes::new(),
@@ -280,23 +658,24 @@ fn add_scalar(
 /// model is compiled (`compile_time_constants`), which OpenVINO folds in
 /// f16 before it retypes the rest: they keep their f16 layers and are
 /// widened where a layer that is not constant reads them. At the top level
-/// (`inference` given) f16 Parameters keep their type and feed their
-/// consumers through a Convert; in a body they become f32 (the layer feeds
-/// them f32), and only Constants count as constant.
-fn widen(graph: &mut Graph, inference: Option<&Inference>, taken: &mut HashSet<String>) {
-    let top = inference.is_some();
-    let constant = compile_time_constants(graph, inference);
+/// f16 Parameters keep their type and feed their consumers through a
+/// Convert; in a body they become f32 (the layer feeds them f32). In a body
+/// inference did not reach (`known` is `None`) only Constants count as
+/// constant.
+fn widen(graph: &mut Graph, known: Option<Known<'_>>, taken: &mut HashSet<String>) {
+    let top = known.is_some_and(|k| k.top);
+    let constant = compile_time_constants(graph, known);
     let ids: Vec<NodeId> = graph.nodes().map(|(id, _)| id).collect();
     for id in ids {
         if constant[id.index()] {
-            let halves: Vec<usize> = match (&graph.node(id).op, inference) {
+            let halves: Vec<usize> = match (&graph.node(id).op, known) {
                 (Op::Constant { element_type, .. }, _) => (*element_type == ElementType::F16)
                     .then_some(0)
                     .into_iter()
                     .collect(),
-                (_, Some(inference)) => (0..graph.node(id).outputs.len())
+                (_, Some(known)) => (0..graph.node(id).outputs.len())
                     .filter(|&k| {
-                        inferred(inference, id, k).map(|i| i.element_type) == Some(ElementType::F16)
+                        known.tensor(id, k).map(|i| i.element_type) == Some(ElementType::F16)
                     })
                     .collect(),
                 (_, None) => Vec::new(),
@@ -317,12 +696,22 @@ fn widen(graph: &mut Graph, inference: Option<&Inference>, taken: &mut HashSet<S
                 }
             }
             Op::SubGraph(sub) => {
-                for body in &mut sub.bodies {
+                for (index, body) in sub.bodies.iter_mut().enumerate() {
                     // A body's layer ids are its own.
                     let mut body_taken = layer_ids(&body.graph);
-                    widen(&mut body.graph, None, &mut body_taken);
+                    let inner = known.and_then(|k| k.body(id, index));
+                    widen(&mut body.graph, inner, &mut body_taken);
                 }
                 retype_outputs(node);
+            }
+            // A body's Results pass f32 on (to a back edge, a slice or the
+            // layer's output): their declared input is f32 too.
+            Op::Result if !top => {
+                for port in &mut node.inputs {
+                    if port.element_type == Some(ElementType::F16) {
+                        port.element_type = Some(ElementType::F32);
+                    }
+                }
             }
             Op::Parameter { .. } | Op::Result | Op::Constant { .. } => {}
             Op::Other => {
@@ -339,17 +728,19 @@ fn widen(graph: &mut Graph, inference: Option<&Inference>, taken: &mut HashSet<S
 
 /// Per node (by index), whether its outputs are known when the model is
 /// compiled: Constants, ShapeOf of a static shape, the layers fed by them
-/// alone and those whose every output value inference knows (not
-/// Parameters, variables, random ops or bodies). A Convert
-/// of an integer or low-precision Constant is not: OpenVINO keeps
-/// decompression (that Convert, its Subtract and Multiply) out of constant
-/// folding and computes it in f32. Without `inference` only Constants count.
-fn compile_time_constants(graph: &Graph, inference: Option<&Inference>) -> Vec<bool> {
+/// alone and, at the top level, those whose every output value inference
+/// knows (not Parameters, variables, random ops or bodies; in a body a
+/// Parameter's value inference knows comes from outside it, which OpenVINO
+/// does not fold into the body). A Convert of an integer or low-precision
+/// Constant is not: OpenVINO keeps decompression (that Convert, its
+/// Subtract and Multiply) out of constant folding and computes it in f32.
+/// Without `known` only Constants count.
+fn compile_time_constants(graph: &Graph, known: Option<Known<'_>>) -> Vec<bool> {
     let mut constant = vec![false; graph.node_count()];
     for (id, node) in graph.nodes() {
         constant[id.index()] = matches!(node.op, Op::Constant { .. });
     }
-    let (Some(inference), Ok(order)) = (inference, graph.topological_order()) else {
+    let (Some(known), Ok(order)) = (known, graph.topological_order()) else {
         return constant;
     };
     for id in order {
@@ -358,7 +749,8 @@ fn compile_time_constants(graph: &Graph, inference: Option<&Inference>) -> Vec<b
         constant[id.index()] = match (&node.op, node.op_type.name.as_str()) {
             (Op::Constant { .. }, _) => true,
             (Op::Other, "ShapeOf") => sources.first().is_some_and(|s| {
-                inferred(inference, s.node, s.output)
+                known
+                    .tensor(s.node, s.output)
                     .and_then(|i| i.shape.dims())
                     .is_some_and(|d| d.iter().all(|x| x.as_constant().is_some()))
             }),
@@ -375,7 +767,7 @@ fn compile_time_constants(graph: &Graph, inference: Option<&Inference>) -> Vec<b
             }),
             (Op::Other, _) => {
                 (!sources.is_empty() && sources.iter().all(|s| constant[s.node.index()]))
-                    || values_known(inference, id, node.outputs.len())
+                    || (known.top && values_known(known, id, node.outputs.len()))
             }
             _ => false,
         };
@@ -386,10 +778,10 @@ fn compile_time_constants(graph: &Graph, inference: Option<&Inference>) -> Vec<b
 /// Whether inference knows every element of every output of `id` (a
 /// Gather of the static dims of a ShapeOf whose other dims are dynamic:
 /// OpenVINO folds it).
-fn values_known(inference: &Inference, id: NodeId, outputs: usize) -> bool {
+fn values_known(known: Known<'_>, id: NodeId, outputs: usize) -> bool {
     outputs > 0
         && (0..outputs).all(|k| {
-            inferred(inference, id, k).is_some_and(|i| {
+            known.tensor(id, k).is_some_and(|i| {
                 i.real_value.is_some()
                     || i.value
                         .as_ref()

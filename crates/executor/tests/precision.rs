@@ -241,8 +241,16 @@ fn the_plugin_policy_takes_and_gives_the_models_types() {
 /// OpenVINO's CPU plugin): `tests/conformance.rs` checks the default policy
 /// against them; here, that rounding after every layer would not give them
 /// (each case of several layers has an output the exact policy misses), so
-/// they do test the policy. (The attention case is one layer, which both
-/// policies round once: it checks the f16 default scale of the kernel.)
+/// they do test the policy. (The static attention case is one layer, which
+/// both policies round once: it checks the f16 default scale of the kernel;
+/// with the query's last dim dynamic the plugin's scale is f32, which the
+/// exact policy misses.) The bodies' cases: f32 through the back edges,
+/// body Results and slices, and a body's compile-time constant in f16. The
+/// bf16 attention: a compile-time scale folded into the key (the plugin
+/// policy's rewrite; the kernel's bf16 roundings serve both policies); the
+/// bf16 products: a constant scale of a product read by it alone folded
+/// into the second operand, not that of a product an identical MatMul
+/// shares.
 #[test]
 fn the_f16_conformance_goldens_tell_the_policies_apart() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -250,6 +258,12 @@ fn the_f16_conformance_goldens_tell_the_policies_apart() {
         "precision_f16_chain",
         "precision_f16_constant_scale",
         "precision_f16_attention",
+        "precision_f16_attention_dynamic",
+        "precision_f16_loop",
+        "precision_f16_tensor_iterator",
+        "precision_f16_if",
+        "precision_bf16_attention",
+        "precision_bf16_scaled_products",
     ] {
         let dir = root.join("tests/conformance").join(case);
         let meta: serde_json::Value =

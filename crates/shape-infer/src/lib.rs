@@ -25,7 +25,9 @@ pub mod validate;
 pub mod window;
 
 pub use context::{Constraint, InferContext};
-pub use engine::{infer, infer_node, infer_validated, Inference, NodeOutcome, Options};
+pub use engine::{
+    infer, infer_node, infer_validated, BodyOutcome, Inference, NodeOutcome, Options,
+};
 pub use error::ShapeError;
 pub use registry::{OpDef, Registry};
 pub use tensor::{ShapeOrigin, TensorInfo};

@@ -5,6 +5,14 @@
 //! converted, as OpenVINO's CPU plugin computes them); the batch dims of
 //! every operand broadcast through the shared helpers. A row whose every
 //! score is masked gives NaN, as the softmax of nothing.
+//!
+//! A bf16 query rounds where the CPU plugin's bf16 attention rounds
+//! (measured, `scripts/probe_cpu_precision.py`): the product `Q·Kᵀ` and
+//! the softmax are rounded to bf16 (each is a bf16 input or output of the
+//! plugin's bf16 matrix products), the scale and the mask apply in f32
+//! between them. (Where the scale is known when the model is compiled the
+//! plugin folds it into `K` first, rounded to bf16: `crate::precision`
+//! does that rewrite.)
 
 use half::{bf16, f16};
 use ir::ElementType;
@@ -73,6 +81,8 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     };
 
     let (qv, kv, vv) = (widen(q)?, widen(k)?, widen(v)?);
+    let bf16_steps = q.element_type == ElementType::BF16;
+    let round = |x: &mut f32| *x = bf16::from_f32(*x).to_f32();
     let matrices = |shape: &[usize]| placed_strides(&shape[..shape.len() - 2], batch, None);
     let mut strides = vec![
         matrices(&q.shape)?,
@@ -108,6 +118,9 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
             Mat::transposed(k_b, e),
             false,
         )?;
+        if bf16_steps {
+            scores.iter_mut().for_each(round);
+        }
         for (i, row) in scores.chunks_exact_mut(s.max(1)).enumerate() {
             for (j, x) in row.iter_mut().enumerate() {
                 *x *= scale;
@@ -124,6 +137,9 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
                 }
             }
             softmax(row);
+            if bf16_steps {
+                row.iter_mut().for_each(round);
+            }
         }
         let dst = &mut result[b * l * ev..(b + 1) * l * ev];
         gemm::matmul(
