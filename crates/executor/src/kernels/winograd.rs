@@ -80,6 +80,7 @@ impl Tile {
     }
 
     /// `Bᵀ` (`t × t`, rows `t` apart).
+    #[cfg(test)]
     fn input_matrix(self) -> &'static [f32] {
         match self {
             Tile::F2 => &BT2,
@@ -96,6 +97,7 @@ impl Tile {
     }
 
     /// `Aᵀ` (`m × t`).
+    #[cfg(test)]
     fn output_matrix(self) -> &'static [f32] {
         match self {
             Tile::F2 => &AT2,
@@ -105,7 +107,9 @@ impl Tile {
 }
 
 // The matrices of Lavin & Gray for F(2, 3) (points 0, 1, -1) and F(4, 3)
-// (points 0, ±1, ±2).
+// (points 0, ±1, ±2). `Bᵀ` and `Aᵀ` run as the written-out `bt2`, `at2`,
+// `bt4`, `at4` (a test checks they are these matrices).
+#[cfg(test)]
 #[rustfmt::skip]
 const BT2: [f32; 16] = [
     1.0, 0.0, -1.0, 0.0,
@@ -120,11 +124,13 @@ const G2: [f64; 12] = [
     0.5, -0.5, 0.5,
     0.0, 0.0, 1.0,
 ];
+#[cfg(test)]
 #[rustfmt::skip]
 const AT2: [f32; 8] = [
     1.0, 1.0, 1.0, 0.0,
     0.0, 1.0, -1.0, -1.0,
 ];
+#[cfg(test)]
 #[rustfmt::skip]
 const BT4: [f32; 36] = [
     4.0, 0.0, -5.0, 0.0, 1.0, 0.0,
@@ -143,6 +149,7 @@ const G4: [f64; 18] = [
     1.0 / 24.0, -1.0 / 12.0, 1.0 / 6.0,
     0.0, 0.0, 1.0,
 ];
+#[cfg(test)]
 #[rustfmt::skip]
 const AT4: [f32; 24] = [
     1.0, 1.0, 1.0, 1.0, 1.0, 0.0,
@@ -390,7 +397,11 @@ impl Plan {
         let (tile_rows, tile_cols) = (oh.div_ceil(m), ow.div_ceil(m));
         let all_rows = g.batch * tile_rows;
         let per_tile = t * t * (g.cin + g.cout) * 4;
-        let fits = (BLOCK_BYTES / (per_tile * tile_cols).max(1)).max(1);
+        let block_bytes = std::env::var("WINO_BLOCK_KIB")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .map_or(BLOCK_BYTES, |k| k << 10);
+        let fits = (block_bytes / (per_tile * tile_cols).max(1)).max(1);
         let blocks = all_rows.div_ceil(fits);
         // A multiple of the threads, so none waits on a lone last block.
         let blocks = blocks.next_multiple_of(threads).min(all_rows).max(1);
@@ -536,11 +547,8 @@ impl Job<'_> {
         // V[ξ][c][tile] = Bᵀ d B of each input tile.
         for c in 0..g.cin {
             gather_patches(x, g, plan, (group, c, first_row, rows), stage_a, line);
-            transform(stage_a, stage_b, plan.tile.input_matrix(), t, t, tiles);
-            for xi in 0..tt {
-                v[(xi * g.cin + c) * tiles..][..tiles]
-                    .copy_from_slice(&stage_a[xi * tiles..][..tiles]);
-            }
+            let into = (&mut *v, (c * tiles, g.cin * tiles));
+            input_transform(plan.tile, (&*stage_a, (0, tiles)), stage_b, into, tiles);
         }
 
         // M[ξ] = U[ξ] (its chunk of rows) · V[ξ].
@@ -568,11 +576,8 @@ impl Job<'_> {
         let channels = g.groups * g.cout;
         let mut finite = true;
         for co in 0..cos {
-            for xi in 0..tt {
-                stage_a[xi * tiles..][..tiles]
-                    .copy_from_slice(&products[(xi * cos + co) * tiles..][..tiles]);
-            }
-            transform(stage_a, stage_b, plan.tile.output_matrix(), m, t, tiles);
+            let from = (&*products, (co * tiles, cos * tiles));
+            output_transform(plan.tile, from, stage_b, (&mut *stage_a, (0, tiles)), tiles);
             let channel = group * g.cout + co0 + co;
             // The block's tile rows, image by image: each a band of rows of the
             // channel's plane.
@@ -656,47 +661,139 @@ fn gather_patches(
     }
 }
 
-/// `X ← L X Lᵀ` for every tile: `data` holds `[ξ][tile]` (`t × t` per
-/// tile, `tiles` apart), `l` is `rows × t`; the result (`rows × rows` per
-/// tile) is left in `data`, `[ξ'][tile]`. `stage` is scratch of `data`'s
-/// size. Each step is a multiply-add of whole rows of tiles (vectorized),
-/// zero coefficients skipped.
+/// Applies the 1-D transform `f` (a column or row of a tile: `I` values
+/// in, `O` out) along the columns, then the rows, of every tile: tile value
+/// `(k, c)` of tile `p` is `src[src_at.0 + (k·I + c)·src_at.1 + p]`, result
+/// `(i, j)` goes to `dst[dst_at.0 + (i·O + j)·dst_at.1 + p]`; `stage` holds
+/// `I·O` rows of `n` in between. Blocks of 16 tiles, a lane each, so the
+/// compiler vectorizes across tiles.
+#[inline(always)]
+fn two_passes<const I: usize, const O: usize>(
+    (src, src_at): (&[f32], (usize, usize)),
+    stage: &mut [f32],
+    (dst, dst_at): (&mut [f32], (usize, usize)),
+    n: usize,
+    f: impl Fn([f32; I]) -> [f32; O] + Copy,
+) {
+    for c in 0..I {
+        let rows: [&[f32]; I] =
+            std::array::from_fn(|k| &src[src_at.0 + (k * I + c) * src_at.1..][..n]);
+        pass(rows, stage, (c * O * n, n), n, f);
+    }
+    for i in 0..O {
+        let rows: [&[f32]; I] = std::array::from_fn(|c| &stage[(c * O + i) * n..][..n]);
+        pass(rows, dst, (dst_at.0 + i * O * dst_at.1, dst_at.1), n, f);
+    }
+}
+
+/// `dst` rows `first + j·stride` (`j < O`, `n` long) = `f` of the `I` rows
+/// `src`, element by element.
+#[inline(always)]
+fn pass<const I: usize, const O: usize>(
+    src: [&[f32]; I],
+    dst: &mut [f32],
+    (first, stride): (usize, usize),
+    n: usize,
+    f: impl Fn([f32; I]) -> [f32; O],
+) {
+    const LANES: usize = 16;
+    let whole = n - n % LANES;
+    for p0 in (0..whole).step_by(LANES) {
+        let d: [&[f32; LANES]; I] = std::array::from_fn(|k| {
+            <&[f32; LANES]>::try_from(&src[k][p0..p0 + LANES]).unwrap_or(&[0.0; LANES])
+        });
+        let mut o = [[0f32; LANES]; O];
+        for l in 0..LANES {
+            let r = f(std::array::from_fn(|k| d[k][l]));
+            for j in 0..O {
+                o[j][l] = r[j];
+            }
+        }
+        for (j, values) in o.iter().enumerate() {
+            dst[first + j * stride + p0..][..LANES].copy_from_slice(values);
+        }
+    }
+    for p in whole..n {
+        let r = f(std::array::from_fn(|k| src[k][p]));
+        for (j, &v) in r.iter().enumerate() {
+            dst[first + j * stride + p] = v;
+        }
+    }
+}
+
+/// `Bᵀ d` for F(2, 3).
+#[inline(always)]
+fn bt2([d0, d1, d2, d3]: [f32; 4]) -> [f32; 4] {
+    [d0 - d2, d1 + d2, d2 - d1, d1 - d3]
+}
+
+/// `Aᵀ m` for F(2, 3).
+#[inline(always)]
+fn at2([m0, m1, m2, m3]: [f32; 4]) -> [f32; 2] {
+    [m0 + m1 + m2, m1 - m2 - m3]
+}
+
+/// `Bᵀ d` for F(4, 3).
+#[inline(always)]
+fn bt4([d0, d1, d2, d3, d4, d5]: [f32; 6]) -> [f32; 6] {
+    [
+        4.0 * d0 - 5.0 * d2 + d4,
+        -4.0 * d1 - 4.0 * d2 + d3 + d4,
+        4.0 * d1 - 4.0 * d2 - d3 + d4,
+        -2.0 * d1 - d2 + 2.0 * d3 + d4,
+        2.0 * d1 - d2 - 2.0 * d3 + d4,
+        4.0 * d1 - 5.0 * d3 + d5,
+    ]
+}
+
+/// `Aᵀ m` for F(4, 3).
+#[inline(always)]
+fn at4([m0, m1, m2, m3, m4, m5]: [f32; 6]) -> [f32; 4] {
+    [
+        m0 + m1 + m2 + m3 + m4,
+        m1 - m2 + 2.0 * m3 - 2.0 * m4,
+        m1 + m2 + 4.0 * m3 + 4.0 * m4,
+        m1 - m2 + 8.0 * m3 - 8.0 * m4 + m5,
+    ]
+}
+
+/// Where a transform reads or writes: a buffer, the offset of row 0 and
+/// the distance between rows.
+type Rows<'a, S> = (S, (usize, usize));
+
+/// `Bᵀ d B` of `n` tiles (`[ξ]` rows of `src`), into the rows of `dst`.
 #[multiversion::multiversion(targets(
     "x86_64+avx512f+avx512bw+avx512cd+avx512dq+avx512vl",
     "x86_64+avx2+fma",
 ))]
-fn transform(data: &mut [f32], stage: &mut [f32], l: &[f32], rows: usize, t: usize, tiles: usize) {
-    // stage[i][c] = Σ_k L[i][k] data[k][c]
-    for i in 0..rows {
-        for c in 0..t {
-            let dst = &mut stage[(i * t + c) * tiles..][..tiles];
-            dst.fill(0.0);
-            for k in 0..t {
-                let coef = l[i * t + k];
-                if coef != 0.0 {
-                    let src = &data[(k * t + c) * tiles..][..tiles];
-                    for (d, &s) in dst.iter_mut().zip(src) {
-                        *d += coef * s;
-                    }
-                }
-            }
-        }
+fn input_transform(
+    tile: Tile,
+    src: Rows<'_, &[f32]>,
+    stage: &mut [f32],
+    dst: Rows<'_, &mut [f32]>,
+    n: usize,
+) {
+    match tile {
+        Tile::F2 => two_passes(src, stage, dst, n, bt2),
+        Tile::F4 => two_passes(src, stage, dst, n, bt4),
     }
-    // data[i][j] = Σ_k L[j][k] stage[i][k]
-    for i in 0..rows {
-        for j in 0..rows {
-            let dst = &mut data[(i * rows + j) * tiles..][..tiles];
-            dst.fill(0.0);
-            for k in 0..t {
-                let coef = l[j * t + k];
-                if coef != 0.0 {
-                    let src = &stage[(i * t + k) * tiles..][..tiles];
-                    for (d, &s) in dst.iter_mut().zip(src) {
-                        *d += coef * s;
-                    }
-                }
-            }
-        }
+}
+
+/// `Aᵀ M A` of `n` tiles (`[ξ]` rows of `src`), into the `m²` rows of `dst`.
+#[multiversion::multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512cd+avx512dq+avx512vl",
+    "x86_64+avx2+fma",
+))]
+fn output_transform(
+    tile: Tile,
+    src: Rows<'_, &[f32]>,
+    stage: &mut [f32],
+    dst: Rows<'_, &mut [f32]>,
+    n: usize,
+) {
+    match tile {
+        Tile::F2 => two_passes(src, stage, dst, n, at2),
+        Tile::F4 => two_passes(src, stage, dst, n, at4),
     }
 }
 
@@ -856,6 +953,22 @@ mod tests {
         ((1, 1, 600, 24), (5, 7), (1, 1, 1, 1)),
         ((2, 1, 64, 72), (13, 10), (1, 0, 2, 1)),
     ];
+
+    #[test]
+    fn the_written_out_transforms_are_the_matrices() {
+        fn check<const I: usize, const O: usize>(f: fn([f32; I]) -> [f32; O], matrix: &[f32]) {
+            for k in 0..I {
+                let column = f(std::array::from_fn(|i| if i == k { 1.0 } else { 0.0 }));
+                for (i, &v) in column.iter().enumerate() {
+                    assert_eq!(v, matrix[i * I + k], "row {i}, column {k}");
+                }
+            }
+        }
+        check(bt2, Tile::F2.input_matrix());
+        check(at2, Tile::F2.output_matrix());
+        check(bt4, Tile::F4.input_matrix());
+        check(at4, Tile::F4.output_matrix());
+    }
 
     #[test]
     fn both_tiles_match_the_direct_sum_on_odd_shapes() {
