@@ -28,10 +28,11 @@
 //! need no special case.
 //!
 //! Error: the transforms' coefficients (up to 5 in `Bᵀ`, 8 in `Aᵀ`, 1/24
-//! in `G` for F(4)) make the rounding error grow with the tile, about one
-//! order of magnitude for F(4) over the direct sum; the measured worst
-//! cases are in the tests (within 1e-5 of the output's scale on sums of
-//! up to 600 mixed-sign terms). Inputs or filters that are not finite make
+//! in `G` for F(4)) make the rounding error grow with the tile: in the
+//! tests, against sums in f64, the worst F(4) outputs are off by 4e-6 of
+//! the output's largest value, F(2)'s by 5e-7, on sums of up to 600
+//! mixed-sign terms (the filter transform is computed in f64 and rounded
+//! once). Inputs or filters that are not finite make
 //! a whole tile's transform NaN, where the direct sum confines them to the
 //! windows that meet them: such a convolution falls back to the direct
 //! path ([`run`] returns `None`), as does any whose Winograd sums overflow.
@@ -205,17 +206,24 @@ pub(crate) fn choose(g: &Geometry) -> Option<Tile> {
         Override::Force(tile) => return Some(tile),
         Override::Rule => {}
     }
-    // Few channels: the products are too thin for the transforms to pay.
+    // Few channels: products too thin for the transforms to pay (a guard,
+    // not measured: no benchmark model has such a 3x3 layer).
     if g.cin < 16 || g.cout < 16 {
         return None;
     }
+    // F(4) while its products stay wide enough: each product packs its
+    // filters (t²/9 times the direct path's) for few columns on small
+    // planes, and they come from memory, not cache, in a whole model. F(2)
+    // lost to the direct path in ResNet-50 wherever F(4) did.
     let [_, oh, ow] = g.output;
-    if oh.min(ow) >= 12 {
-        Some(Tile::F4)
-    } else {
-        None
-    }
+    let tiles = g.batch * oh.div_ceil(4) * ow.div_ceil(4);
+    (tiles >= MIN_TILES).then_some(Tile::F4)
 }
+
+/// The fewest F(4) tiles (output positions over 16) a convolution needs
+/// for Winograd: 56x56 and 28x28 planes at batch 1 (196 and 49 tiles) were
+/// faster by it, 14x14 ones (16) slower (`docs/performance.md`).
+const MIN_TILES: usize = 32;
 
 /// The convolution `x ⊛ w` (f32, `out_shape`) by Winograd when [`choose`]
 /// picks a tile for it, with `epilogue` run on its outputs; `None` when
@@ -372,9 +380,16 @@ fn transform_filters(w: &[f32], g: &Geometry, tile: Tile) -> Vec<f32> {
     u
 }
 
-/// Bytes of transformed input and products a block aims at (about a
-/// core's L2 cache, so the products read what the transform just wrote).
-const BLOCK_BYTES: usize = 1 << 20;
+/// Bytes of transformed input and products a block aims at: the more
+/// tiles a block holds, the wider its products and the fewer times its
+/// filters are packed (blocks of 1 MiB, which fit L2, were up to twice as
+/// slow on ResNet-50's 56x56 and 28x28 layers; 8 and 64 MiB measured the
+/// same).
+const BLOCK_BYTES: usize = 8 << 20;
+
+/// The fewest tiles a block of tile rows keeps when the threads split the
+/// tiles (fewer: they split the output channels).
+const SPLIT_TILES: usize = 64;
 
 /// How the work is cut: tile rows per block, and output channels per chunk.
 struct Plan {
@@ -397,15 +412,18 @@ impl Plan {
         let (tile_rows, tile_cols) = (oh.div_ceil(m), ow.div_ceil(m));
         let all_rows = g.batch * tile_rows;
         let per_tile = t * t * (g.cin + g.cout) * 4;
-        let block_bytes = std::env::var("WINO_BLOCK_KIB")
-            .ok()
-            .and_then(|v| v.parse::<usize>().ok())
-            .map_or(BLOCK_BYTES, |k| k << 10);
-        let fits = (block_bytes / (per_tile * tile_cols).max(1)).max(1);
+        let fits = (BLOCK_BYTES / (per_tile * tile_cols).max(1)).max(1);
         let blocks = all_rows.div_ceil(fits);
-        // A multiple of the threads, so none waits on a lone last block.
-        let blocks = blocks.next_multiple_of(threads).min(all_rows).max(1);
-        let rows_per_block = all_rows.div_ceil(blocks);
+        // Threads take blocks of tile rows when each keeps enough tiles
+        // (every block packs all of its filters again), else chunks of
+        // the output channels (each transforms all of the input again).
+        let blocks = if all_rows * tile_cols >= threads * SPLIT_TILES {
+            // A multiple of the threads, so none waits on a lone last block.
+            blocks.next_multiple_of(threads).min(all_rows)
+        } else {
+            blocks
+        };
+        let rows_per_block = all_rows.div_ceil(blocks.max(1));
         let blocks = all_rows.div_ceil(rows_per_block);
         let items = blocks * g.groups;
         let chunks = if items >= threads {
@@ -413,7 +431,7 @@ impl Plan {
         } else {
             threads.div_ceil(items).min(g.cout.div_ceil(16)).max(1)
         };
-        let chunk = g.cout.div_ceil(chunks).next_multiple_of(8).min(g.cout);
+        let chunk = g.cout.div_ceil(chunks).next_multiple_of(16).min(g.cout);
         let chunks = g.cout.div_ceil(chunk);
         Plan {
             tile,
