@@ -288,8 +288,9 @@ struct Cache {
     seen: Vec<(usize, usize)>,
 }
 
-/// The most bytes of transformed filters kept (ResNet-50's need about 70
-/// MiB); the least recently used go first.
+/// The most bytes of transformed filters kept (ResNet-50's F(2) layers
+/// need about 4 MiB; all of its 3x3 layers in F(4), about 180); the least
+/// recently used go first.
 const CACHE_BYTES: usize = 256 << 20;
 
 /// How many once-seen weight addresses are remembered.
@@ -507,11 +508,11 @@ fn convolve(
 /// Scratch floats one block needs: transformed input (`t²·C_in` per tile),
 /// products (`t²·chunk` per tile), two `t²` staging rows per tile (the
 /// gathered patches and the half-transformed ones) and one padded input
-/// row.
+/// row and its `m` phases.
 fn scratch_len(g: &Geometry, plan: &Plan) -> usize {
     let (m, t) = (plan.tile.m(), plan.tile.t());
     let tiles = plan.rows_per_block * plan.tile_cols;
-    t * t * tiles * (g.cin + plan.chunk + 2) + plan.tile_cols * m + 2
+    t * t * tiles * (g.cin + plan.chunk + 2) + 2 * (plan.tile_cols + 1) * m
 }
 
 /// Runs `f` on `len` floats of this thread's Winograd buffer (kept from
@@ -624,7 +625,7 @@ impl Job<'_> {
                 };
                 let first_tile = (row - first_row) * plan.tile_cols;
                 scatter_tiles(stage_a, tiles, first_tile, m, (y1 - y0, ow), band);
-                if !band.iter().all(|v| v.is_finite()) {
+                if !band.iter().fold(true, |all, v| all & v.is_finite()) {
                     finite = false;
                 }
                 if let Some(e) = epilogue {
@@ -640,7 +641,7 @@ impl Job<'_> {
 /// Copies the `t × t` input patch of each tile of tile rows `first_row..
 /// first_row + rows` (of all images) of channel `c` of group `group` into
 /// `patches` (`[ξ][tile]`), zeros outside the input. `line` holds one
-/// zero-padded input row.
+/// zero-padded input row (`(tile_cols + 1)·m`), then its `m` phases.
 fn gather_patches(
     x: &[f32],
     g: &Geometry,
@@ -651,10 +652,11 @@ fn gather_patches(
 ) {
     let (m, t) = (plan.tile.m(), plan.tile.t());
     let tiles = rows * plan.tile_cols;
+    let cols = plan.tile_cols;
+    let (line, phases) = line.split_at_mut((cols + 1) * m);
     let [_, ih, iw] = g.input;
     let (pt, pl) = (g.pad_begin[1], g.pad_begin[2]);
     let p_in = g.input_size();
-    let cols = plan.tile_cols;
     for r in 0..rows {
         let tile_row = first_row + r;
         let (image, ti) = (tile_row / plan.tile_rows, tile_row % plan.tile_rows);
@@ -673,11 +675,16 @@ fn gather_patches(
                     line[lo..hi].copy_from_slice(&input[from..from + (hi - lo)]);
                 }
             }
+            // Phase q holds line[k·m + q]: tile tj's column b is phase b % m
+            // at tj + b / m, so each patch row is one copy.
+            for (k, chunk) in line.chunks_exact(m).enumerate() {
+                for (q, &v) in chunk.iter().enumerate() {
+                    phases[q * (cols + 1) + k] = v;
+                }
+            }
             for b in 0..t {
                 let dst = &mut patches[(a * t + b) * tiles + r * cols..][..cols];
-                for (tj, d) in dst.iter_mut().enumerate() {
-                    *d = line[tj * m + b];
-                }
+                dst.copy_from_slice(&phases[(b % m) * (cols + 1) + b / m..][..cols]);
             }
         }
     }
@@ -828,20 +835,41 @@ fn scatter_tiles(
     tiles: usize,
     first_tile: usize,
     m: usize,
+    rows_width: (usize, usize),
+    band: &mut [f32],
+) {
+    if m == 2 {
+        scatter::<2>(values, tiles, first_tile, rows_width, band);
+    } else {
+        scatter::<4>(values, tiles, first_tile, rows_width, band);
+    }
+}
+
+/// [`scatter_tiles`] for `M × M` tiles: each output row interleaves `M`
+/// rows of `values`.
+fn scatter<const M: usize>(
+    values: &[f32],
+    tiles: usize,
+    first_tile: usize,
     (rows, width): (usize, usize),
     band: &mut [f32],
 ) {
-    let cols = width.div_ceil(m);
+    let cols = width.div_ceil(M);
+    let whole = width / M;
     for y in 0..rows {
-        let (tile_row, i) = (y / m, y % m);
+        let (tile_row, i) = (y / M, y % M);
+        let first = first_tile + tile_row * cols;
+        let srcs: [&[f32]; M] =
+            std::array::from_fn(|j| &values[(i * M + j) * tiles + first..][..cols]);
         let out_row = &mut band[y * width..][..width];
-        for j in 0..m {
-            let src = &values[(i * m + j) * tiles + first_tile + tile_row * cols..][..cols];
-            for (tj, &v) in src.iter().enumerate() {
-                if let Some(o) = out_row.get_mut(tj * m + j) {
-                    *o = v;
-                }
+        for (tj, out) in out_row.chunks_exact_mut(M).enumerate() {
+            for (j, o) in out.iter_mut().enumerate() {
+                *o = srcs[j][tj];
             }
+        }
+        // The last tile, cut by the plane's right edge.
+        for (x, o) in out_row.iter_mut().enumerate().skip(whole * M) {
+            *o = srcs[x % M][whole];
         }
     }
 }
