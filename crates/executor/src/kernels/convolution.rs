@@ -128,6 +128,9 @@ fn forward(
         &attrs,
         &pad_begin,
     )?;
+    if let Some(out) = super::winograd::run(x, w, &out_shape, &geometry, epilogue)? {
+        return Ok(vec![out]);
+    }
     if let Some(epilogue) = epilogue {
         if x.element_type != ElementType::F32 {
             return Err("internal: a fused convolution computes in f32 only".into());

@@ -1,0 +1,1125 @@
+//! Winograd convolution for f32 3x3 convolutions with stride 1.
+//!
+//! The minimal filtering algorithm F(m×m, 3×3) of Lavin & Gray ("Fast
+//! Algorithms for Convolutional Neural Networks", 2015): each `m × m` tile
+//! of an output plane is computed from a `t × t` tile of the input (`t =
+//! m+2`) as `Y = Aᵀ [Σ_c (G g_c Gᵀ) ⊙ (Bᵀ d_c B)] A`. Summed over the input
+//! channels `c`, the `t²` element-wise products become `t²` independent
+//! matrix products `M[ξ] = U[ξ] · V[ξ]` (`U[ξ]`: `C_out × C_in`, the
+//! transformed filters; `V[ξ]`: `C_in × tiles`, the transformed input),
+//! which run on the GEMM of `crate::gemm` (`matrixmultiply`). The
+//! multiply-adds per output fall from 9·C_in to (t/m)²·C_in: 2.25·C_in for
+//! F(4×4, 3×3) (4 times fewer), 4·C_in for F(2×2, 3×3) (2.25 times
+//! fewer), paid for by the transforms (linear in the channels, not
+//! quadratic) and by transformed filters t²/9 times the filters' size (4x
+//! for F(4), 1.8x for F(2)), which the products read once per block.
+//!
+//! The filter transform `G g Gᵀ` is computed once per Const weight (in
+//! f64, rounded once) and kept ([`transformed_weights`]); a weight a run
+//! computes is transformed per call. The input is cut into blocks of whole
+//! tile rows (and, when there are fewer blocks than threads, the output
+//! channels into chunks): each block, on one thread of the current rayon
+//! pool (one fork-join per convolution), transforms its input tiles into a
+//! buffer of its thread, runs the `t²` products, transforms the sums back
+//! into the output planes and runs the fused epilogue
+//! ([`Epilogue::apply`]) on each channel's band of rows while it is in
+//! cache. Tiles that reach past the input read zeros, so any explicit pads
+//! (and the ragged last tiles of planes that are not a multiple of `m`)
+//! need no special case.
+//!
+//! Error: the transforms' coefficients (up to 5 in `Bᵀ`, 8 in `Aᵀ`, 1/24
+//! in `G` for F(4)) make the rounding error grow with the tile: in the
+//! tests, against sums in f64, the worst F(4) outputs are off by 4e-6 of
+//! the output's largest value, F(2)'s by 5e-7, on sums of up to 600
+//! mixed-sign terms (the filter transform is computed in f64 and rounded
+//! once). Inputs or filters that are not finite make
+//! a whole tile's transform NaN, where the direct sum confines them to the
+//! windows that meet them: such a convolution falls back to the direct
+//! path ([`run`] returns `None`), as does any whose Winograd sums overflow.
+//!
+//! Which layers take it is [`choose`]'s rule: F(2×2, 3×3) on planes of
+//! at least [`MIN_TILES`] tiles; F(4×4, 3×3) is measured and tested but not
+//! chosen, for its error (`docs/performance.md`, "Winograd for 3x3
+//! convolutions").
+//! `OVIR_NO_WINOGRAD` set turns the path off; `OVIR_WINOGRAD=2` or `=4`
+//! forces that tile on every eligible layer (both read once per process,
+//! to measure).
+
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+use ir::{ElementType, TensorBytes};
+use rayon::prelude::*;
+
+use super::convolution::{elements, Geometry};
+use super::KResult;
+use crate::error::KernelError;
+use crate::fusion::Epilogue;
+use crate::gemm::Scalar;
+use crate::tensor::{check_scratch, Tensor};
+
+/// The output tile of a Winograd transform.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tile {
+    /// F(2×2, 3×3): 4×4 input tiles.
+    F2,
+    /// F(4×4, 3×3): 6×6 input tiles.
+    F4,
+}
+
+impl Tile {
+    /// Outputs per tile side.
+    fn m(self) -> usize {
+        match self {
+            Tile::F2 => 2,
+            Tile::F4 => 4,
+        }
+    }
+
+    /// Inputs per tile side.
+    fn t(self) -> usize {
+        self.m() + 2
+    }
+
+    /// `Bᵀ` (`t × t`, rows `t` apart).
+    #[cfg(test)]
+    fn input_matrix(self) -> &'static [f32] {
+        match self {
+            Tile::F2 => &BT2,
+            Tile::F4 => &BT4,
+        }
+    }
+
+    /// `G` (`t × 3`).
+    fn filter_matrix(self) -> &'static [f64] {
+        match self {
+            Tile::F2 => &G2,
+            Tile::F4 => &G4,
+        }
+    }
+
+    /// `Aᵀ` (`m × t`).
+    #[cfg(test)]
+    fn output_matrix(self) -> &'static [f32] {
+        match self {
+            Tile::F2 => &AT2,
+            Tile::F4 => &AT4,
+        }
+    }
+}
+
+// The matrices of Lavin & Gray for F(2, 3) (points 0, 1, -1) and F(4, 3)
+// (points 0, ±1, ±2). `Bᵀ` and `Aᵀ` run as the written-out `bt2`, `at2`,
+// `bt4`, `at4` (a test checks they are these matrices).
+#[cfg(test)]
+#[rustfmt::skip]
+const BT2: [f32; 16] = [
+    1.0, 0.0, -1.0, 0.0,
+    0.0, 1.0, 1.0, 0.0,
+    0.0, -1.0, 1.0, 0.0,
+    0.0, 1.0, 0.0, -1.0,
+];
+#[rustfmt::skip]
+const G2: [f64; 12] = [
+    1.0, 0.0, 0.0,
+    0.5, 0.5, 0.5,
+    0.5, -0.5, 0.5,
+    0.0, 0.0, 1.0,
+];
+#[cfg(test)]
+#[rustfmt::skip]
+const AT2: [f32; 8] = [
+    1.0, 1.0, 1.0, 0.0,
+    0.0, 1.0, -1.0, -1.0,
+];
+#[cfg(test)]
+#[rustfmt::skip]
+const BT4: [f32; 36] = [
+    4.0, 0.0, -5.0, 0.0, 1.0, 0.0,
+    0.0, -4.0, -4.0, 1.0, 1.0, 0.0,
+    0.0, 4.0, -4.0, -1.0, 1.0, 0.0,
+    0.0, -2.0, -1.0, 2.0, 1.0, 0.0,
+    0.0, 2.0, -1.0, -2.0, 1.0, 0.0,
+    0.0, 4.0, 0.0, -5.0, 0.0, 1.0,
+];
+#[rustfmt::skip]
+const G4: [f64; 18] = [
+    1.0 / 4.0, 0.0, 0.0,
+    -1.0 / 6.0, -1.0 / 6.0, -1.0 / 6.0,
+    -1.0 / 6.0, 1.0 / 6.0, -1.0 / 6.0,
+    1.0 / 24.0, 1.0 / 12.0, 1.0 / 6.0,
+    1.0 / 24.0, -1.0 / 12.0, 1.0 / 6.0,
+    0.0, 0.0, 1.0,
+];
+#[cfg(test)]
+#[rustfmt::skip]
+const AT4: [f32; 24] = [
+    1.0, 1.0, 1.0, 1.0, 1.0, 0.0,
+    0.0, 1.0, -1.0, 2.0, -2.0, 0.0,
+    0.0, 1.0, 1.0, 4.0, 4.0, 0.0,
+    0.0, 1.0, -1.0, 8.0, -8.0, 1.0,
+];
+
+/// The environment's say: `None` (the rule decides), off, or one tile.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Override {
+    Rule,
+    Off,
+    Force(Tile),
+}
+
+fn env_override() -> Override {
+    static READ: OnceLock<Override> = OnceLock::new();
+    *READ.get_or_init(|| {
+        if std::env::var_os("OVIR_NO_WINOGRAD").is_some() {
+            return Override::Off;
+        }
+        match std::env::var("OVIR_WINOGRAD").as_deref() {
+            Ok("2") => Override::Force(Tile::F2),
+            Ok("4") => Override::Force(Tile::F4),
+            _ => Override::Rule,
+        }
+    })
+}
+
+/// Whether the convolution `g` can run by Winograd at all: a 2-D 3x3
+/// kernel, stride 1, dilation 1, not depthwise (that has its own kernel),
+/// a non-empty output.
+fn eligible(g: &Geometry) -> bool {
+    g.kernel == [1, 3, 3]
+        && g.input[0] == 1
+        && g.output[0] == 1
+        && g.stride == [1; 3]
+        && g.dilation == [1; 3]
+        && !(g.cin == 1 && g.cout == 1)
+        && g.output_size() > 0
+        && g.batch * g.groups * g.cin * g.cout > 0
+}
+
+/// The rule: which tile an eligible convolution takes, or `None` for the
+/// direct (im2col + GEMM) path.
+pub(crate) fn choose(g: &Geometry) -> Option<Tile> {
+    if !eligible(g) {
+        return None;
+    }
+    match env_override() {
+        Override::Off => return None,
+        Override::Force(tile) => return Some(tile),
+        Override::Rule => {}
+    }
+    // Few channels: products too thin for the transforms to pay (a guard,
+    // not measured: no benchmark model has such a 3x3 layer).
+    if g.cin < 16 || g.cout < 16 {
+        return None;
+    }
+    // F(2) on planes large enough: each product packs its filters (t²/9
+    // times the direct path's) for as many columns as there are tiles, and
+    // in a whole model they come from memory, not cache. F(4) does fewer
+    // multiply-adds but is about ten times less accurate: 3e-5 to 1e-4 off
+    // OpenVINO's sums at 64 to 256 channels, against the 1e-5 the
+    // conformance tests hold (`docs/performance.md`).
+    let [_, oh, ow] = g.output;
+    let tiles = g.batch * oh.div_ceil(2) * ow.div_ceil(2);
+    (tiles >= MIN_TILES).then_some(Tile::F2)
+}
+
+/// The fewest F(2) tiles (output positions over 4) a convolution needs for
+/// Winograd: in ResNet-50, 56x56 and 28x28 planes at batch 1 (784 and 196
+/// tiles) were faster by it, 14x14 ones (49) and 7x7 ones (16) slower.
+const MIN_TILES: usize = 100;
+
+/// The convolution `x ⊛ w` (f32, `out_shape`) by Winograd when [`choose`]
+/// picks a tile for it, with `epilogue` run on its outputs; `None` when
+/// the direct path is to compute it (not chosen, not f32, or values that
+/// are not finite: see the module doc).
+pub(crate) fn run(
+    x: &Tensor,
+    w: &Tensor,
+    out_shape: &[usize],
+    g: &Geometry,
+    epilogue: Option<&Epilogue<f32>>,
+) -> KResult<Option<Tensor>> {
+    let Some(tile) = choose(g) else {
+        return Ok(None);
+    };
+    if x.element_type != ElementType::F32 || w.element_type != ElementType::F32 {
+        return Ok(None);
+    }
+    if epilogue.is_some_and(|e| !e.fits(g.groups * g.cout)) {
+        return Err("internal: the fused bias does not hold one value per channel".into());
+    }
+    let Some(u) = transformed_weights(w, g, tile)? else {
+        return Ok(None);
+    };
+    let x = elements::<f32>(x)?;
+    if x.len() != g.batch * g.groups * g.cin * g.input_size() {
+        return Err("internal: the data does not hold the convolution's geometry".into());
+    }
+    let mut finite = true;
+    let out = Tensor::computed(out_shape.to_vec(), |out: &mut [f32]| {
+        finite = convolve(&x, &u, g, tile, out, epilogue)?;
+        Ok::<(), KernelError>(())
+    })?;
+    Ok(finite.then_some(out))
+}
+
+/// Transformed filters: `[group][ξ][C_out][C_in]`, `ξ` over the `t × t`
+/// tile (row-major).
+type Transformed = Arc<Vec<f32>>;
+
+/// A kept filter transform: the weight view it was computed from (held,
+/// so its bytes cannot change or be reused while the entry lives), the
+/// layout it was read in, and the transform (`None`: a filter that is not
+/// finite, which the direct path computes).
+struct Kept {
+    weights: TensorBytes,
+    layout: (usize, usize, usize, Tile),
+    transformed: Option<Transformed>,
+}
+
+/// The filter transforms kept from one call to the next, least recently
+/// used first, and the addresses of weight views seen once (a view is kept
+/// when it comes back: a Const's view does every run, a computed weight's
+/// usually does not).
+#[derive(Default)]
+struct Cache {
+    kept: Vec<Kept>,
+    seen: Vec<(usize, usize)>,
+}
+
+/// The most bytes of transformed filters kept (ResNet-50's F(2) layers
+/// need about 4 MiB; all of its 3x3 layers in F(4), about 180); the least
+/// recently used go first.
+const CACHE_BYTES: usize = 256 << 20;
+
+/// How many once-seen weight addresses are remembered.
+const SEEN: usize = 256;
+
+fn cache() -> &'static Mutex<Cache> {
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    CACHE.get_or_init(Mutex::default)
+}
+
+/// `w`'s filter transform for `tile`: kept from an earlier call on the same
+/// weight view, or computed (and kept when the view has been seen before).
+/// `None` when a filter value is not finite.
+fn transformed_weights(w: &Tensor, g: &Geometry, tile: Tile) -> KResult<Option<Transformed>> {
+    let layout = (g.groups, g.cout, g.cin, tile);
+    let view = &w.data;
+    {
+        let mut cache = cache().lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(i) = cache
+            .kept
+            .iter()
+            .position(|k| k.layout == layout && k.weights.same_view(view))
+        {
+            let kept = cache.kept.remove(i);
+            let transformed = kept.transformed.clone();
+            cache.kept.push(kept);
+            return Ok(transformed);
+        }
+    }
+    let filters = elements::<f32>(w)?;
+    if filters.len() != g.groups * g.cout * g.cin * 9 {
+        return Err("internal: the filters do not hold the convolution's geometry".into());
+    }
+    let transformed = if filters.iter().all(|v| v.is_finite()) {
+        let t = tile.t();
+        check_scratch(g.groups * t * t * g.cout * g.cin, 4, "Winograd filters")?;
+        Some(Arc::new(transform_filters(&filters, g, tile)))
+    } else {
+        None
+    };
+    let mut cache = cache().lock().unwrap_or_else(PoisonError::into_inner);
+    let address = (view.as_slice().as_ptr() as usize, view.len());
+    if let Some(i) = cache.seen.iter().position(|&s| s == address) {
+        cache.seen.remove(i);
+        cache.kept.push(Kept {
+            weights: view.clone(),
+            layout,
+            transformed: transformed.clone(),
+        });
+        let bytes = |k: &Kept| k.transformed.as_ref().map_or(0, |t| t.len() * 4);
+        while cache.kept.iter().map(bytes).sum::<usize>() > CACHE_BYTES {
+            cache.kept.remove(0);
+        }
+    } else {
+        if cache.seen.len() >= SEEN {
+            cache.seen.remove(0);
+        }
+        cache.seen.push(address);
+    }
+    Ok(transformed)
+}
+
+/// `G g Gᵀ` of every 3x3 filter (`[G][C_out][C_in][3][3]`), in f64, as
+/// `[G][ξ][C_out][C_in]` f32.
+fn transform_filters(w: &[f32], g: &Geometry, tile: Tile) -> Vec<f32> {
+    let (t, gm) = (tile.t(), tile.filter_matrix());
+    let per_xi = g.cout * g.cin;
+    let mut u = vec![0f32; g.groups * t * t * per_xi];
+    for group in 0..g.groups {
+        let u_g = &mut u[group * t * t * per_xi..][..t * t * per_xi];
+        for (oc_ic, filter) in w[group * per_xi * 9..][..per_xi * 9]
+            .chunks_exact(9)
+            .enumerate()
+        {
+            // tmp = G g (t × 3), then U = tmp Gᵀ (t × t).
+            let mut tmp = [0f64; 18];
+            for r in 0..t {
+                for c in 0..3 {
+                    tmp[r * 3 + c] = (0..3)
+                        .map(|k| gm[r * 3 + k] * f64::from(filter[k * 3 + c]))
+                        .sum();
+                }
+            }
+            for r in 0..t {
+                for c in 0..t {
+                    let v: f64 = (0..3).map(|k| tmp[r * 3 + k] * gm[c * 3 + k]).sum();
+                    u_g[(r * t + c) * per_xi + oc_ic] = v as f32;
+                }
+            }
+        }
+    }
+    u
+}
+
+/// Bytes of transformed input and products a block aims at: the more
+/// tiles a block holds, the wider its products and the fewer times its
+/// filters are packed (blocks of 1 MiB, which fit L2, were up to twice as
+/// slow on ResNet-50's 56x56 and 28x28 layers; 8 and 64 MiB measured the
+/// same).
+const BLOCK_BYTES: usize = 8 << 20;
+
+/// The fewest tiles a block of tile rows keeps when the threads split the
+/// tiles (fewer: they split the output channels).
+const SPLIT_TILES: usize = 64;
+
+/// How the work is cut: tile rows per block, and output channels per chunk.
+struct Plan {
+    tile: Tile,
+    /// Tile rows and columns of one image's output plane.
+    tile_rows: usize,
+    tile_cols: usize,
+    /// Tile rows (of all images, one after the other) per block.
+    rows_per_block: usize,
+    blocks: usize,
+    /// Output channels per chunk, and chunks.
+    chunk: usize,
+    chunks: usize,
+}
+
+impl Plan {
+    fn new(g: &Geometry, tile: Tile, threads: usize) -> Plan {
+        let (m, t) = (tile.m(), tile.t());
+        let [_, oh, ow] = g.output;
+        let (tile_rows, tile_cols) = (oh.div_ceil(m), ow.div_ceil(m));
+        let all_rows = g.batch * tile_rows;
+        let per_tile = t * t * (g.cin + g.cout) * 4;
+        let fits = (BLOCK_BYTES / (per_tile * tile_cols).max(1)).max(1);
+        let blocks = all_rows.div_ceil(fits);
+        // Threads take blocks of tile rows when each keeps enough tiles
+        // (every block packs all of its filters again), else chunks of
+        // the output channels (each transforms all of the input again).
+        let blocks = if all_rows * tile_cols >= threads * SPLIT_TILES {
+            // A multiple of the threads, so none waits on a lone last block.
+            blocks.next_multiple_of(threads).min(all_rows)
+        } else {
+            blocks
+        };
+        let rows_per_block = all_rows.div_ceil(blocks.max(1));
+        let blocks = all_rows.div_ceil(rows_per_block);
+        let items = blocks * g.groups;
+        let chunks = if items >= threads {
+            1
+        } else {
+            threads.div_ceil(items).min(g.cout.div_ceil(16)).max(1)
+        };
+        let chunk = g.cout.div_ceil(chunks).next_multiple_of(16).min(g.cout);
+        let chunks = g.cout.div_ceil(chunk);
+        Plan {
+            tile,
+            tile_rows,
+            tile_cols,
+            rows_per_block,
+            blocks,
+            chunk,
+            chunks,
+        }
+    }
+}
+
+/// A raw pointer to the output, shared by blocks that write disjoint parts.
+struct SharedOut(*mut f32);
+// SAFETY: the blocks write disjoint elements (see `convolve`).
+unsafe impl Sync for SharedOut {}
+
+/// The convolution of `x` by the transformed filters `u` into `out`
+/// (`[N, G·C_out, OH, OW]`, every element written), `epilogue` run on it.
+/// Returns whether every sum was finite (before the epilogue); when not,
+/// the caller computes the convolution again by the direct path.
+fn convolve(
+    x: &[f32],
+    u: &[f32],
+    g: &Geometry,
+    tile: Tile,
+    out: &mut [f32],
+    epilogue: Option<&Epilogue<f32>>,
+) -> KResult<bool> {
+    let t = tile.t();
+    let channels = g.groups * g.cout;
+    if u.len() != g.groups * t * t * g.cout * g.cin
+        || out.len() != g.batch * channels * g.output_size()
+    {
+        return Err("internal: Winograd operands do not hold the geometry".into());
+    }
+    let plan = Plan::new(g, tile, rayon::current_num_threads());
+    let scratch = scratch_len(g, &plan);
+    check_scratch(scratch, 4, "a Winograd block")?;
+    let finite = AtomicBool::new(true);
+    let job = Job {
+        x,
+        u,
+        g,
+        plan: &plan,
+        out: SharedOut(out.as_mut_ptr()),
+        epilogue,
+    };
+    let item = |index: usize| {
+        let chunk = index % plan.chunks;
+        let block = (index / plan.chunks) % plan.blocks;
+        let group = index / (plan.chunks * plan.blocks);
+        with_scratch(scratch, |buffer| {
+            if !job.run_block((group, block, chunk), buffer) {
+                finite.store(false, Ordering::Relaxed);
+            }
+        });
+    };
+    let items = g.groups * plan.blocks * plan.chunks;
+    if items > 1 && rayon::current_num_threads() > 1 {
+        (0..items).into_par_iter().for_each(item);
+    } else {
+        (0..items).for_each(item);
+    }
+    Ok(finite.into_inner())
+}
+
+/// Scratch floats one block needs: transformed input (`t²·C_in` per tile),
+/// products (`t²·chunk` per tile), two `t²` staging rows per tile (the
+/// gathered patches and the half-transformed ones) and one padded input
+/// row and its `m` phases.
+fn scratch_len(g: &Geometry, plan: &Plan) -> usize {
+    let (m, t) = (plan.tile.m(), plan.tile.t());
+    let tiles = plan.rows_per_block * plan.tile_cols;
+    t * t * tiles * (g.cin + plan.chunk + 2) + 2 * (plan.tile_cols + 1) * m
+}
+
+/// Runs `f` on `len` floats of this thread's Winograd buffer (kept from
+/// one call to the next; stale contents).
+fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [f32]) -> R) -> R {
+    thread_local! {
+        static BUFFER: Cell<Vec<f32>> = const { Cell::new(Vec::new()) };
+    }
+    let mut buffer = BUFFER.take();
+    if buffer.len() < len {
+        buffer.resize(len, 0.0);
+    }
+    let result = f(&mut buffer[..len]);
+    BUFFER.set(buffer);
+    result
+}
+
+/// What every block of one convolution reads, and the output it writes.
+struct Job<'a> {
+    x: &'a [f32],
+    u: &'a [f32],
+    g: &'a Geometry,
+    plan: &'a Plan,
+    out: SharedOut,
+    epilogue: Option<&'a Epilogue<f32>>,
+}
+
+impl Job<'_> {
+    /// One block: tile rows `block` of group `group`, output channels of
+    /// `chunk`. Transforms the input tiles, runs the `t²` products, transforms
+    /// them back into the output and runs the epilogue on each channel's band
+    /// of rows. Returns whether every sum was finite.
+    fn run_block(&self, (group, block, chunk): (usize, usize, usize), buffer: &mut [f32]) -> bool {
+        let Job {
+            x,
+            u,
+            g,
+            plan,
+            ref out,
+            epilogue,
+        } = *self;
+        let (m, t) = (plan.tile.m(), plan.tile.t());
+        let tt = t * t;
+        let all_rows = g.batch * plan.tile_rows;
+        let first_row = block * plan.rows_per_block;
+        let rows = plan.rows_per_block.min(all_rows - first_row);
+        let tiles = rows * plan.tile_cols;
+        let co0 = chunk * plan.chunk;
+        let cos = plan.chunk.min(g.cout - co0);
+        let (v, rest) = buffer.split_at_mut(tt * g.cin * tiles);
+        let (products, rest) = rest.split_at_mut(tt * cos * tiles);
+        let (stage_a, rest) = rest.split_at_mut(tt * tiles);
+        let (stage_b, line) = rest.split_at_mut(tt * tiles);
+
+        // V[ξ][c][tile] = Bᵀ d B of each input tile.
+        for c in 0..g.cin {
+            gather_patches(x, g, plan, (group, c, first_row, rows), stage_a, line);
+            let into = (&mut *v, (c * tiles, g.cin * tiles));
+            input_transform(plan.tile, (&*stage_a, (0, tiles)), stage_b, into, tiles);
+        }
+
+        // M[ξ] = U[ξ] (its chunk of rows) · V[ξ].
+        for xi in 0..tt {
+            let a = &u[((group * tt + xi) * g.cout + co0) * g.cin..][..cos * g.cin];
+            let b = &v[xi * g.cin * tiles..][..g.cin * tiles];
+            let c = &mut products[xi * cos * tiles..][..cos * tiles];
+            // SAFETY: `a` holds cos × cin, `b` cin × tiles and `c` cos × tiles,
+            // each row-major and exactly as long (sliced above); `c` is borrowed
+            // mutably, apart from the other two.
+            unsafe {
+                f32::gemm(
+                    (cos, g.cin, tiles),
+                    (a.as_ptr(), g.cin as isize, 1),
+                    (b.as_ptr(), tiles as isize, 1),
+                    0.0,
+                    (c.as_mut_ptr(), tiles as isize),
+                );
+            }
+        }
+
+        // Y = Aᵀ M A per channel, into the output planes.
+        let [_, oh, ow] = g.output;
+        let plane = oh * ow;
+        let channels = g.groups * g.cout;
+        let mut finite = true;
+        for co in 0..cos {
+            let from = (&*products, (co * tiles, cos * tiles));
+            output_transform(plan.tile, from, stage_b, (&mut *stage_a, (0, tiles)), tiles);
+            let channel = group * g.cout + co0 + co;
+            // The block's tile rows, image by image: each a band of rows of the
+            // channel's plane.
+            let mut row = first_row;
+            while row < first_row + rows {
+                let image = row / plan.tile_rows;
+                let band_end = ((image + 1) * plan.tile_rows).min(first_row + rows);
+                let (y0, y1) = (
+                    (row % plan.tile_rows) * m,
+                    ((band_end - 1) % plan.tile_rows * m + m).min(oh),
+                );
+                // SAFETY: rows y0..y1 of plane `channel` of image `image` lie
+                // inside `out` (checked length: batch × channels × plane), and
+                // only this block writes them: blocks own disjoint tile rows,
+                // chunks disjoint channels, groups disjoint channels. No other
+                // reference to these elements is live.
+                let band = unsafe {
+                    std::slice::from_raw_parts_mut(
+                        out.0.add((image * channels + channel) * plane + y0 * ow),
+                        (y1 - y0) * ow,
+                    )
+                };
+                let first_tile = (row - first_row) * plan.tile_cols;
+                scatter_tiles(stage_a, tiles, first_tile, m, (y1 - y0, ow), band);
+                if !band.iter().fold(true, |all, v| all & v.is_finite()) {
+                    finite = false;
+                }
+                if let Some(e) = epilogue {
+                    e.apply(channel, band);
+                }
+                row = band_end;
+            }
+        }
+        finite
+    }
+}
+
+/// Copies the `t × t` input patch of each tile of tile rows `first_row..
+/// first_row + rows` (of all images) of channel `c` of group `group` into
+/// `patches` (`[ξ][tile]`), zeros outside the input. `line` holds one
+/// zero-padded input row (`(tile_cols + 1)·m`), then its `m` phases.
+fn gather_patches(
+    x: &[f32],
+    g: &Geometry,
+    plan: &Plan,
+    (group, c, first_row, rows): (usize, usize, usize, usize),
+    patches: &mut [f32],
+    line: &mut [f32],
+) {
+    let (m, t) = (plan.tile.m(), plan.tile.t());
+    let tiles = rows * plan.tile_cols;
+    let cols = plan.tile_cols;
+    let (line, phases) = line.split_at_mut((cols + 1) * m);
+    let [_, ih, iw] = g.input;
+    let (pt, pl) = (g.pad_begin[1], g.pad_begin[2]);
+    let p_in = g.input_size();
+    for r in 0..rows {
+        let tile_row = first_row + r;
+        let (image, ti) = (tile_row / plan.tile_rows, tile_row % plan.tile_rows);
+        let src = &x[((image * g.groups + group) * g.cin + c) * p_in..][..p_in];
+        for a in 0..t {
+            let iy = (ti * m + a) as i64 - pt;
+            // line[k] is input column k - pl (zero outside).
+            line.fill(0.0);
+            if (0..ih as i64).contains(&iy) {
+                let input = &src[iy as usize * iw..][..iw];
+                // Line positions lo..hi hold input columns lo - pl..hi - pl.
+                let lo = pl.clamp(0, line.len() as i64) as usize;
+                let hi = (pl + iw as i64).clamp(0, line.len() as i64) as usize;
+                if lo < hi {
+                    let from = (lo as i64 - pl) as usize;
+                    line[lo..hi].copy_from_slice(&input[from..from + (hi - lo)]);
+                }
+            }
+            // Phase q holds line[k·m + q]: tile tj's column b is phase b % m
+            // at tj + b / m, so each patch row is one copy.
+            for (k, chunk) in line.chunks_exact(m).enumerate() {
+                for (q, &v) in chunk.iter().enumerate() {
+                    phases[q * (cols + 1) + k] = v;
+                }
+            }
+            for b in 0..t {
+                let dst = &mut patches[(a * t + b) * tiles + r * cols..][..cols];
+                dst.copy_from_slice(&phases[(b % m) * (cols + 1) + b / m..][..cols]);
+            }
+        }
+    }
+}
+
+/// Applies the 1-D transform `f` (a column or row of a tile: `I` values
+/// in, `O` out) along the columns, then the rows, of every tile: tile value
+/// `(k, c)` of tile `p` is `src[src_at.0 + (k·I + c)·src_at.1 + p]`, result
+/// `(i, j)` goes to `dst[dst_at.0 + (i·O + j)·dst_at.1 + p]`; `stage` holds
+/// `I·O` rows of `n` in between. Blocks of 16 tiles, a lane each, so the
+/// compiler vectorizes across tiles.
+#[inline(always)]
+fn two_passes<const I: usize, const O: usize>(
+    (src, src_at): (&[f32], (usize, usize)),
+    stage: &mut [f32],
+    (dst, dst_at): (&mut [f32], (usize, usize)),
+    n: usize,
+    f: impl Fn([f32; I]) -> [f32; O] + Copy,
+) {
+    for c in 0..I {
+        let rows: [&[f32]; I] =
+            std::array::from_fn(|k| &src[src_at.0 + (k * I + c) * src_at.1..][..n]);
+        pass(rows, stage, (c * O * n, n), n, f);
+    }
+    for i in 0..O {
+        let rows: [&[f32]; I] = std::array::from_fn(|c| &stage[(c * O + i) * n..][..n]);
+        pass(rows, dst, (dst_at.0 + i * O * dst_at.1, dst_at.1), n, f);
+    }
+}
+
+/// `dst` rows `first + j·stride` (`j < O`, `n` long) = `f` of the `I` rows
+/// `src`, element by element.
+#[inline(always)]
+fn pass<const I: usize, const O: usize>(
+    src: [&[f32]; I],
+    dst: &mut [f32],
+    (first, stride): (usize, usize),
+    n: usize,
+    f: impl Fn([f32; I]) -> [f32; O],
+) {
+    const LANES: usize = 16;
+    let whole = n - n % LANES;
+    for p0 in (0..whole).step_by(LANES) {
+        let d: [&[f32; LANES]; I] = std::array::from_fn(|k| {
+            <&[f32; LANES]>::try_from(&src[k][p0..p0 + LANES]).unwrap_or(&[0.0; LANES])
+        });
+        let mut o = [[0f32; LANES]; O];
+        for l in 0..LANES {
+            let r = f(std::array::from_fn(|k| d[k][l]));
+            for j in 0..O {
+                o[j][l] = r[j];
+            }
+        }
+        for (j, values) in o.iter().enumerate() {
+            dst[first + j * stride + p0..][..LANES].copy_from_slice(values);
+        }
+    }
+    for p in whole..n {
+        let r = f(std::array::from_fn(|k| src[k][p]));
+        for (j, &v) in r.iter().enumerate() {
+            dst[first + j * stride + p] = v;
+        }
+    }
+}
+
+/// `Bᵀ d` for F(2, 3).
+#[inline(always)]
+fn bt2([d0, d1, d2, d3]: [f32; 4]) -> [f32; 4] {
+    [d0 - d2, d1 + d2, d2 - d1, d1 - d3]
+}
+
+/// `Aᵀ m` for F(2, 3).
+#[inline(always)]
+fn at2([m0, m1, m2, m3]: [f32; 4]) -> [f32; 2] {
+    [m0 + m1 + m2, m1 - m2 - m3]
+}
+
+/// `Bᵀ d` for F(4, 3).
+#[inline(always)]
+fn bt4([d0, d1, d2, d3, d4, d5]: [f32; 6]) -> [f32; 6] {
+    [
+        4.0 * d0 - 5.0 * d2 + d4,
+        -4.0 * d1 - 4.0 * d2 + d3 + d4,
+        4.0 * d1 - 4.0 * d2 - d3 + d4,
+        -2.0 * d1 - d2 + 2.0 * d3 + d4,
+        2.0 * d1 - d2 - 2.0 * d3 + d4,
+        4.0 * d1 - 5.0 * d3 + d5,
+    ]
+}
+
+/// `Aᵀ m` for F(4, 3).
+#[inline(always)]
+fn at4([m0, m1, m2, m3, m4, m5]: [f32; 6]) -> [f32; 4] {
+    [
+        m0 + m1 + m2 + m3 + m4,
+        m1 - m2 + 2.0 * m3 - 2.0 * m4,
+        m1 + m2 + 4.0 * m3 + 4.0 * m4,
+        m1 - m2 + 8.0 * m3 - 8.0 * m4 + m5,
+    ]
+}
+
+/// Where a transform reads or writes: a buffer, the offset of row 0 and
+/// the distance between rows.
+type Rows<'a, S> = (S, (usize, usize));
+
+/// `Bᵀ d B` of `n` tiles (`[ξ]` rows of `src`), into the rows of `dst`.
+#[multiversion::multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512cd+avx512dq+avx512vl",
+    "x86_64+avx2+fma",
+))]
+fn input_transform(
+    tile: Tile,
+    src: Rows<'_, &[f32]>,
+    stage: &mut [f32],
+    dst: Rows<'_, &mut [f32]>,
+    n: usize,
+) {
+    match tile {
+        Tile::F2 => two_passes(src, stage, dst, n, bt2),
+        Tile::F4 => two_passes(src, stage, dst, n, bt4),
+    }
+}
+
+/// `Aᵀ M A` of `n` tiles (`[ξ]` rows of `src`), into the `m²` rows of `dst`.
+#[multiversion::multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512cd+avx512dq+avx512vl",
+    "x86_64+avx2+fma",
+))]
+fn output_transform(
+    tile: Tile,
+    src: Rows<'_, &[f32]>,
+    stage: &mut [f32],
+    dst: Rows<'_, &mut [f32]>,
+    n: usize,
+) {
+    match tile {
+        Tile::F2 => two_passes(src, stage, dst, n, at2),
+        Tile::F4 => two_passes(src, stage, dst, n, at4),
+    }
+}
+
+/// Writes the `m × m` outputs of tiles `first_tile..` of `values`
+/// (`[i·m + j][tile]`, `tiles` apart) into `band` (`rows × width`, one
+/// image's rows of one channel), cutting the tiles at the band's bottom and
+/// right edges.
+fn scatter_tiles(
+    values: &[f32],
+    tiles: usize,
+    first_tile: usize,
+    m: usize,
+    rows_width: (usize, usize),
+    band: &mut [f32],
+) {
+    if m == 2 {
+        scatter::<2>(values, tiles, first_tile, rows_width, band);
+    } else {
+        scatter::<4>(values, tiles, first_tile, rows_width, band);
+    }
+}
+
+/// [`scatter_tiles`] for `M × M` tiles: each output row interleaves `M`
+/// rows of `values`.
+fn scatter<const M: usize>(
+    values: &[f32],
+    tiles: usize,
+    first_tile: usize,
+    (rows, width): (usize, usize),
+    band: &mut [f32],
+) {
+    let cols = width.div_ceil(M);
+    let whole = width / M;
+    for y in 0..rows {
+        let (tile_row, i) = (y / M, y % M);
+        let first = first_tile + tile_row * cols;
+        let srcs: [&[f32]; M] =
+            std::array::from_fn(|j| &values[(i * M + j) * tiles + first..][..cols]);
+        let out_row = &mut band[y * width..][..width];
+        for (tj, out) in out_row.chunks_exact_mut(M).enumerate() {
+            for (j, o) in out.iter_mut().enumerate() {
+                *o = srcs[j][tj];
+            }
+        }
+        // The last tile, cut by the plane's right edge.
+        for (x, o) in out_row.iter_mut().enumerate().skip(whole * M) {
+            *o = srcs[x % M][whole];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fusion::Activation;
+
+    /// Deterministic values of mixed sign and magnitude (1e-2 to 1e2).
+    fn values(count: usize, seed: u64) -> Vec<f32> {
+        let mut state = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (0..count)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let unit = (state >> 40) as f64 / (1u64 << 24) as f64;
+                let sign = if state & 1 == 0 { 1.0 } else { -1.0 };
+                let scale = 10f64.powf(((state >> 8) % 5) as f64 - 2.0);
+                (sign * unit * scale) as f32
+            })
+            .collect()
+    }
+
+    /// The geometry of a 3x3 stride-1 convolution of `h × w` planes padded
+    /// by `(top, left, bottom, right)`.
+    fn geometry(
+        (batch, groups, cin, cout): (usize, usize, usize, usize),
+        (h, w): (usize, usize),
+        (top, left, bottom, right): (i64, i64, i64, i64),
+    ) -> Geometry {
+        let oh = (h as i64 + top + bottom - 2) as usize;
+        let ow = (w as i64 + left + right - 2) as usize;
+        Geometry {
+            batch,
+            groups,
+            cin,
+            cout,
+            input: [1, h, w],
+            kernel: [1, 3, 3],
+            output: [1, oh, ow],
+            stride: [1; 3],
+            dilation: [1; 3],
+            pad_begin: [0, top, left],
+        }
+    }
+
+    /// The convolution summed directly in f64.
+    fn direct(x: &[f32], w: &[f32], g: &Geometry) -> Vec<f64> {
+        let ([_, ih, iw], [_, oh, ow]) = (g.input, g.output);
+        let (pt, pl) = (g.pad_begin[1], g.pad_begin[2]);
+        let mut out = vec![0f64; g.batch * g.groups * g.cout * oh * ow];
+        for n in 0..g.batch {
+            for group in 0..g.groups {
+                for co in 0..g.cout {
+                    for oy in 0..oh {
+                        for ox in 0..ow {
+                            let mut sum = 0f64;
+                            for c in 0..g.cin {
+                                let plane = ((n * g.groups + group) * g.cin + c) * ih * iw;
+                                let filter = ((group * g.cout + co) * g.cin + c) * 9;
+                                for ky in 0..3 {
+                                    for kx in 0..3 {
+                                        let iy = (oy + ky) as i64 - pt;
+                                        let ix = (ox + kx) as i64 - pl;
+                                        if (0..ih as i64).contains(&iy)
+                                            && (0..iw as i64).contains(&ix)
+                                        {
+                                            let v = x[plane + iy as usize * iw + ix as usize];
+                                            sum +=
+                                                f64::from(v) * f64::from(w[filter + ky * 3 + kx]);
+                                        }
+                                    }
+                                }
+                            }
+                            out[((n * g.groups + group) * g.cout + co) * oh * ow + oy * ow + ox] =
+                                sum;
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The largest difference of `ours` from `exact`, relative to the
+    /// largest exact value.
+    fn worst(ours: &[f32], exact: &[f64]) -> f64 {
+        let scale = exact
+            .iter()
+            .fold(0f64, |a, &v| a.max(v.abs()))
+            .max(f64::MIN_POSITIVE);
+        ours.iter()
+            .zip(exact)
+            .map(|(&a, &b)| (f64::from(a) - b).abs() / scale)
+            .fold(0.0, f64::max)
+    }
+
+    /// Winograd by `tile` on `threads` threads against the f64 sum.
+    fn error_of(g: &Geometry, tile: Tile, threads: usize, seed: u64) -> f64 {
+        let x = values(g.batch * g.groups * g.cin * g.input_size(), seed);
+        let w = values(g.groups * g.cout * g.cin * 9, seed + 1);
+        let u = transform_filters(&w, g, tile);
+        let mut out = vec![f32::NAN; g.batch * g.groups * g.cout * g.output_size()];
+        let finite = crate::gemm::test_pool(threads)
+            .install(|| convolve(&x, &u, g, tile, &mut out, None))
+            .expect("the geometry holds");
+        assert!(finite);
+        worst(&out, &direct(&x, &w, g))
+    }
+
+    /// Odd planes (not multiples of the tile, 1x1 and 2x2 outputs), pads 0
+    /// to 2 and uneven, groups, batch 2, up to 600 input channels.
+    /// (batch, groups, C_in, C_out), input plane, pads (top, left, bottom, right).
+    type Case = (
+        (usize, usize, usize, usize),
+        (usize, usize),
+        (i64, i64, i64, i64),
+    );
+
+    const SHAPES: &[Case] = &[
+        ((1, 1, 16, 16), (7, 9), (1, 1, 1, 1)),
+        ((2, 1, 5, 3), (11, 6), (0, 2, 1, 0)),
+        ((1, 1, 4, 24), (1, 1), (1, 1, 1, 1)),
+        ((1, 1, 8, 8), (2, 2), (1, 1, 1, 1)),
+        ((2, 1, 3, 40), (4, 4), (0, 0, 0, 0)),
+        ((1, 2, 6, 10), (9, 13), (2, 1, 0, 2)),
+        ((1, 1, 600, 24), (5, 7), (1, 1, 1, 1)),
+        ((2, 1, 64, 72), (13, 10), (1, 0, 2, 1)),
+    ];
+
+    #[test]
+    fn the_written_out_transforms_are_the_matrices() {
+        fn check<const I: usize, const O: usize>(f: fn([f32; I]) -> [f32; O], matrix: &[f32]) {
+            for k in 0..I {
+                let column = f(std::array::from_fn(|i| if i == k { 1.0 } else { 0.0 }));
+                for (i, &v) in column.iter().enumerate() {
+                    assert_eq!(v, matrix[i * I + k], "row {i}, column {k}");
+                }
+            }
+        }
+        check(bt2, Tile::F2.input_matrix());
+        check(at2, Tile::F2.output_matrix());
+        check(bt4, Tile::F4.input_matrix());
+        check(at4, Tile::F4.output_matrix());
+    }
+
+    #[test]
+    fn both_tiles_match_the_direct_sum_on_odd_shapes() {
+        for (i, &(channels, plane, pads)) in SHAPES.iter().enumerate() {
+            let g = geometry(channels, plane, pads);
+            for tile in [Tile::F2, Tile::F4] {
+                for threads in [1, 2] {
+                    let error = error_of(&g, tile, threads, i as u64);
+                    // F(4)'s coefficients (8 and 1/24) cost about an order of
+                    // magnitude of rounding over F(2)'s.
+                    let bound = if tile == Tile::F2 { 1e-6 } else { 1e-5 };
+                    assert!(
+                        error < bound,
+                        "{tile:?}, {channels:?} {plane:?} pads {pads:?}, {threads} threads: {error:e}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_epilogue_runs_on_every_output() {
+        let g = geometry((2, 1, 20, 36), (10, 11), (1, 1, 1, 1));
+        let x = values(g.batch * g.cin * g.input_size(), 7);
+        let w = values(g.cout * g.cin * 9, 8);
+        let bias = values(g.cout, 9);
+        let epilogue = Epilogue {
+            bias: Some(bias.clone()),
+            activation: Activation::Relu,
+        };
+        for tile in [Tile::F2, Tile::F4] {
+            let u = transform_filters(&w, &g, tile);
+            let mut plain = vec![0f32; g.batch * g.cout * g.output_size()];
+            let mut fused = vec![0f32; plain.len()];
+            crate::gemm::test_pool(2).install(|| {
+                convolve(&x, &u, &g, tile, &mut plain, None).expect("plain");
+                convolve(&x, &u, &g, tile, &mut fused, Some(&epilogue)).expect("fused");
+            });
+            let plane = g.output_size();
+            for (i, (&p, &f)) in plain.iter().zip(&fused).enumerate() {
+                let expected = (p + bias[(i / plane) % g.cout]).max(0.0);
+                assert_eq!(f.to_bits(), expected.to_bits(), "{tile:?} output {i}");
+            }
+        }
+    }
+
+    fn tensor(shape: Vec<usize>, values: Vec<f32>) -> Tensor {
+        Tensor::from_vec(shape, values).expect("a tensor")
+    }
+
+    #[test]
+    fn values_that_are_not_finite_fall_back_to_the_direct_path() {
+        let g = geometry((1, 1, 16, 16), (24, 24), (1, 1, 1, 1));
+        assert_eq!(choose(&g), Some(Tile::F2), "the rule takes this layer");
+        let shape = vec![1, 16, 24, 24];
+        let out_shape = vec![1, 16, 24, 24];
+        let weights = tensor(vec![16, 16, 3, 3], values(16 * 16 * 9, 3));
+        for bad in [f32::INFINITY, f32::NEG_INFINITY, f32::NAN] {
+            let mut x = values(16 * 576, 4);
+            x[5 * 576 + 37] = bad;
+            let x = tensor(shape.clone(), x);
+            let out = run(&x, &weights, &out_shape, &g, None).expect("runs");
+            assert!(out.is_none(), "{bad} in the data");
+            let mut w = values(16 * 16 * 9, 5);
+            w[100] = bad;
+            let w = tensor(vec![16, 16, 3, 3], w);
+            let x = tensor(shape.clone(), values(16 * 576, 4));
+            let out = run(&x, &w, &out_shape, &g, None).expect("runs");
+            assert!(out.is_none(), "{bad} in the filters");
+        }
+        // Sums that overflow f32 in the transform's intermediates.
+        let huge = tensor(shape.clone(), vec![3e37; 16 * 576]);
+        let out = run(&huge, &weights, &out_shape, &g, None).expect("runs");
+        assert!(out.is_none(), "overflowing sums");
+        // And finite ones run.
+        let x = tensor(shape, values(16 * 576, 4));
+        let out = run(&x, &weights, &out_shape, &g, None).expect("runs");
+        assert!(out.is_some());
+    }
+
+    #[test]
+    fn a_weight_view_seen_twice_keeps_its_transform() {
+        let g = geometry((1, 1, 24, 16), (6, 6), (1, 1, 1, 1));
+        let w = tensor(vec![16, 24, 3, 3], values(16 * 24 * 9, 11));
+        let first = transformed_weights(&w, &g, Tile::F4).expect("transforms");
+        let second = transformed_weights(&w, &g, Tile::F4).expect("transforms");
+        let third = transformed_weights(&w, &g, Tile::F4).expect("transforms");
+        let (first, second, third) = (
+            first.expect("finite"),
+            second.expect("finite"),
+            third.expect("finite"),
+        );
+        assert_eq!(first, second);
+        assert!(
+            !Arc::ptr_eq(&first, &second),
+            "transformed afresh the second time"
+        );
+        assert!(Arc::ptr_eq(&second, &third), "kept from the second call");
+        // The same bytes in another view are another weight.
+        let copy = tensor(vec![16, 24, 3, 3], values(16 * 24 * 9, 11));
+        let other = transformed_weights(&copy, &g, Tile::F4).expect("transforms");
+        assert!(!Arc::ptr_eq(&third, &other.expect("finite")));
+    }
+}
