@@ -77,21 +77,7 @@ impl<T: Scalar> Epilogue<T> {
     }
 
     /// Runs on `values`, outputs of output channel `channel` (below the
-    /// channels [`Epilogue::fits`] checked), for an epilogue with no
-    /// shortcut: one that adds a shortcut needs [`Epilogue::apply_at`].
-    /// (The kernels here all call `apply_at`; this is the call of a kernel
-    /// path that never meets a shortcut.)
-    #[allow(dead_code)]
-    pub fn apply(&self, channel: usize, values: &mut [T]) {
-        debug_assert!(
-            self.shortcut.is_none(),
-            "a residual epilogue needs the shortcut's values"
-        );
-        self.apply_at(channel, values, None);
-    }
-
-    /// Runs on `values`, outputs of output channel `channel`, adding
-    /// `shortcut` (the shortcut's values at the same positions, as long as
+    /// channels [`Epilogue::fits`] checked), adding `shortcut` (the shortcut's values at the same positions, as long as
     /// `values`) when the epilogue adds one.
     pub fn apply_at(&self, channel: usize, values: &mut [T], shortcut: Option<&[T]>) {
         let bias = self.bias.as_ref().map(|b| b[channel]);

@@ -128,24 +128,25 @@ fn forward(
         &attrs,
         &pad_begin,
     )?;
-    if let Some(out) = super::winograd::run(x, w, &out_shape, &geometry, epilogue)? {
+    let shortcut = match shortcut {
+        Some(s) if s.element_type != ElementType::F32 || s.shape != out_shape => {
+            return Err(format!(
+                "internal: the fused shortcut is {} {:?}, the output f32 {out_shape:?}",
+                s.element_type, s.shape
+            )
+            .into())
+        }
+        Some(s) => Some(elements::<f32>(s)?),
+        None => None,
+    };
+    let fused = epilogue.map(|e| (e, shortcut.as_deref()));
+    if let Some(out) = super::winograd::run(x, w, &out_shape, &geometry, fused)? {
         return Ok(vec![out]);
     }
     if let Some(epilogue) = epilogue {
         if x.element_type != ElementType::F32 {
             return Err("internal: a fused convolution computes in f32 only".into());
         }
-        let shortcut = match shortcut {
-            Some(s) if s.element_type != ElementType::F32 || s.shape != out_shape => {
-                return Err(format!(
-                    "internal: the fused shortcut is {} {:?}, the output f32 {out_shape:?}",
-                    s.element_type, s.shape
-                )
-                .into())
-            }
-            Some(s) => Some(elements::<f32>(s)?),
-            None => None,
-        };
         let (x, w) = (elements(x)?, elements(w)?);
         let out = Tensor::computed(out_shape, |out| {
             compute_fused(&x, &w, &geometry, out, Some(epilogue), shortcut.as_deref())

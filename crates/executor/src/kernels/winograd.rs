@@ -22,8 +22,8 @@
 //! pool (one fork-join per convolution), transforms its input tiles into a
 //! buffer of its thread, runs the `t²` products, transforms the sums back
 //! into the output planes and runs the fused epilogue
-//! ([`Epilogue::apply`]) on each channel's band of rows while it is in
-//! cache. Tiles that reach past the input read zeros, so any explicit pads
+//! ([`Epilogue::apply_at`], a residual shortcut included) on each
+//! channel's band of rows while it is in cache. Tiles that reach past the input read zeros, so any explicit pads
 //! (and the ragged last tiles of planes that are not a multiple of `m`)
 //! need no special case.
 //!
@@ -230,7 +230,8 @@ pub(crate) fn choose(g: &Geometry) -> Option<Tile> {
 const MIN_TILES: usize = 100;
 
 /// The convolution `x ⊛ w` (f32, `out_shape`) by Winograd when [`choose`]
-/// picks a tile for it, with `epilogue` run on its outputs; `None` when
+/// picks a tile for it, with `fused`'s epilogue run on its outputs (adding
+/// its shortcut, a tensor of the output's shape, when it has one); `None` when
 /// the direct path is to compute it (not chosen, not f32, or values that
 /// are not finite: see the module doc).
 pub(crate) fn run(
@@ -238,7 +239,7 @@ pub(crate) fn run(
     w: &Tensor,
     out_shape: &[usize],
     g: &Geometry,
-    epilogue: Option<&Epilogue<f32>>,
+    fused: Option<Fused<'_>>,
 ) -> KResult<Option<Tensor>> {
     let Some(tile) = choose(g) else {
         return Ok(None);
@@ -246,8 +247,12 @@ pub(crate) fn run(
     if x.element_type != ElementType::F32 || w.element_type != ElementType::F32 {
         return Ok(None);
     }
-    if epilogue.is_some_and(|e| !e.fits(g.groups * g.cout)) {
+    if fused.is_some_and(|(e, _)| !e.fits(g.groups * g.cout)) {
         return Err("internal: the fused bias does not hold one value per channel".into());
+    }
+    let out_len: usize = out_shape.iter().product();
+    if fused.is_some_and(|(e, s)| e.shortcut.is_some() != s.is_some_and(|s| s.len() == out_len)) {
+        return Err("internal: the fused shortcut does not hold the output's values".into());
     }
     let Some(u) = transformed_weights(w, g, tile)? else {
         return Ok(None);
@@ -258,11 +263,15 @@ pub(crate) fn run(
     }
     let mut finite = true;
     let out = Tensor::computed(out_shape.to_vec(), |out: &mut [f32]| {
-        finite = convolve(&x, &u, g, tile, out, epilogue)?;
+        finite = convolve(&x, &u, g, tile, out, fused)?;
         Ok::<(), KernelError>(())
     })?;
     Ok(finite.then_some(out))
 }
+
+/// A fused epilogue and, when it adds a residual shortcut, the shortcut's
+/// values (laid out as the output).
+pub(crate) type Fused<'a> = (&'a Epilogue<f32>, Option<&'a [f32]>);
 
 /// Transformed filters: `[group][ξ][C_out][C_in]`, `ξ` over the `t × t`
 /// tile (row-major).
@@ -465,7 +474,7 @@ fn convolve(
     g: &Geometry,
     tile: Tile,
     out: &mut [f32],
-    epilogue: Option<&Epilogue<f32>>,
+    fused: Option<Fused<'_>>,
 ) -> KResult<bool> {
     let t = tile.t();
     let channels = g.groups * g.cout;
@@ -484,7 +493,7 @@ fn convolve(
         g,
         plan: &plan,
         out: SharedOut(out.as_mut_ptr()),
-        epilogue,
+        fused,
     };
     let item = |index: usize| {
         let chunk = index % plan.chunks;
@@ -537,7 +546,7 @@ struct Job<'a> {
     g: &'a Geometry,
     plan: &'a Plan,
     out: SharedOut,
-    epilogue: Option<&'a Epilogue<f32>>,
+    fused: Option<Fused<'a>>,
 }
 
 impl Job<'_> {
@@ -552,7 +561,7 @@ impl Job<'_> {
             g,
             plan,
             ref out,
-            epilogue,
+            fused,
         } = *self;
         let (m, t) = (plan.tile.m(), plan.tile.t());
         let tt = t * t;
@@ -617,19 +626,18 @@ impl Job<'_> {
                 // only this block writes them: blocks own disjoint tile rows,
                 // chunks disjoint channels, groups disjoint channels. No other
                 // reference to these elements is live.
+                let band_start = (image * channels + channel) * plane + y0 * ow;
                 let band = unsafe {
-                    std::slice::from_raw_parts_mut(
-                        out.0.add((image * channels + channel) * plane + y0 * ow),
-                        (y1 - y0) * ow,
-                    )
+                    std::slice::from_raw_parts_mut(out.0.add(band_start), (y1 - y0) * ow)
                 };
                 let first_tile = (row - first_row) * plan.tile_cols;
                 scatter_tiles(stage_a, tiles, first_tile, m, (y1 - y0, ow), band);
                 if !band.iter().fold(true, |all, v| all & v.is_finite()) {
                     finite = false;
                 }
-                if let Some(e) = epilogue {
-                    e.apply(channel, band);
+                if let Some((e, shortcut)) = fused {
+                    let shortcut = shortcut.map(|s| &s[band_start..][..band.len()]);
+                    e.apply_at(channel, band, shortcut);
                 }
                 row = band_end;
             }
@@ -877,7 +885,7 @@ fn scatter<const M: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fusion::Activation;
+    use crate::fusion::{Activation, Side};
 
     /// Deterministic values of mixed sign and magnitude (1e-2 to 1e2).
     fn values(count: usize, seed: u64) -> Vec<f32> {
@@ -1045,22 +1053,38 @@ mod tests {
         let x = values(g.batch * g.cin * g.input_size(), 7);
         let w = values(g.cout * g.cin * 9, 8);
         let bias = values(g.cout, 9);
-        let epilogue = Epilogue {
-            bias: Some(bias.clone()),
-            activation: Activation::Relu,
-        };
-        for tile in [Tile::F2, Tile::F4] {
-            let u = transform_filters(&w, &g, tile);
-            let mut plain = vec![0f32; g.batch * g.cout * g.output_size()];
-            let mut fused = vec![0f32; plain.len()];
-            crate::gemm::test_pool(2).install(|| {
-                convolve(&x, &u, &g, tile, &mut plain, None).expect("plain");
-                convolve(&x, &u, &g, tile, &mut fused, Some(&epilogue)).expect("fused");
-            });
-            let plane = g.output_size();
-            for (i, (&p, &f)) in plain.iter().zip(&fused).enumerate() {
-                let expected = (p + bias[(i / plane) % g.cout]).max(0.0);
-                assert_eq!(f.to_bits(), expected.to_bits(), "{tile:?} output {i}");
+        let shortcut = values(g.batch * g.cout * g.output_size(), 10);
+        for residual in [None, Some(Side::Left), Some(Side::Right)] {
+            let epilogue = Epilogue {
+                bias: Some(bias.clone()),
+                shortcut: residual,
+                activation: Activation::Relu,
+            };
+            let added = residual.map(|_| shortcut.as_slice());
+            for tile in [Tile::F2, Tile::F4] {
+                let u = transform_filters(&w, &g, tile);
+                let mut plain = vec![0f32; g.batch * g.cout * g.output_size()];
+                let mut fused = vec![0f32; plain.len()];
+                crate::gemm::test_pool(2).install(|| {
+                    convolve(&x, &u, &g, tile, &mut plain, None).expect("plain");
+                    convolve(&x, &u, &g, tile, &mut fused, Some((&epilogue, added)))
+                        .expect("fused");
+                });
+                let plane = g.output_size();
+                for (i, (&p, &f)) in plain.iter().zip(&fused).enumerate() {
+                    let biased = p + bias[(i / plane) % g.cout];
+                    let summed = match residual {
+                        None => biased,
+                        Some(Side::Left) => shortcut[i] + biased,
+                        Some(Side::Right) => biased + shortcut[i],
+                    };
+                    let expected = summed.max(0.0);
+                    assert_eq!(
+                        f.to_bits(),
+                        expected.to_bits(),
+                        "{tile:?} {residual:?} output {i}"
+                    );
+                }
             }
         }
     }
