@@ -465,21 +465,18 @@ impl Builder<'_> {
             }
         }
         // Port ids must be unique within the layer, or edges are ambiguous.
-        let mut seen = HashMap::new();
-        for port in inputs.iter().chain(&outputs) {
-            if let Some(first) = seen.insert(port.id, port.location) {
-                self.diagnostics.push(
-                    head.error(
-                        rules::PORT_ID_INVALID,
-                        format!("port id {} is declared twice", port.id),
-                    )
-                    .at(port.location)
-                    .with_note(format!(
-                        "first declared at line {}, column {}",
-                        first.line, first.column
-                    )),
-                );
-            }
+        for (port, first) in duplicate_ports(&inputs, &outputs) {
+            self.diagnostics.push(
+                head.error(
+                    rules::PORT_ID_INVALID,
+                    format!("port id {} is declared twice", port.id),
+                )
+                .at(port.location)
+                .with_note(format!(
+                    "first declared at line {}, column {}",
+                    first.line, first.column
+                )),
+            );
         }
 
         let attributes: Attributes = data
@@ -546,12 +543,47 @@ impl Builder<'_> {
             Op::SubGraph(Box::new(SubGraph { bodies: read }))
         };
 
+        // A second layer with an id is reported now: the node takes the
+        // head's strings below.
+        let new_id = match id {
+            Some(id) => match self.ids.get(id) {
+                Some(&first) => {
+                    let first_location = self.graph.node(first).location;
+                    self.diagnostics.push(
+                        head.error(
+                            rules::LAYER_ID_DUPLICATE,
+                            format!(
+                            "layer id {id} is already used; edges refer to the first layer with it"
+                        ),
+                        )
+                        .with_note(format!(
+                            "first used at line {}, column {}",
+                            first_location.line, first_location.column
+                        )),
+                    );
+                    None
+                }
+                None => Some(id),
+            },
+            None => None,
+        };
+        let LayerHead {
+            layer:
+                LayerRef {
+                    id: layer_id,
+                    name: layer_name,
+                    type_name: layer_type,
+                    version: layer_version,
+                    ..
+                },
+            ..
+        } = head;
         let node = ir::Node {
-            id: head.layer.id.clone(),
-            name: head.layer.name.clone(),
+            id: layer_id,
+            name: layer_name,
             op_type: OpType {
-                name: head.layer.type_name.clone(),
-                version: head.layer.version.clone(),
+                name: layer_type,
+                version: layer_version,
             },
             op,
             attributes,
@@ -562,24 +594,8 @@ impl Builder<'_> {
             location,
         };
         let node_id = self.graph.add_node(node);
-        if let Some(id) = id {
-            if let Some(&first) = self.ids.get(id) {
-                let first_location = self.graph.node(first).location;
-                self.diagnostics.push(
-                    head.error(
-                        rules::LAYER_ID_DUPLICATE,
-                        format!(
-                            "layer id {id} is already used; edges refer to the first layer with it"
-                        ),
-                    )
-                    .with_note(format!(
-                        "first used at line {}, column {}",
-                        first_location.line, first_location.column
-                    )),
-                );
-            } else {
-                self.ids.insert(id.to_owned(), node_id);
-            }
+        if let Some(id) = new_id {
+            self.ids.insert(id.to_owned(), node_id);
         }
     }
 
@@ -1299,6 +1315,35 @@ impl Builder<'_> {
     }
 }
 
+/// Each port (of a layer's `inputs` then `outputs`) whose id an earlier one
+/// has, with the location of the latest such earlier port. A layer has a few ports: they are
+/// compared pairwise, without a map per layer; a layer of many (a Concat of
+/// 10,000 inputs) gets a map.
+fn duplicate_ports<'p>(
+    inputs: &'p [PortDecl],
+    outputs: &'p [PortDecl],
+) -> Vec<(&'p PortDecl, SourceLocation)> {
+    const PAIRWISE_UP_TO: usize = 32;
+    let ports = || inputs.iter().chain(outputs);
+    let mut duplicates = Vec::new();
+    if inputs.len() + outputs.len() <= PAIRWISE_UP_TO {
+        for (index, port) in ports().enumerate() {
+            // The latest earlier port with the id, as the map below says.
+            if let Some(first) = ports().take(index).filter(|p| p.id == port.id).last() {
+                duplicates.push((port, first.location));
+            }
+        }
+    } else {
+        let mut seen = HashMap::new();
+        for port in ports() {
+            if let Some(first) = seen.insert(port.id, port.location) {
+                duplicates.push((port, first));
+            }
+        }
+    }
+    duplicates
+}
+
 /// Parses a Parameter `shape` in OpenVINO's syntax ([`ir::shape::parse_openvino_shape`]):
 /// unknown and interval dims become fresh symbols whose provenance names the
 /// Parameter and the dim.
@@ -1365,6 +1410,34 @@ mod tests {
         assert_eq!(split_names("a\\,b,c"), ["a,b", "c"]);
         assert_eq!(split_names("x"), ["x"]);
         assert!(split_names("").is_empty());
+    }
+
+    #[test]
+    fn duplicate_ports_name_the_latest_earlier_port_either_way() {
+        let port = |id: u32, line: u32| PortDecl {
+            id,
+            element_type: None,
+            names: Vec::new(),
+            dims: Vec::new(),
+            attributes: Attributes::new(),
+            rt_info: None,
+            location: SourceLocation { line, column: 1 },
+        };
+        let found = |inputs: &[PortDecl], outputs: &[PortDecl]| {
+            duplicate_ports(inputs, outputs)
+                .into_iter()
+                .map(|(port, first)| (port.location.line, first.line))
+                .collect::<Vec<_>>()
+        };
+        // Id 1 three times (lines 2, 3, 5), id 0 in both lists (1, 4).
+        let inputs = [port(0, 1), port(1, 2), port(1, 3)];
+        let outputs = [port(0, 4), port(1, 5)];
+        assert_eq!(found(&inputs, &outputs), [(3, 2), (4, 1), (5, 3)]);
+        // Past the pairwise limit: the map says the same.
+        let many: Vec<_> = (0..40).map(|i| port(100 + i, 100 + i)).collect();
+        let inputs: Vec<_> = inputs.iter().cloned().chain(many).collect();
+        assert_eq!(found(&inputs, &outputs), [(3, 2), (4, 1), (5, 3)]);
+        assert!(found(&inputs[3..], &[]).is_empty());
     }
 
     #[test]
