@@ -40,7 +40,8 @@ import sys
 import tempfile
 import time
 
-BINARY = os.path.join("target", "release", "ir-check")
+# The release binary; `--binary` (or a CARGO_TARGET_DIR) points elsewhere.
+BINARY = os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "release", "ir-check")
 
 
 def port(pid: int, dims: list[str], precision: str = "FP32") -> str:
@@ -201,13 +202,16 @@ def layer_count(xml: str) -> int:
 
 
 def main() -> int:
+    global BINARY
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     parser.add_argument("--kinds", nargs="+", default=list(GENERATORS), choices=list(GENERATORS))
     parser.add_argument("--models", nargs="*", default=["ir-samples/models"], metavar="DIR")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--work", help="where to write the generated graphs")
+    parser.add_argument("--binary", help=f"the ir-check binary (default: {BINARY})")
     args = parser.parse_args()
+    BINARY = args.binary or BINARY
     if not os.path.exists(BINARY):
         sys.exit(f"{BINARY} is missing: cargo build --release -p ir-check")
     import openvino as ov

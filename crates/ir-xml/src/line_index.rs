@@ -101,27 +101,26 @@ impl Lines {
         if offset < self.scanned || complete {
             return;
         }
-        let mut from = self.scanned;
-        loop {
+        let bytes = text.as_bytes();
+        let from = self.scanned;
+        // One SIMD scan for the newlines of all the lines to find (memchr's
+        // iterator: a search per line costs more on the short lines of IR).
+        for at in memchr::memchr_iter(b'\n', bytes.get(from..).unwrap_or_default()) {
             let start = self.starts.last().copied().unwrap_or_default();
-            // `str::find` of one byte is a memchr.
-            let Some(at) = text.get(from..).and_then(|rest| rest.find('\n')) else {
-                // The last line, without a newline: complete at the end.
-                let rest = text.as_bytes().get(start..).unwrap_or_default();
-                self.ascii.push(rest.is_ascii());
-                self.scanned = text.len();
-                return;
-            };
             let end = from + at + 1;
-            let line = text.as_bytes().get(start..end).unwrap_or_default();
+            let line = bytes.get(start..end).unwrap_or_default();
             self.ascii.push(line.is_ascii());
             self.starts.push(end);
-            from = end;
             if end > offset {
                 self.scanned = end;
                 return;
             }
         }
+        // The last line, without a newline: complete at the end.
+        let start = self.starts.last().copied().unwrap_or_default();
+        let rest = bytes.get(start..).unwrap_or_default();
+        self.ascii.push(rest.is_ascii());
+        self.scanned = text.len();
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use quick_xml::events::attributes::Attributes;
+use quick_xml::events::attributes::{AttrError, Attributes};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
@@ -55,6 +55,14 @@ impl Element<'_> {
             text.to_mut().push_str(&more);
         }
     }
+}
+
+/// `bytes` as the stretch of `text` they are, when they are one (a name,
+/// value or text quick-xml borrowed from the document): already known to
+/// be UTF-8.
+fn within<'a>(text: &'a str, bytes: &[u8]) -> Option<&'a str> {
+    let start = (bytes.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    text.get(start..start.checked_add(bytes.len())?)
 }
 
 /// A streaming reader over a whole document that knows byte offsets.
@@ -163,14 +171,29 @@ impl<'a> XmlStream<'a> {
         let name = content
             .get(..name_len)
             .ok_or_else(|| self.error_at(at, "a tag name that is not UTF-8"))?;
-        let mut attrs = Vec::new();
-        for attr in Attributes::new(content, name_len).with_checks(true) {
+        let mut attrs: Vec<Attr<'a>> = Vec::new();
+        // Duplicate keys are found here, in the list being built, rather than
+        // by quick-xml's check, which keeps a vector of its own per tag (an
+        // allocation per element of the file); the error is the same.
+        for attr in Attributes::new(content, name_len).with_checks(false) {
             let attr = attr.map_err(|e| self.error_at(at, format!("in `<{name}>`: {e}")))?;
-            let key = std::str::from_utf8(attr.key.into_inner())
-                .map_err(|e| self.error_at(at, format!("in `<{name}>`: {e}")))?;
-            let value = attr.unescape_value().map_err(|e| {
-                self.error_at(at, format!("in attribute `{key}` of `<{name}>`: {e}"))
-            })?;
+            let key = match within(content, attr.key.into_inner()) {
+                Some(key) => key,
+                None => std::str::from_utf8(attr.key.into_inner())
+                    .map_err(|e| self.error_at(at, format!("in `<{name}>`: {e}")))?,
+            };
+            if let Some((first, _)) = attrs.iter().find(|(k, _)| k == key) {
+                let offset = |k: &str| k.as_ptr() as usize - content.as_ptr() as usize;
+                let e = AttrError::Duplicated(offset(key), offset(first));
+                return Err(self.error_at(at, format!("in `<{name}>`: {e}")));
+            }
+            // The value is text of the document: only unescaped, not
+            // checked as UTF-8 again as quick-xml's `unescape_value` would.
+            let value = match within(content, &attr.value) {
+                Some(value) => quick_xml::escape::unescape(value).map_err(quick_xml::Error::from),
+                None => attr.unescape_value(),
+            }
+            .map_err(|e| self.error_at(at, format!("in attribute `{key}` of `<{name}>`: {e}")))?;
             attrs.push((Cow::Borrowed(key), value));
         }
         Ok((Cow::Borrowed(name), attrs))
@@ -248,9 +271,14 @@ impl<'a> XmlStream<'a> {
                 }
                 Event::Text(_) | Event::CData(_) if skipped > 0 => {}
                 Event::Text(text) => {
-                    let text = text
-                        .unescape()
-                        .map_err(|e| self.error_at(at, e.to_string()))?;
+                    // Text of the document: only unescaped, as for attributes.
+                    let text = match within(self.text, &text) {
+                        Some(raw) => {
+                            quick_xml::escape::unescape(raw).map_err(quick_xml::Error::from)
+                        }
+                        None => text.unescape(),
+                    }
+                    .map_err(|e| self.error_at(at, e.to_string()))?;
                     if let Some(current) = stack.last_mut() {
                         Element::push_text(&mut current.text, text);
                     }

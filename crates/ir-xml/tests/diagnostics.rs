@@ -356,7 +356,20 @@ fn input_that_cannot_be_read() {
     assert!(matches!(read_error(&text), ReadError::Xml { line: 4, .. }));
     // A duplicate attribute.
     let text = net(&PARAM.replace("name=\"x\"", "name=\"x\" name=\"y\""), "");
-    assert!(matches!(read_error(&text), ReadError::Xml { .. }));
+    let e = read_error(&text);
+    assert!(matches!(e, ReadError::Xml { line: 4, .. }), "{e}");
+    // Worded as quick-xml's own duplicate check words it, positions counted
+    // from the tag's name.
+    let tag = "layer id=\"0\" name=\"x\" name=\"y\" type=\"Parameter\"";
+    let quick_xml_says = quick_xml::events::attributes::Attributes::new(tag, 5)
+        .with_checks(true)
+        .find_map(Result::err)
+        .map(|e| e.to_string())
+        .expect("a duplicate");
+    assert!(
+        e.to_string().contains(&quick_xml_says),
+        "{e} / {quick_xml_says}"
+    );
     // Not `<net>`.
     let e = read_error("<?xml version=\"1.0\"?>\n<model version=\"11\" />");
     assert!(

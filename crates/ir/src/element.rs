@@ -84,7 +84,9 @@ impl ElementType {
                 name.eq_ignore_ascii_case(text) || precision.eq_ignore_ascii_case(text)
             })
             .map(|(t, _, _)| *t)
-            .or(match text.to_ascii_lowercase().as_str() {
+            // Lazily: every port's precision is parsed, and the lowercase
+            // copy is a string allocated for the rare other spellings only.
+            .or_else(|| match text.to_ascii_lowercase().as_str() {
                 "bool" => Some(ElementType::Boolean),
                 "fp32" => Some(ElementType::F32),
                 "fp16" => Some(ElementType::F16),

@@ -208,6 +208,27 @@ impl Graph {
         sources
     }
 
+    /// The one producer of each input of `node`, or `None` when an input is
+    /// fed by no output or by several: what [`Graph::input_sources`] says of
+    /// a valid node, in one list instead of one per input (inference asks
+    /// for every node).
+    pub fn single_input_sources(&self, node: NodeId) -> Option<Vec<OutputRef>> {
+        let mut sources = vec![None; self.graph[node].inputs.len()];
+        for edge in self.graph.edges_directed(node, Direction::Incoming) {
+            let e = edge.weight();
+            if let Some(slot) = sources.get_mut(e.to_input) {
+                let source = OutputRef {
+                    node: edge.source(),
+                    output: e.from_output,
+                };
+                if slot.replace(source).is_some() {
+                    return None;
+                }
+            }
+        }
+        sources.into_iter().collect()
+    }
+
     /// The consumers of each output of `node`.
     pub fn output_consumers(&self, node: NodeId) -> Vec<Vec<InputRef>> {
         let mut consumers = vec![Vec::new(); self.graph[node].outputs.len()];

@@ -264,7 +264,7 @@ impl Model {
             check_declared_shapes: !self.overridden,
             strict_spec: options.strict_spec,
         };
-        let inference = infer_validated(&self.graph, &Registry::standard(), &options, structural);
+        let inference = infer_validated(&self.graph, Registry::shared(), &options, structural);
         let mut diagnostics = self.diagnostics.clone();
         diagnostics.extend(inference.diagnostics.iter().cloned());
         diagnostics.sort_by_key(|d| (d.location.map(|l| (l.line, l.column)), d.severity));

@@ -81,6 +81,25 @@ impl InferContext {
 
     /// Sets the node the following calls concern.
     pub(crate) fn enter(&mut self, node: &Node) {
+        if let (Some((layer, location)), true) = (&mut self.current, self.scopes.is_empty()) {
+            // Every node is entered: the previous node's strings are reused
+            // (`clone_from` keeps their buffers), not four allocated per node.
+            // Every field named, so that a new one is not forgotten here.
+            let LayerRef {
+                id,
+                name,
+                type_name,
+                version,
+                parents,
+            } = layer;
+            id.clone_from(&node.id);
+            name.clone_from(&node.name);
+            type_name.clone_from(&node.op_type.name);
+            version.clone_from(&node.op_type.version);
+            parents.clear();
+            *location = node.location;
+            return;
+        }
         let mut layer = node.layer_ref();
         for (parent, body) in self.scopes.iter().rev() {
             layer = layer.within(parent, body);

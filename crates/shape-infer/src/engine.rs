@@ -237,19 +237,18 @@ impl Walker<'_> {
             };
             // The inputs, when every one is fed once by an inferred or declared tensor.
             let inputs: Option<Vec<TensorInfo>> = acyclic
-                .then(|| {
-                    graph
-                        .input_sources(id)
+                .then(|| graph.single_input_sources(id))
+                .flatten()
+                .and_then(|sources| {
+                    sources
                         .iter()
-                        .map(|sources| match sources.as_slice() {
-                            [source] => outcomes[source.node.index()]
+                        .map(|source| {
+                            outcomes[source.node.index()]
                                 .as_ref()
-                                .and_then(|o| o.outputs().get(source.output).cloned()),
-                            _ => None,
+                                .and_then(|o| o.outputs().get(source.output).cloned())
                         })
                         .collect()
-                })
-                .flatten();
+                });
 
             // A layer with bodies is inferred through them, not by a rule.
             let how = match &node.op {

@@ -214,6 +214,14 @@ impl Registry {
         }
     }
 
+    /// The standard registry, built once per process: [`Registry::standard`]
+    /// hashes a few hundred ops into two maps, which a small model's check
+    /// would otherwise pay on every call.
+    pub fn shared() -> &'static Registry {
+        static SHARED: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
+        SHARED.get_or_init(Registry::standard)
+    }
+
     /// Every op, sorted by type name.
     pub fn ops(&self) -> Vec<&'static OpDef> {
         let mut ops: Vec<_> = self.ops.values().map(|(def, _)| *def).collect();

@@ -1,0 +1,77 @@
+//! `Graph::single_input_sources` says what `Graph::input_sources` says of
+//! each input: its one producer, or nothing when an input has none or
+//! several.
+
+use ir::{Attributes, Graph, InputRef, Node, Op, OpType, OutputRef, PortDecl, SourceLocation};
+
+fn port(id: u32) -> PortDecl {
+    PortDecl {
+        id,
+        element_type: None,
+        names: Vec::new(),
+        dims: Vec::new(),
+        attributes: Attributes::new(),
+        rt_info: None,
+        location: SourceLocation::default(),
+    }
+}
+
+fn node(id: &str, inputs: u32, outputs: u32) -> Node {
+    Node {
+        id: id.to_owned(),
+        name: id.to_owned(),
+        op_type: OpType {
+            name: "Add".to_owned(),
+            version: "opset1".to_owned(),
+        },
+        op: Op::Other,
+        attributes: Attributes::new(),
+        layer_attributes: Attributes::new(),
+        inputs: (0..inputs).map(port).collect(),
+        outputs: (inputs..inputs + outputs).map(port).collect(),
+        rt_info: None,
+        location: SourceLocation::default(),
+    }
+}
+
+/// What `input_sources` says when every input has exactly one producer.
+fn expected(graph: &Graph, id: ir::NodeId) -> Option<Vec<OutputRef>> {
+    graph
+        .input_sources(id)
+        .into_iter()
+        .map(|sources| match sources.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn one_producer_per_input_or_none() {
+    let mut graph = Graph::default();
+    let a = graph.add_node(node("a", 0, 2));
+    let b = graph.add_node(node("b", 0, 1));
+    let fed = graph.add_node(node("fed", 2, 1));
+    let unfed = graph.add_node(node("unfed", 2, 1));
+    let twice = graph.add_node(node("twice", 2, 1));
+    let out = |node, output| OutputRef { node, output };
+    let input = |node, input| InputRef { node, input };
+    // Edges added out of port order.
+    graph.connect(out(b, 0), input(fed, 1));
+    graph.connect(out(a, 1), input(fed, 0));
+    graph.connect(out(a, 0), input(unfed, 0));
+    graph.connect(out(a, 0), input(twice, 0));
+    graph.connect(out(b, 0), input(twice, 1));
+    graph.connect(out(a, 1), input(twice, 1));
+
+    assert_eq!(
+        graph.single_input_sources(fed),
+        Some(vec![out(a, 1), out(b, 0)])
+    );
+    assert_eq!(graph.single_input_sources(unfed), None);
+    assert_eq!(graph.single_input_sources(twice), None);
+    assert_eq!(graph.single_input_sources(a), Some(Vec::new()));
+    for id in [a, b, fed, unfed, twice] {
+        assert_eq!(graph.single_input_sources(id), expected(&graph, id));
+    }
+}
