@@ -1125,19 +1125,19 @@ fn vast_and_empty(inputs: &[Tensor], specs: &[OutSpec]) -> bool {
 /// A run's values waiting for their consumers: one slot per node output
 /// (`base[node] + output`), each with the number of consumers yet to read
 /// it; a plain array, where a map hashed every lookup (ten a layer).
-struct Slots {
-    base: Vec<usize>,
+struct Slots<'a> {
+    base: &'a [usize],
     values: Vec<Option<Tensor>>,
     remaining: Vec<usize>,
 }
 
-impl Slots {
+impl<'a> Slots<'a> {
     /// Empty slots for the outputs `base` numbers (its last entry: their
     /// count).
-    fn new(base: &[usize]) -> Slots {
+    fn new(base: &'a [usize]) -> Slots<'a> {
         let count = base.last().copied().unwrap_or(0);
         Slots {
-            base: base.to_vec(),
+            base,
             values: vec![None; count],
             remaining: vec![0; count],
         }
