@@ -8,7 +8,10 @@ many of its elements each way gives, and the layers the plugin runs (type,
 precision) so a result can be traced to its fusion. Then f16 bodies (Loop,
 If, TensorIterator), the f16 attention scale of a static and a dynamic
 query dim, bf16 attention (ScaledDotProductAttention) and bf16 MatMuls
-scaled by a constant, each against the models its docstring names.
+scaled by a constant, each against the models its docstring names; and two
+run-time rules of the plugin that are not about f16: integer Divide
+(truncated whatever ``m_pythondiv`` says) and the start of a float
+ReduceMax or ReduceMin (the type's finite limit).
 
 Run: ``python3 scripts/probe_cpu_precision.py``. The findings (OpenVINO
 2026.4, AVX-512 with bf16, no AVX512-FP16 or AMX) are written up in
@@ -373,6 +376,118 @@ def main() -> None:
     f16_attention_scale(core, rng)
     bf16_attention(core, rng)
     bf16_scaled_products(core, rng)
+    bf16_attention_chains(core, rng)
+    integer_divide(core)
+    reduce_extremes(core)
+
+
+def bf16_attention_chains(core: ov.Core, rng: np.random.Generator) -> None:
+    """Explicit bf16 chains MatMul(q, k^T) [* scale] [+ mask] -> Softmax
+    [-> Select] -> MatMul(v), static and dynamic shapes, against three
+    models: each layer rounded to bf16 ("per op"); the rule of the plugin's
+    ScaledDotProductAttention, with a constant scale moved into k ("sdpa
+    rule": k * scale rounded, the product rounded, the mask in f32, the
+    softmax rounded); and f32 up to the softmax ("f32 product")."""
+    bf = HALVES["bf16"][1]
+
+    def softmax(x):
+        e = np.exp(x - x.max(-1, keepdims=True))
+        return e / e.sum(-1, keepdims=True)
+
+    def probe(label, dims, mask=False, scale=None, select=False, transposed=True, dynamic=False):
+        L, S, E = dims
+        q, k, v = (rounded(rng.uniform(-1, 1, (1, 2, n, E)), bf) for n in (L, S, S))
+        m = rounded(rng.uniform(-2, 0, (1, 1, L, S)), bf)
+        params = [ops.parameter([-1] * 4 if dynamic else list(a.shape), ov.Type.bf16) for a in (q, k, v, m)]
+        key = params[1] if transposed else ops.transpose(params[1], ops.constant(np.array([0, 1, 3, 2])))
+        s = ops.matmul(params[0], key, False, transposed)
+        if scale is not None:
+            s = ops.multiply(s, ops.convert(ops.constant(np.float32(scale)), "bf16"))
+        if mask:
+            s = ops.add(s, params[3])
+        sm = ops.softmax(s, -1)
+        if select:
+            sm = ops.select(ops.is_nan(sm), ops.convert(ops.constant(np.float32(0)), "bf16"), sm)
+        used = params if mask else params[:3]
+        out, layers = run(core, ov.Model([ops.matmul(sm, params[2], False, False)], used),
+                          [feed(ov.Type.bf16, a) for a in (q, k, v, m)[:len(used)]])
+        kt = np.swapaxes(k, -1, -2)
+        c = rounded(np.float32(scale), bf) if scale is not None else None
+        per_op = rounded(q @ kt, bf)
+        per_op = rounded(per_op * c, bf) if c is not None else per_op
+        per_op = rounded(per_op + m, bf) if mask else per_op
+        per_op = rounded(rounded(softmax(per_op), bf) @ v, bf)
+        sdpa = rounded(q @ (np.swapaxes(rounded(k * c, bf), -1, -2) if c is not None else kt), bf)
+        sdpa = rounded(rounded(softmax(sdpa + m if mask else sdpa), bf) @ v, bf)
+        wide = q @ kt * (c if c is not None else np.float32(1))
+        wide = rounded(rounded(softmax(wide + m if mask else wide), bf) @ v, bf)
+        report(f"bf16 chain {label}{' dynamic' if dynamic else ''}", out,
+               {"per op": per_op, "sdpa rule": sdpa, "f32 product": wide}, layers)
+
+    for dynamic in (False, True):
+        probe("plain", (4, 6, 8), dynamic=dynamic)
+        probe("mask", (4, 6, 8), mask=True, dynamic=dynamic)
+        probe("scale 0.35", (4, 6, 8), scale=0.35, dynamic=dynamic)
+        probe("scale 0.3 and mask", (4, 6, 8), scale=0.3, mask=True, dynamic=dynamic)
+        probe("scale 0.25 and mask, larger", (8, 16, 16), scale=0.25, mask=True, dynamic=dynamic)
+        probe("mask, transposed key", (4, 6, 8), mask=True, transposed=False, dynamic=dynamic)
+        probe("mask, larger", (16, 32, 16), mask=True, dynamic=dynamic)
+        probe("mask, softmax read twice (IsNaN, Select)", (4, 6, 8), mask=True, select=True, dynamic=dynamic)
+
+
+def divide(a, b, python: bool):
+    """An opset1 Divide with ``m_pythondiv`` set to ``python``."""
+    node = ops.divide(a, b)
+    node.get_node().set_attribute("m_pythondiv", python) if hasattr(node, "get_node") else node.set_attribute("m_pythondiv", python)
+    return node
+
+
+def integer_divide(core: ov.Core) -> None:
+    """Integer Divide with and without ``m_pythondiv`` on negative
+    operands, against floor and truncated division: at run time (static
+    and dynamic shapes, a tensor and a scalar divisor, i8, i16, i32, i64)
+    and folded at compile time (two Constants)."""
+    x = np.array([-7, 7, -7, 7, -3, 3, -9, 16777217, -16777219, 2147483647, -2147483648], np.int32)
+    y = np.array([2, -2, -2, 2, 2, -2, 4, 2, 2, 3, 3], np.int32)
+    floor = (x.astype(np.int64) // y).tolist()
+    trunc = np.trunc(x.astype(np.float64) / y).astype(np.int64).tolist()
+    print(f"integer Divide of {x.tolist()} by {y.tolist()}: floor {floor}, truncated {trunc}")
+    for python in (True, False):
+        for dt in (np.int8, np.int16, np.int32, np.int64):
+            xs = np.clip(x.astype(np.int64), np.iinfo(dt).min, np.iinfo(dt).max).astype(dt)
+            for dims in ([x.size], [-1]):
+                a, b = ops.parameter(dims, dt), ops.parameter(dims, dt)
+                out, layers = run(core, ov.Model([divide(a, b, python)], [a, b]), [xs, y.astype(dt)])
+                print(f"  m_pythondiv={python} {dt.__name__} {dims}: {out.astype(np.int64).tolist()} [{layers}]")
+        a = ops.parameter([x.size], np.int32)
+        out, _ = run(core, ov.Model([divide(a, ops.constant(np.int32(-2)), python)], [a]), [x])
+        print(f"  m_pythondiv={python} i32 by a scalar -2: {out.astype(np.int64).tolist()}")
+        unused = ops.parameter([1], np.int32)
+        folded = ops.add(divide(ops.constant(x), ops.constant(y), python), ops.multiply(unused, ops.constant(np.int32(0))))
+        out, _ = run(core, ov.Model([folded], [unused]), [np.zeros(1, np.int32)])
+        print(f"  m_pythondiv={python} i32 folded (two Constants): {out.astype(np.int64).tolist()}")
+
+
+def reduce_extremes(core: ov.Core) -> None:
+    """Float ReduceMax and ReduceMin of rows of infinities (what the
+    reduction starts from), on several axes, static and dynamic shapes,
+    f32, f16 and bf16, and an Equal to -inf after a ReduceMax."""
+    rows = np.full((2, 5, 3), -np.inf, np.float32)
+    rows[1, 2, 1] = 5.0
+    for ty in ("f32", "f16", "bf16"):
+        for axes in ([0], [1], [2], [1, 2]):
+            for dims in (list(rows.shape), [-1, -1, -1]):
+                p = ops.parameter(dims, np.float32)
+                wide = p if ty == "f32" else ops.convert(p, ty)
+                top = ops.convert(ops.reduce_max(wide, ops.constant(np.array(axes)), False), "f32")
+                bottom = ops.convert(ops.reduce_min(ops.negative(wide), ops.constant(np.array(axes)), False), "f32")
+                outs, _ = outputs(core, ov.Model([top, bottom], [p]), [rows])
+                print(f"  {ty} axes {axes} {dims}: ReduceMax of -inf gives {sorted(set(outs[0].ravel().tolist()))}, "
+                      f"ReduceMin of +inf {sorted(set(outs[1].ravel().tolist()))}")
+    p = ops.parameter([2, 5, 3], np.float32)
+    equal = ops.equal(ops.reduce_max(p, ops.constant(np.array([2])), False), ops.constant(np.float32(-np.inf)))
+    outs, _ = outputs(core, ov.Model([equal], [p]), [rows])
+    print(f"  Equal(ReduceMax(row of -inf), -inf): {outs[0].ravel().astype(bool).tolist()} (numpy: True where a row is all -inf)")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@ rounding at the Result, a Convert to f16 and back mid-graph (not rounded),
 an f16 Convert of a compile-time constant (rounded), attention of f16
 operands without a scale (the scale rounded to f16 when the query's last dim
 is static, f32 when it is dynamic), and f16 Loop, TensorIterator and If
-bodies (f32 throughout, compile-time constants of a body folded in f16)."""
+bodies (f32 throughout, compile-time constants of a body folded in f16);
+bf16 attention and scaled products; integer Divides, which the plugin
+truncates at run time."""
 
 import numpy as np
 import openvino as ov
@@ -75,6 +77,9 @@ def build():
     dynamic_attention()
     bf16_attention()
     bf16_scaled_products()
+    bf16_attention_chains()
+    integer_divide()
+    reduce_extremes()
 
 
 def bodies():
@@ -252,5 +257,108 @@ def bf16_scaled_products():
         "bf16 MatMul(q, k^T) divided by sqrt(8) then plus a mask and multiplied by 0.3 (the plugin folds these scales into k), of q times 0.3, and a scaled product an identical MatMul shares (both per op)",
         params,
         [g.N(ops13.convert(g.N(node, name + "_bf16"), "f32"), name) for node, name in products],
+        [{}],
+    )
+
+
+def integer_divide():
+    """Integer Divides (``m_pythondiv``, the default, as OpenVINO's ONNX
+    frontend writes ONNX's Div): the CPU plugin's kernel divides in f32 and
+    truncates toward zero at run time, while the Divide of two Constants,
+    folded at compile time, floors as the spec says
+    (scripts/probe_cpu_precision.py's integer_divide). The inputs (0 to 3)
+    are made signed and the divisors odd or constant, never zero."""
+    x = g.P("x", [2, 6], np.int32)
+    y = g.P("y", [2, 6], np.int32)
+    dividend = ops13.subtract(ops13.multiply(x, g.C(7, "seven", np.int32)), g.C(10, "ten", np.int32))
+    signs = g.C([1, -1, 1, -1, 1, -1], "signs", np.int32)
+    divisor = ops13.multiply(ops13.add(ops13.multiply(y, g.C(2, "two", np.int32)), g.C(1, "one", np.int32)), signs)
+    by_constant = g.N(ops13.divide(dividend, g.C([2, -2, 3, -3, 4, -4], "divisors", np.int32)), "by_constant")
+    by_tensor = g.N(ops13.divide(dividend, divisor), "by_tensor")
+    narrow = g.N(ops13.divide(ops13.convert(dividend, "i8"), ops13.convert(divisor, "i8")), "by_tensor_i8")
+    folded = ops13.divide(g.C([-7, 7, -5, 5, -9, 9], "folded_dividends", np.int32), g.C([2, -2, 3, -3, 4, 4], "folded_divisors", np.int32))
+    constant = g.N(ops13.add(folded, ops13.multiply(x, g.C(0, "zero", np.int32))), "folded")
+    g.case(
+        "precision_integer_divide",
+        "i32 and i8 Divides of negative dividends by constant and run-time divisors (the plugin truncates toward zero) and a Divide of Constants (folded, floored)",
+        [x, y],
+        [by_constant, by_tensor, narrow, constant],
+        [{}],
+    )
+
+
+def reduce_extremes():
+    """Float ReduceMax and ReduceMin of rows masked to infinities: the CPU
+    plugin's reductions start from the type's finite limits, so an all -inf
+    row gives a ReduceMax of -3.4028235e38 (bf16: -3.3895314e38; f16
+    computes in f32), as OpenVINO's reference does, and an Equal to -inf
+    after it is false, as in ONNX's attention decomposition; an all +inf
+    row gives a ReduceMin of 3.4028235e38, where the reference, which folds
+    a reduction of Constants, gives +inf (scripts/probe_cpu_precision.py's
+    reduce_extremes). The infinities are logarithms of 0 (the golden files
+    record Constants as JSON, which has no infinity)."""
+    x = g.P("x", [3, 4], F32)
+
+    def minus_inf(name):
+        return ops13.log(g.C(0.0, name, F32))
+
+    # Row 0 below 10 everywhere (all masked), row 1 in part, row 2 nowhere.
+    masked_rows = ops13.less(x, g.C([[10.0], [-1.0], [-10.0]], "thresholds", F32))
+    low = g.N(ops13.select(masked_rows, minus_inf("zero_low"), x), "low")
+    high = ops13.select(masked_rows, ops13.negative(minus_inf("zero_high")), x)
+    axis = g.C([1], "axis1")
+    top = g.N(ops13.reduce_max(low, axis, False), "max")
+    bottom = g.N(ops13.reduce_min(high, axis, False), "min")
+    masked = g.N(ops13.equal(ops13.reduce_max(low, axis, True), minus_inf("zero_equal")), "max_is_minus_inf")
+    top_bf16 = g.N(ops13.convert(ops13.reduce_max(ops13.convert(low, "bf16"), axis, False), "f32"), "max_bf16")
+    bottom_bf16 = g.N(ops13.convert(ops13.reduce_min(ops13.convert(high, "bf16"), axis, False), "f32"), "min_bf16")
+    low16 = ops13.convert(low, "f16")
+    masked16 = g.N(ops13.equal(ops13.reduce_max(low16, axis, False), ops13.convert(minus_inf("zero_f16"), "f16")), "max_f16_is_minus_inf")
+    # log(0) = -inf, log(e) = 1: folded at compile time with the rest.
+    rows = ops13.negative(ops13.log(g.C([[0.0, 0.0], [np.e, 0.0], [0.0, 0.0]], "folded_rows", F32)))
+    folded = ops13.equal(ops13.reduce_min(rows, axis, False), ops13.negative(minus_inf("zero_folded")))
+    # Joined with a run-time value that is true everywhere, so that the
+    # Result is not itself a constant.
+    folded = g.N(ops13.logical_and(folded, ops13.less(top, g.C(1e30, "huge", F32))), "folded_min_is_plus_inf")
+    g.case(
+        "precision_reduce_extremes",
+        "f32, bf16 and f16 ReduceMax and ReduceMin of rows masked to infinities (the plugin starts from the finite limits), Equal to -inf after them, and a folded ReduceMin of Constants (+inf)",
+        [x],
+        [top, bottom, masked, top_bf16, bottom_bf16, masked16, folded],
+        [{}],
+    )
+
+
+def bf16_attention_chains():
+    """Explicit bf16 attention chains MatMul -> Add(mask) -> Softmax ->
+    MatMul, which the CPU plugin fuses into its attention subgraph: the
+    product rounded, the mask added in f32, the softmax rounded, as its
+    ScaledDotProductAttention (scripts/probe_cpu_precision.py's
+    bf16_attention_chains); one with a Select between the softmax and the
+    second product, and one whose softmax is a Result too, which the plugin
+    computes layer by layer, each rounding. Each chain has its own key, so
+    that OpenVINO does not merge their products."""
+    shapes = [("q", [1, 2, 4, 8]), ("v", [1, 2, 6, 8]), ("m", [1, 1, 4, 6])]
+    shapes += [(f"k{i}", [1, 2, 6, 8]) for i in range(3)]
+    params = [g.P(n, shape, F32) for n, shape in shapes]
+    q, v, m, *keys = (g.N(ops13.convert(p, "bf16"), p.get_friendly_name() + "_bf16") for p in params)
+
+    def chain(name, k, select=False, shared=False):
+        scores = ops13.softmax(ops13.add(ops13.matmul(q, k, False, True), m), -1)
+        probs = scores
+        if select:
+            # Rows whose mask is all below -2.5 keep 0, as in ONNX's decomposition.
+            empty = ops13.less(ops13.reduce_max(m, g.C([-1], name + "_axis"), True), ops13.convert(g.C(-2.5, name + "_floor", F32), "bf16"))
+            probs = ops13.select(empty, ops13.convert(g.C(0.0, name + "_zero", F32), "bf16"), scores)
+        out = [g.N(ops13.convert(ops13.matmul(probs, v, False, False), "f32"), name)]
+        if shared:
+            out.append(g.N(ops13.convert(scores, "f32"), name + "_softmax"))
+        return out
+
+    g.case(
+        "precision_bf16_attention_chains",
+        "bf16 MatMul, mask Add, Softmax, MatMul chains as the plugin fuses them (the mask added in f32), one with a Select after the softmax, and one whose softmax is also a Result (each layer rounded)",
+        params,
+        chain("fused", keys[0]) + chain("selected", keys[1], select=True) + chain("shared", keys[2], shared=True),
         [{}],
     )

@@ -39,6 +39,15 @@
 //! scale known at compile time, [`Precision::Plugin`] moves it too: into
 //! the key of a bf16 ScaledDotProductAttention, and into the second operand
 //! of a bf16 MatMul whose product only that scale reads.
+//!
+//! Two more of the plugin's run-time rules are followed under
+//! [`Precision::Plugin`] (compile-time constants, which OpenVINO folds with
+//! its reference implementations, and [`Precision::Exact`] keep the spec's):
+//! a Divide of integers truncates its quotients toward zero, as the
+//! plugin's f32 kernel does whatever `m_pythondiv` says; a float ReduceMin
+//! starts from the highest finite value of its type (OpenVINO's reference
+//! starts from +inf; both start ReduceMax from the lowest finite value, as
+//! the kernel does under both policies), so a row of +inf reduces to it.
 
 use std::collections::{HashMap, HashSet};
 
@@ -57,7 +66,10 @@ pub enum Precision {
     /// on any CPU with `INFERENCE_PRECISION_HINT=f32`): f16 values are
     /// computed and passed between layers in f32, widened from f16 where
     /// the model's f16 Parameters and Constants are read and rounded to f16
-    /// only at its Results.
+    /// only at its Results. Computed at run time, an integer Divide
+    /// truncates toward zero (whatever `m_pythondiv` says) and a float
+    /// ReduceMin starts from its type's highest finite value, as the
+    /// plugin's do.
     #[default]
     Plugin,
     /// Every layer computes in the types the IR gives it: an f16 output is
@@ -88,13 +100,15 @@ const TYPE_ATTRIBUTES: &[(&str, &str)] = &[
 ];
 
 /// The graph `precision` runs: `None` when it is `graph` itself (the exact
-/// policy, or a model that computes nothing in f16 and has no bf16 product
-/// or attention whose scale moves), else the rewritten graph the module
-/// docs describe.
+/// policy, or a model that computes nothing in f16, has no bf16 product or
+/// attention whose scale moves, no integer floor division and no float
+/// ReduceMin), else the rewritten graph the module docs describe.
 pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
     let f16 = computes_in(graph, ElementType::F16);
     let bf16 = computes_in(graph, ElementType::BF16) && has_scaled_products(graph);
-    if precision == Precision::Exact || !(f16 || bf16) {
+    let divisions = has_floor_divisions(graph);
+    let minima = has_real_minima(graph);
+    if precision == Precision::Exact || !(f16 || bf16 || divisions || minima) {
         return None;
     }
     let options = Options {
@@ -110,16 +124,22 @@ pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
     let f16_results = f16_results(graph, known);
     let mut rewritten = graph.clone();
     let mut taken = layer_ids(&rewritten);
-    let rewrote = scale_rewrites(&mut rewritten, Some(known), &mut taken);
-    if !f16 {
-        // A bf16 model: only its scales moved.
-        return rewrote.then_some(rewritten);
+    let mut rewrote = scale_rewrites(&mut rewritten, Some(known), &mut taken);
+    if divisions {
+        rewrote |= truncating_divisions(&mut rewritten, Some(known));
     }
-    widen(&mut rewritten, Some(known), &mut taken);
-    for result in f16_results {
-        narrow_before(&mut rewritten, result, &mut taken);
+    if f16 {
+        widen(&mut rewritten, Some(known), &mut taken);
+        for result in f16_results {
+            narrow_before(&mut rewritten, result, &mut taken);
+        }
+        rewrote = true;
     }
-    Some(rewritten)
+    // After widening: an f16 reduction computes in f32 then.
+    if minima {
+        rewrote |= minimum_starts(&mut rewritten, Some(known), &mut taken);
+    }
+    rewrote.then_some(rewritten)
 }
 
 /// What shape inference concluded about the layers of one graph: the top
@@ -166,6 +186,172 @@ fn has_scaled_products(graph: &Graph) -> bool {
     })
 }
 
+/// Whether a Divide of `graph` or of one of its bodies floors
+/// (`m_pythondiv`, the default) and declares an integer output, or none.
+fn has_floor_divisions(graph: &Graph) -> bool {
+    graph.nodes().any(|(_, node)| match &node.op {
+        Op::SubGraph(sub) => sub.bodies.iter().any(|b| has_floor_divisions(&b.graph)),
+        _ => {
+            floors(node)
+                && node
+                    .outputs
+                    .first()
+                    .and_then(|p| p.element_type)
+                    .is_none_or(ElementType::is_integral)
+        }
+    })
+}
+
+/// Whether a ReduceMin of `graph` or of one of its bodies declares a
+/// floating-point output, or none.
+fn has_real_minima(graph: &Graph) -> bool {
+    graph.nodes().any(|(_, node)| match &node.op {
+        Op::SubGraph(sub) => sub.bodies.iter().any(|b| has_real_minima(&b.graph)),
+        _ => {
+            node.op_type.name == "ReduceMin"
+                && node
+                    .outputs
+                    .first()
+                    .and_then(|p| p.element_type)
+                    .is_none_or(ElementType::is_real)
+        }
+    })
+}
+
+/// Starts each f32, f16 or bf16 ReduceMin of `graph` and its bodies that
+/// is not a compile-time constant from the highest finite value of the
+/// type it computes in, as the CPU plugin's reduction starts its
+/// accumulator (measured on f32, f16, which it computes in f32, and bf16,
+/// static and dynamic shapes, inner, outer and several axes): a row of
+/// +inf reduces to 3.4028235e38 (bf16: 3.3895314e38), where OpenVINO's
+/// reference, which folds constant reductions, gives +inf. (ReduceMax
+/// starts from the lowest finite value in both, as the kernel does.) A
+/// Minimum of the reduction and that value feeds its readers. How the
+/// plugin's reduction orders NaN against other values is not modelled: NaN
+/// propagates here. Runs after `widen`, whose f16 layers compute in f32.
+/// Returns whether it rewrote a layer.
+fn minimum_starts(
+    graph: &mut Graph,
+    known: Option<Known<'_>>,
+    taken: &mut HashSet<String>,
+) -> bool {
+    let mut rewrote = false;
+    let owners: Vec<NodeId> = graph
+        .nodes()
+        .filter(|(_, n)| matches!(n.op, Op::SubGraph(_)))
+        .map(|(id, _)| id)
+        .collect();
+    for id in owners {
+        if let Op::SubGraph(sub) = &mut graph.node_mut(id).op {
+            for (index, body) in sub.bodies.iter_mut().enumerate() {
+                let mut body_taken = layer_ids(&body.graph);
+                let inner = known.and_then(|k| k.body(id, index));
+                rewrote |= minimum_starts(&mut body.graph, inner, &mut body_taken);
+            }
+        }
+    }
+    let Some(known) = known else {
+        return rewrote;
+    };
+    let constant = compile_time_constants(graph, Some(known));
+    let minima: Vec<(NodeId, ElementType)> = graph
+        .nodes()
+        .filter_map(|(id, node)| {
+            if node.op_type.name != "ReduceMin" || constant.get(id.index()).copied().unwrap_or(true)
+            {
+                return None;
+            }
+            let computed = match known.tensor(id, 0)?.element_type {
+                ElementType::F16 | ElementType::F32 => ElementType::F32,
+                ElementType::BF16 => ElementType::BF16,
+                _ => return None,
+            };
+            Some((id, computed))
+        })
+        .collect();
+    for (id, computed) in minima {
+        let highest = match computed {
+            ElementType::BF16 => bf16::MAX.to_f32(),
+            _ => f32::MAX,
+        };
+        let bound = add_scalar(graph, id, highest, computed, "highest", taken);
+        let dims = graph
+            .node(id)
+            .outputs
+            .first()
+            .map(|p| p.dims.clone())
+            .unwrap_or_default();
+        let clamp = add_binary(
+            graph,
+            id,
+            "Minimum",
+            computed,
+            dims,
+            "accumulator_start",
+            taken,
+        );
+        move_readers(graph, id, clamp);
+        connect(graph, id, 0, clamp, 0);
+        connect(graph, bound, 0, clamp, 1);
+        rewrote = true;
+    }
+    rewrote
+}
+
+/// Whether `node` is a Divide that floors integer quotients.
+fn floors(node: &Node) -> bool {
+    node.op_type.name == "Divide"
+        && !matches!(
+            node.attributes.get("m_pythondiv").map(str::trim),
+            Some("false" | "0")
+        )
+}
+
+/// Makes each integer Divide of `graph` and its bodies that floors and is
+/// not a compile-time constant truncate toward zero instead, as the CPU
+/// plugin computes it (measured on i16, i32 and i64, static and dynamic
+/// shapes, tensor and scalar divisors, and i8 of static shape): its kernels
+/// divide in f32 and round toward zero whatever `m_pythondiv` says, so
+/// `-3 / 2` is -1 where OpenVINO's reference, and the plugin's constant
+/// folding, give -2. Not modelled: the f32 quotient is the exact one's
+/// truncation only while the dividend stays below 2^24; i64 and u32 are
+/// computed on 32 bits; an i8 or u8 Divide of dynamic shape rounds its f32
+/// quotient to nearest (`7 / 2` is 4). Returns whether it rewrote a layer.
+fn truncating_divisions(graph: &mut Graph, known: Option<Known<'_>>) -> bool {
+    let mut rewrote = false;
+    let owners: Vec<NodeId> = graph
+        .nodes()
+        .filter(|(_, n)| matches!(n.op, Op::SubGraph(_)))
+        .map(|(id, _)| id)
+        .collect();
+    for id in owners {
+        if let Op::SubGraph(sub) = &mut graph.node_mut(id).op {
+            for (index, body) in sub.bodies.iter_mut().enumerate() {
+                let inner = known.and_then(|k| k.body(id, index));
+                rewrote |= truncating_divisions(&mut body.graph, inner);
+            }
+        }
+    }
+    let constant = compile_time_constants(graph, known);
+    let divisions: Vec<NodeId> = graph
+        .nodes()
+        .filter(|(id, node)| {
+            let integral = known
+                .and_then(|k| k.tensor(*id, 0))
+                .map(|i| i.element_type)
+                .or_else(|| node.outputs.first().and_then(|p| p.element_type))
+                .is_some_and(ElementType::is_integral);
+            floors(node) && integral && !constant[id.index()]
+        })
+        .map(|(id, _)| id)
+        .collect();
+    for id in divisions {
+        graph.node_mut(id).attributes.set("m_pythondiv", "false");
+        rewrote = true;
+    }
+    rewrote
+}
+
 /// Where the plugin applies a scale known at compile time, in `graph` and
 /// its bodies: attention scales (`explicit_attention_scales`) and the
 /// scalar factors of bf16 products (`fold_product_scales`). Returns whether
@@ -195,7 +381,104 @@ fn scale_rewrites(
         return rewrote;
     };
     rewrote |= explicit_attention_scales(graph, known, taken);
-    rewrote | fold_product_scales(graph, known, taken)
+    rewrote |= fold_product_scales(graph, known, taken);
+    rewrote | unrounded_attention_masks(graph, known, taken)
+}
+
+/// The readers of `id`'s outputs: (layer, its input).
+fn readers(graph: &Graph, id: NodeId) -> Vec<(NodeId, usize)> {
+    graph
+        .graph
+        .edges_directed(id, Direction::Outgoing)
+        .map(|e| (e.target(), e.weight().to_input))
+        .collect()
+}
+
+/// Computes the mask Add and the Softmax of each explicit bf16 attention
+/// chain in f32, rounding the softmax to bf16 where it ends, as the CPU
+/// plugin's attention subgraph computes them (measured on static and
+/// dynamic shapes, with and without a constant scale of the product, a
+/// transposed key and two sizes: the rule of its ScaledDotProductAttention,
+/// with the scale moved into the key as `fold_product_scales` moves it).
+/// The chain is the plugin's: `MatMul(Q, K)` (bf16, rounded) read only by
+/// an Add read only by a Softmax, whose only reader is a MatMul, or a
+/// Select read only by a MatMul; with the softmax read twice (a Result
+/// too, say) the plugin computes each layer on its own, rounding each, as
+/// the executor does. The Add reads its inputs through Converts to f32 and
+/// the Softmax's readers read it through a Convert to bf16. Returns
+/// whether it rewrote a chain.
+fn unrounded_attention_masks(
+    graph: &mut Graph,
+    known: Known<'_>,
+    taken: &mut HashSet<String>,
+) -> bool {
+    let is = |graph: &Graph, id: NodeId, op: &str| {
+        graph.node(id).op_type.name == op
+            && known.tensor(id, 0).map(|i| i.element_type) == Some(ElementType::BF16)
+    };
+    // (The IR spells Softmax-1 and -8 `SoftMax`.)
+    let chains: Vec<(NodeId, NodeId)> = graph
+        .nodes()
+        .filter(|(id, _)| is(graph, *id, "SoftMax"))
+        .filter_map(|(softmax, _)| {
+            let add = graph.input_sources(softmax).first()?.first()?.node;
+            if !is(graph, add, "Add") || readers(graph, add) != [(softmax, 0)] {
+                return None;
+            }
+            let product = graph
+                .input_sources(add)
+                .into_iter()
+                .flatten()
+                .any(|s| is(graph, s.node, "MatMul") && readers(graph, s.node).len() == 1);
+            let reader = match readers(graph, softmax).as_slice() {
+                [(reader, _)] => *reader,
+                _ => return None,
+            };
+            let ends = match graph.node(reader).op_type.name.as_str() {
+                "MatMul" => true,
+                "Select" => matches!(readers(graph, reader).as_slice(),
+                    [(last, _)] if graph.node(*last).op_type.name == "MatMul"),
+                _ => false,
+            };
+            (product && ends).then_some((add, softmax))
+        })
+        .collect();
+    for &(add, softmax) in &chains {
+        for input in 0..2 {
+            convert_input(graph, add, input, ElementType::F32, taken);
+        }
+        for id in [add, softmax] {
+            for port in &mut graph.node_mut(id).outputs {
+                port.element_type = Some(ElementType::F32);
+            }
+        }
+        let narrow = add_convert(graph, softmax, ElementType::BF16, "to_bf16", taken);
+        move_readers(graph, softmax, narrow);
+        connect(graph, softmax, 0, narrow, 0);
+    }
+    !chains.is_empty()
+}
+
+/// Feeds layer `id` its input `input` through a new Convert to `to`.
+fn convert_input(
+    graph: &mut Graph,
+    id: NodeId,
+    input: usize,
+    to: ElementType,
+    taken: &mut HashSet<String>,
+) {
+    let Some((edge, source, output)) = graph
+        .graph
+        .edges_directed(id, Direction::Incoming)
+        .find(|e| e.weight().to_input == input)
+        .map(|e| (e.id(), e.source(), e.weight().from_output))
+    else {
+        return;
+    };
+    let convert = add_convert(graph, source, to, &format!("to_{}", to.name()), taken);
+    graph.graph.remove_edge(edge);
+    connect(graph, source, output, convert, 0);
+    connect(graph, convert, 0, id, input);
 }
 
 fn is_f16_name(text: &str) -> bool {
@@ -452,20 +735,7 @@ fn fold_product_scales(graph: &mut Graph, known: Known<'_>, taken: &mut HashSet<
         }
         let factor = if divide { 1.0 / factor } else { factor };
         scale_input(graph, id, 1, factor, taken);
-        let moved: Vec<_> = graph
-            .graph
-            .edges_directed(scaling, Direction::Outgoing)
-            .map(|e| (e.id(), e.target(), e.weight().to_input))
-            .collect();
-        // Removing an edge moves the last one into its index: highest first.
-        let mut edges: Vec<_> = moved.iter().map(|m| m.0).collect();
-        edges.sort_by_key(|e| std::cmp::Reverse(e.index()));
-        for e in edges {
-            graph.graph.remove_edge(e);
-        }
-        for (_, target, input) in moved {
-            connect(graph, id, 0, target, input);
-        }
+        move_readers(graph, scaling, id);
         rewrote = true;
     }
     rewrote
@@ -542,12 +812,40 @@ fn scale_input(
         return;
     };
     let factor = add_scalar(graph, id, scale, ElementType::BF16, "input_scale", taken);
-    let near = graph.node(id);
-    let dims = near
+    let dims = graph
+        .node(id)
         .inputs
         .get(input)
         .map(|p| p.dims.clone())
         .unwrap_or_default();
+    let multiply = add_binary(
+        graph,
+        id,
+        "Multiply",
+        ElementType::BF16,
+        dims,
+        "scaled_input",
+        taken,
+    );
+    graph.graph.remove_edge(edge);
+    connect(graph, key.node, key.output, multiply, 0);
+    connect(graph, factor, 0, multiply, 1);
+    connect(graph, multiply, 0, id, input);
+}
+
+/// A new unconnected elementwise layer `op` (opset1) of a tensor with
+/// `dims` and a scalar, of type `element_type`, named after layer `near`
+/// and `suffix` (`new_name`).
+fn add_binary(
+    graph: &mut Graph,
+    near: NodeId,
+    op: &str,
+    element_type: ElementType,
+    dims: Vec<ir::DeclaredDim>,
+    suffix: &str,
+    taken: &mut HashSet<String>,
+) -> NodeId {
+    let near = graph.node(near);
     let port = |port_id: u32, element_type: Option<ElementType>, dims: Vec<_>| PortDecl {
         id: port_id,
         element_type,
@@ -557,27 +855,41 @@ fn scale_input(
         rt_info: None,
         location: near.location,
     };
-    let (layer_id, name) = new_name(near, "scaled_input", taken);
-    let multiply = Node {
+    let (layer_id, name) = new_name(near, suffix, taken);
+    let node = Node {
         id: layer_id,
         name,
         op_type: OpType {
-            name: "Multiply".to_owned(),
+            name: op.to_owned(),
             version: "opset1".to_owned(),
         },
         op: Op::Other,
         attributes: ir::Attributes::new(),
         layer_attributes: ir::Attributes::new(),
         inputs: vec![port(0, None, dims.clone()), port(1, None, Vec::new())],
-        outputs: vec![port(2, Some(ElementType::BF16), dims)],
+        outputs: vec![port(2, Some(element_type), dims)],
         rt_info: None,
         location: near.location,
     };
-    let multiply = graph.add_node(multiply);
-    graph.graph.remove_edge(edge);
-    connect(graph, key.node, key.output, multiply, 0);
-    connect(graph, factor, 0, multiply, 1);
-    connect(graph, multiply, 0, id, input);
+    graph.add_node(node)
+}
+
+/// Makes every reader of `from`'s output 0 read `to`'s output 0 instead.
+fn move_readers(graph: &mut Graph, from: NodeId, to: NodeId) {
+    let moved: Vec<_> = graph
+        .graph
+        .edges_directed(from, Direction::Outgoing)
+        .map(|e| (e.id(), e.target(), e.weight().to_input))
+        .collect();
+    // Removing an edge moves the last one into its index: highest first.
+    let mut edges: Vec<_> = moved.iter().map(|m| m.0).collect();
+    edges.sort_by_key(|e| std::cmp::Reverse(e.index()));
+    for e in edges {
+        graph.graph.remove_edge(e);
+    }
+    for (_, target, input) in moved {
+        connect(graph, to, 0, target, input);
+    }
 }
 
 /// Feeds `from`'s output (of type `element_type`) into a new last input of

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{arange, f32_out, Net};
-use executor::{ExecError, Tensor};
+use executor::{ExecError, Executor, Precision, Tensor};
 
 fn add_net() -> Net {
     let mut net = Net::new();
@@ -194,34 +194,54 @@ fn zero_size_dims_run() {
 }
 
 fn binary_i32(op: &str, attrs: &str, a: Vec<i32>, b: Vec<i32>) -> Result<Vec<i32>, ExecError> {
+    binary_i32_as(Precision::default(), op, attrs, a, b)
+}
+
+/// `op` of two i32 Parameters run under `precision`.
+fn binary_i32_as(
+    precision: Precision,
+    op: &str,
+    attrs: &str,
+    a: Vec<i32>,
+    b: Vec<i32>,
+) -> Result<Vec<i32>, ExecError> {
     let mut net = Net::new();
     let x = net.param("a", "i32", &a.len().to_string());
     let y = net.param("b", "i32", &b.len().to_string());
     let out = net.op("op", op, "opset1", attrs, &[x, y], Some(vec![-1]));
     net.result("out", out);
     let (na, nb) = (a.len(), b.len());
-    let out = net.exec(vec![
-        ("a", Tensor::from_vec(vec![na], a).unwrap()),
-        ("b", Tensor::from_vec(vec![nb], b).unwrap()),
-    ])?;
+    let out = Executor::with_precision(&net.graph(), precision)?.run(
+        [
+            ("a".to_owned(), Tensor::from_vec(vec![na], a).unwrap()),
+            ("b".to_owned(), Tensor::from_vec(vec![nb], b).unwrap()),
+        ]
+        .into(),
+    )?;
     Ok(out["out"].to_vec::<i32>().unwrap())
 }
 
 /// The Divide specification: floor division when `m_pythondiv` (the
-/// default). OpenVINO 2026.4's CPU plugin truncates either way
-/// (`[-7, 7] / [2, -2]` is `[-3, -3]` there), against its specification;
-/// this pins the specification's answer, listed in `docs/ops.md`.
+/// default), which `Precision::Exact` follows. OpenVINO 2026.4's CPU
+/// plugin truncates a Divide it computes at run time either way
+/// (`[-7, 7] / [2, -2]` is `[-3, -3]` there), as the default
+/// `Precision::Plugin` does (`docs/ops.md` says so).
 #[test]
-fn integer_division_floors_by_default() {
+fn integer_division_floors_by_specification_and_truncates_as_the_plugin() {
     let a = vec![7, -7, 7, -7, i32::MIN];
     let b = vec![2, 2, -2, -2, -1];
+    let floor = vec![3, -4, -4, 3, i32::MIN];
+    let truncated = vec![3, -3, -3, 3, i32::MIN];
+    let exact = |attrs| binary_i32_as(Precision::Exact, "Divide", attrs, a.clone(), b.clone());
+    assert_eq!(exact("").unwrap(), floor);
+    assert_eq!(exact(r#"m_pythondiv="false""#).unwrap(), truncated);
     assert_eq!(
         binary_i32("Divide", "", a.clone(), b.clone()).unwrap(),
-        vec![3, -4, -4, 3, i32::MIN]
+        truncated
     );
     assert_eq!(
         binary_i32("Divide", r#"m_pythondiv="false""#, a, b).unwrap(),
-        vec![3, -3, -3, 3, i32::MIN]
+        truncated
     );
     let e = binary_i32("Divide", "", vec![1], vec![0]).unwrap_err();
     assert!(e.to_string().contains("division by zero"), "{e}");
@@ -491,7 +511,11 @@ fn unary_f(op: &str, attrs: &str, from: &str, input: Tensor, more: &[(&str, Tens
 
 /// Reductions over an empty set (undefined by the specification) give what
 /// OpenVINO 2026.4's CPU plugin gives: the lowest / highest finite f32 for
-/// Max / Min, 0 for Mean and Sum, 1 for Prod; the type's limits for integers.
+/// Max / Min, 0 for Mean and Sum, 1 for Prod; the type's limits for
+/// integers. Over values all -inf, ReduceMax gives the lowest finite f32 as
+/// OpenVINO's reference and CPU plugin do; over values all +inf, ReduceMin
+/// gives +inf as the reference does (`Precision::Exact`) and the highest
+/// finite f32 as the plugin does (`Precision::Plugin`, the default).
 #[test]
 fn reductions_over_an_empty_axis_match_openvino() {
     let empty = || Tensor::from_vec(vec![2, 0], Vec::<f32>::new()).unwrap();
@@ -509,10 +533,22 @@ fn reductions_over_an_empty_axis_match_openvino() {
     let ints = Tensor::from_vec(vec![2, 0], Vec::<i32>::new()).unwrap();
     let out = unary_f("ReduceMax", "", "i32", ints, &[axis()]);
     assert_eq!(out.to_vec::<i32>().unwrap(), vec![i32::MIN; 2]);
-    // A non-empty reduction of -inf is -inf, not the empty set's start.
-    let infs = Tensor::from_vec(vec![1, 2], vec![f32::NEG_INFINITY; 2]).unwrap();
-    let out = unary_f("ReduceMax", "", "f32", infs, &[axis()]);
-    assert_eq!(out.to_vec::<f32>().unwrap(), vec![f32::NEG_INFINITY]);
+    let infs = |sign: f32| Tensor::from_vec(vec![1, 2], vec![sign * f32::INFINITY; 2]).unwrap();
+    let out = unary_f("ReduceMax", "", "f32", infs(-1.0), &[axis()]);
+    assert_eq!(out.to_vec::<f32>().unwrap(), vec![f32::MIN]);
+    let out = unary_f("ReduceMin", "", "f32", infs(1.0), &[axis()]);
+    assert_eq!(out.to_vec::<f32>().unwrap(), vec![f32::MAX]);
+    let mut net = Net::new();
+    let x = net.param("x", "f32", "1,2");
+    let axes = net.param("axes", "i64", "1");
+    let min = net.op("min", "ReduceMin", "opset1", "", &[x, axes], None);
+    net.result("out", min);
+    let exact = Executor::with_precision(&net.graph(), Precision::Exact).unwrap();
+    let (name, axes) = axis();
+    let out = exact
+        .run([("x".to_owned(), infs(1.0)), (name.to_owned(), axes)].into())
+        .unwrap();
+    assert_eq!(out["out"].to_vec::<f32>().unwrap(), vec![f32::INFINITY]);
 }
 
 /// f64 to f32 saturates at f32's finite range, infinities included, as

@@ -250,7 +250,10 @@ fn the_plugin_policy_takes_and_gives_the_models_types() {
 /// policy's rewrite; the kernel's bf16 roundings serve both policies); the
 /// bf16 products: a constant scale of a product read by it alone folded
 /// into the second operand, not that of a product an identical MatMul
-/// shares.
+/// shares. The bf16 attention chains: the mask added in f32 where the
+/// plugin fuses the chain. The integer Divides: truncated at run time, floored when
+/// folded; the reductions: a run-time ReduceMin of +inf starts from the
+/// highest finite value, a folded one gives +inf.
 #[test]
 fn the_f16_conformance_goldens_tell_the_policies_apart() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -264,6 +267,9 @@ fn the_f16_conformance_goldens_tell_the_policies_apart() {
         "precision_f16_if",
         "precision_bf16_attention",
         "precision_bf16_scaled_products",
+        "precision_bf16_attention_chains",
+        "precision_integer_divide",
+        "precision_reduce_extremes",
     ] {
         let dir = root.join("tests/conformance").join(case);
         let meta: serde_json::Value =

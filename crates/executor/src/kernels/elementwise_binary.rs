@@ -1,7 +1,8 @@
 //! The elementwise binary family with `auto_broadcast` (numpy default,
 //! pdpd, none): arithmetic (integers wrap; Divide floors integer quotients
 //! when `m_pythondiv`, the default, and integer division by zero is an
-//! error), comparisons (boolean output) and logical ops (boolean inputs).
+//! error; `Precision::Plugin` clears `m_pythondiv` where the CPU plugin
+//! truncates), comparisons (boolean output) and logical ops (boolean inputs).
 //! FloorMod takes the sign of the divisor, Mod of the dividend (C `fmod`);
 //! integer Power wraps and truncates negative exponents toward zero;
 //! SquaredDifference is `(a - b) * (a - b)` in the type.

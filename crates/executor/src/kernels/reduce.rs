@@ -4,10 +4,15 @@
 //!
 //! Floats accumulate in f64 and round once; integers accumulate in i128 and
 //! wrap to the type (the same result as wrapping in the type for Sum and
-//! Prod); ReduceMean of integers truncates the quotient. Over an empty set
-//! (undefined by the specification), what OpenVINO's CPU plugin gives: Sum
-//! 0, Prod 1, Max/Min the lowest/highest finite f32 (the type's limits for
-//! integers), Mean 0 (floats) or an error (integers).
+//! Prod); ReduceMean of integers truncates the quotient. A float ReduceMax
+//! starts from the lowest finite value (of f32; of bf16 for bf16, of f64
+//! for f64), as OpenVINO's reference implementation and its CPU plugin do,
+//! so values all -inf reduce to it (an f16 result rounds it to -inf);
+//! ReduceMin starts from +inf as the reference does (the CPU plugin's
+//! highest finite value is `Precision::Plugin`'s rewrite). Over an empty
+//! set (undefined by the specification), what OpenVINO's CPU plugin gives:
+//! Sum 0, Prod 1, Max/Min the lowest/highest finite value (the type's
+//! limits for integers), Mean 0 (floats) or an error (integers).
 //!
 //! ReduceL1/ReduceL2-4 accumulate `|x|` and `x²` in f64 (L2 takes the square
 //! root at the end); on integers the result is truncated and saturated to
@@ -145,21 +150,19 @@ fn reduce(call: &Call<'_>, kind: Kind) -> KResult<Vec<Tensor>> {
         return Ok(vec![from_f64s(et, out, &acc)?]);
     }
     let t = if et.is_real() {
-        // Over an empty set (the specification leaves it undefined) OpenVINO's
-        // CPU plugin gives its accumulator's start: the lowest (Max) or
-        // highest (Min) finite value of f32 (f64 for f64: an f16 result
-        // overflows to an infinity, as it does there), and 0 for Mean.
-        let finite = if et == ir::ElementType::F64 {
-            f64::MAX
-        } else {
-            f64::from(f32::MAX)
+        // The accumulator's start (the module docs): the lowest finite value
+        // of f32, bf16 or f64 (an f16 result overflows it to an infinity, as
+        // OpenVINO's does), which an empty set keeps.
+        let finite = match et {
+            ir::ElementType::F64 => f64::MAX,
+            ir::ElementType::BF16 => f64::from(half::bf16::MAX.to_f32()),
+            _ => f64::from(f32::MAX),
         };
         let init = match (kind, n) {
             (Kind::Sum | Kind::Mean, _) => 0.0,
             (Kind::Prod, _) => 1.0,
-            (Kind::Max, 0) => -finite,
+            (Kind::Max, _) => -finite,
             (Kind::Min, 0) => finite,
-            (Kind::Max, _) => f64::NEG_INFINITY,
             (Kind::Min, _) => f64::INFINITY,
             _ => return Err("internal: not an arithmetic reduction".into()),
         };

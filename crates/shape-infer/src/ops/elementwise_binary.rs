@@ -135,7 +135,7 @@ binary_op!(
     infer_divide,
     Divide,
     "Divide",
-    "Elementwise `a / b` (integers: floor division when `m_pythondiv`, else truncation). Deliberate difference: OpenVINO 2026.4's CPU plugin truncates integers whatever `m_pythondiv` says (its ONNX frontend writes `Div` with `m_pythondiv=\"true\"`); we follow the specification (`tests/errors_and_values.rs` pins it).",
+    "Elementwise `a / b` (integers: floor division when `m_pythondiv`, else truncation). OpenVINO 2026.4's CPU plugin truncates the integer Divides it computes at run time whatever `m_pythondiv` says (its ONNX frontend writes `Div` with `m_pythondiv=\"true\"`): `ir-check --run` does too under its default `--precision plugin`, and follows the specification under `--precision exact` (`tests/errors_and_values.rs` pins both).",
     "`auto_broadcast` (as Add), `m_pythondiv` (default true)"
 );
 binary_op!(
