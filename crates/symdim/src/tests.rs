@@ -331,6 +331,37 @@ fn compare_and_decide() {
         Some(Ordering::Greater)
     );
 
+    // Constants on both sides, as the sub-and-bound path decides them, an
+    // overflowing difference included.
+    for (a, b) in [
+        (3, 5),
+        (5, 3),
+        (4, 4),
+        (-7, 2),
+        (i64::MIN, 1),
+        (i64::MAX, -1),
+    ] {
+        let slow = c(a).sub(&c(b)).ok().map(|diff| x.t.bounds(&diff));
+        let expected = slow.and_then(Result::ok).and_then(|i| i.as_point());
+        assert_eq!(
+            expected.map(|v| v <= 0),
+            x.t.decide(&Predicate::Le(c(a), c(b)))
+        );
+        assert_eq!(
+            expected.map(|v| v < 0),
+            x.t.decide(&Predicate::Lt(c(a), c(b)))
+        );
+        assert_eq!(
+            expected.map(|v| v == 0),
+            x.t.decide(&Predicate::Eq(c(a), c(b)))
+        );
+        assert_eq!(
+            a <= b,
+            x.t.decide(&Predicate::Le(c(a), c(b))).unwrap_or(a <= b)
+        );
+    }
+    assert_eq!(x.t.decide(&Predicate::Le(c(i64::MIN), c(1))), None);
+
     let le = Predicate::Le(d.clone(), c(10));
     assert_eq!(x.t.decide(&le), Some(true));
     assert_eq!(x.t.decide(&Predicate::Lt(d.clone(), c(10))), None);
