@@ -297,6 +297,12 @@ fn bounds_examples() {
         x.t.bounds(&d.add_const(-2).unwrap()).unwrap(),
         Interval::new(Some(0), Some(8))
     );
+    // A lone symbol and a constant, which skip the arithmetic.
+    assert_eq!(x.t.bounds(&d).unwrap(), Interval::new(Some(2), Some(10)));
+    assert_eq!(x.t.bounds(&n).unwrap(), Interval::new(Some(0), None));
+    assert_eq!(x.t.bounds(&c(-4)).unwrap(), Interval::point(-4));
+    assert_eq!(b(&x, "D*D"), Interval::new(Some(4), Some(100)));
+    assert_eq!(b(&x, "2*D"), Interval::new(Some(4), Some(20)));
     assert_eq!(b(&x, "15*D"), Interval::new(Some(30), Some(150)));
     assert_eq!(b(&x, "-D + 5"), Interval::new(Some(-5), Some(3)));
     assert_eq!(b(&x, "N - 1"), Interval::new(Some(-1), None));
