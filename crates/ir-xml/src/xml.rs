@@ -241,6 +241,18 @@ fn within<'a>(text: &'a str, bytes: &[u8]) -> Option<&'a str> {
     text.get(start..start.checked_add(bytes.len())?)
 }
 
+/// `raw` text of the document with its entities and character references
+/// replaced, as quick-xml's `unescape`; text without an `&` (nearly every
+/// value of a model) is returned as it is without setting up quick-xml's
+/// search for `&` and `;`.
+fn unescape(raw: &str) -> Result<Cow<'_, str>, quick_xml::Error> {
+    if raw.bytes().any(|b| b == b'&') {
+        quick_xml::escape::unescape(raw).map_err(quick_xml::Error::from)
+    } else {
+        Ok(Cow::Borrowed(raw))
+    }
+}
+
 /// A streaming reader over a whole document that knows byte offsets.
 pub(crate) struct XmlStream<'a> {
     text: &'a str,
@@ -379,7 +391,7 @@ impl<'a> XmlStream<'a> {
             // The value is text of the document: only unescaped, not
             // checked as UTF-8 again as quick-xml's `unescape_value` would.
             let value = match within(content, &attr.value) {
-                Some(value) => quick_xml::escape::unescape(value).map_err(quick_xml::Error::from),
+                Some(value) => unescape(value),
                 None => attr.unescape_value(),
             }
             .map_err(|e| self.error_at(at, format!("in attribute `{key}` of `<{name}>`: {e}")))?;
@@ -445,9 +457,7 @@ impl<'a> XmlStream<'a> {
                 Event::Text(text) => {
                     // Text of the document: only unescaped, as for attributes.
                     let text = match within(self.text, &text) {
-                        Some(raw) => {
-                            quick_xml::escape::unescape(raw).map_err(quick_xml::Error::from)
-                        }
+                        Some(raw) => unescape(raw),
                         None => text.unescape(),
                     }
                     .map_err(|e| self.error_at(at, e.to_string()))?;
