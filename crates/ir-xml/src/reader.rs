@@ -3,7 +3,7 @@
 //! The document is streamed with quick-xml. The `<net>` element and the
 //! `<layers>` / `<edges>` lists are never held in memory as a tree; each
 //! `<layer>`, `<edge>` and `<rt_info>` is read as a small subtree
-//! ([`crate::xml::Element`]) and turned into IR right away. Edges are resolved
+//! ([`crate::xml::Element`] of a reused [`crate::xml::Tree`]) and turned into IR right away. Edges are resolved
 //! once every layer is known. Only text that cannot be parsed as XML at all is a
 //! [`ReadError`]; every problem with the model itself becomes a [`Diagnostic`]
 //! and reading goes on.
@@ -71,7 +71,7 @@ use ir::{
 use crate::line_index::LineIndex;
 use crate::symbols;
 use crate::text::{MappedText, Releaser};
-use crate::xml::{Attr, Element, Item, XmlStream};
+use crate::xml::{Attr, Element, Item, Tree, XmlStream};
 use crate::{rules, ReadError, ReadOutcome};
 
 /// Reads IR text. `weights` is the content of the `.bin`, `weights_name` how
@@ -127,7 +127,11 @@ pub(crate) fn read(
     builder.net_attributes(&root_attrs, at);
 
     let mut edges = Vec::new();
-    let mut model_rt_info: Option<Element> = None;
+    // The model's `<rt_info>` is kept until every layer is read; the tree
+    // of the other elements of `<net>` is reused.
+    let mut model_rt_info = Tree::default();
+    let mut has_model_rt_info = false;
+    let mut tree = Tree::default();
     if !empty {
         loop {
             match stream.next()? {
@@ -138,17 +142,17 @@ pub(crate) fn read(
                             builder.read_list(&mut stream, &name, &mut edges, &mut releaser)?;
                         }
                         "layers" | "edges" => {}
+                        "rt_info" if has_model_rt_info => {
+                            stream.read_element(&mut tree, &tag, empty, at)?;
+                            builder.ignored(tree.root(), "a second model `<rt_info>`");
+                        }
                         "rt_info" => {
-                            let element = stream.read_element(&tag, empty, at)?;
-                            if model_rt_info.is_some() {
-                                builder.ignored(&element, "a second model `<rt_info>`");
-                            } else {
-                                model_rt_info = Some(element);
-                            }
+                            stream.read_element(&mut model_rt_info, &tag, empty, at)?;
+                            has_model_rt_info = true;
                         }
                         _ => {
-                            let element = stream.read_element(&tag, empty, at)?;
-                            builder.ignored(&element, "an unknown element of `<net>`");
+                            stream.read_element(&mut tree, &tag, empty, at)?;
+                            builder.ignored(tree.root(), "an unknown element of `<net>`");
                         }
                     }
                 }
@@ -176,8 +180,8 @@ pub(crate) fn read(
         builder.add_edge(edge);
     }
     drop(edges);
-    if let Some(rt_info) = model_rt_info {
-        builder.model_rt_info(&rt_info);
+    if has_model_rt_info {
+        builder.model_rt_info(model_rt_info.root());
     }
     // The edges' layer ids brought their pages back.
     releaser.all();
@@ -191,7 +195,7 @@ pub(crate) fn read(
 /// `default` and, when there is none, a problem; one that does not parse
 /// gives `None` and a problem saying it is not `kind`.
 fn parsed_attr<T: std::str::FromStr>(
-    element: &Element,
+    element: Element<'_, '_>,
     key: &str,
     default: Option<T>,
     kind: &str,
@@ -233,10 +237,10 @@ struct EdgeEnds<'x> {
 }
 
 impl<'x> PendingEdge<'x> {
-    fn read(edge: &Element<'x>) -> Self {
+    fn read(edge: Element<'_, 'x>) -> Self {
         let mut problems = Vec::new();
         let layer = |key: &str, problems: &mut Vec<String>| {
-            let value = edge.attrs.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+            let value = edge.attrs().iter().find(|(k, _)| k == key).map(|(_, v)| v);
             if value.is_none() {
                 problems.push(format!("`{key}` is missing"));
             }
@@ -262,7 +266,7 @@ impl<'x> PendingEdge<'x> {
             _ => Err(problems.join(", ")),
         };
         PendingEdge {
-            at: edge.start,
+            at: edge.start(),
             ends,
         }
     }
@@ -334,22 +338,22 @@ impl Builder<'_> {
         self.lines.location(offset)
     }
 
-    fn verbatim(&self, element: &Element) -> String {
+    fn verbatim(&self, element: Element<'_, '_>) -> String {
         self.src
-            .get(element.start..element.end)
+            .get(element.start()..element.end())
             .unwrap_or_default()
             .to_owned()
     }
 
     /// Warns that `element` was skipped.
-    fn ignored(&mut self, element: &Element, what: &str) {
-        let location = self.loc(element.start);
+    fn ignored(&mut self, element: Element<'_, '_>, what: &str) {
+        let location = self.loc(element.start());
         self.diagnostics.push(
             Diagnostic::warning(
                 rules::ELEMENT_IGNORED,
                 format!(
                     "`<{}>` is {what}; it is skipped and not written back",
-                    element.name
+                    element.name()
                 ),
             )
             .at(location),
@@ -401,17 +405,20 @@ impl Builder<'_> {
         releaser: &mut Releaser<'_>,
     ) -> Result<(), ReadError> {
         let item_name = if list == "layers" { "layer" } else { "edge" };
+        // One tree for every item: its lists keep their capacity.
+        let mut tree = Tree::default();
         loop {
             releaser.reached(stream.position());
             match stream.next()? {
                 Item::Start { tag, empty, at } => {
-                    let element = stream.read_element(&tag, empty, at)?;
-                    if element.name != item_name {
-                        self.ignored(&element, &format!("not a `<{item_name}>` in `<{list}>`"));
+                    stream.read_element(&mut tree, &tag, empty, at)?;
+                    let element = tree.root();
+                    if element.name() != item_name {
+                        self.ignored(element, &format!("not a `<{item_name}>` in `<{list}>`"));
                     } else if list == "layers" {
-                        self.add_layer(&element);
+                        self.add_layer(element);
                     } else {
-                        edges.push(PendingEdge::read(&element));
+                        edges.push(PendingEdge::read(element));
                     }
                 }
                 Item::Text { .. } => {}
@@ -426,14 +433,14 @@ impl Builder<'_> {
         }
     }
 
-    fn add_layer(&mut self, element: &Element) {
-        let location = self.loc(element.start);
+    fn add_layer(&mut self, element: Element<'_, '_>) {
+        let location = self.loc(element.start());
         let mut id = None;
         let mut name = None;
         let mut type_name = None;
         let mut version = None;
         let mut layer_attributes = Vec::new();
-        for (key, value) in &element.attrs {
+        for (key, value) in element.attrs() {
             match key.as_ref() {
                 "id" => id = Some(value.as_ref()),
                 "name" => name = Some(value.as_ref()),
@@ -466,15 +473,15 @@ impl Builder<'_> {
             }
         }
 
-        let mut data: Option<&Element> = None;
+        let mut data: Option<Element> = None;
         let mut rt_info = None;
         let mut inputs = Vec::new();
         let mut outputs = Vec::new();
-        let mut bodies: Vec<(BodyRole, &Element)> = Vec::new();
-        let mut port_maps: Vec<(BodyRole, &Element)> = Vec::new();
-        let mut back_edges: Option<&Element> = None;
-        for child in &element.children {
-            if let Some((role, is_map)) = body_role(&child.name) {
+        let mut bodies: Vec<(BodyRole, Element)> = Vec::new();
+        let mut port_maps: Vec<(BodyRole, Element)> = Vec::new();
+        let mut back_edges: Option<Element> = None;
+        for child in element.children() {
+            if let Some((role, is_map)) = body_role(child.name()) {
                 let list = if is_map { &mut port_maps } else { &mut bodies };
                 if list.iter().any(|(r, _)| *r == role) {
                     self.ignored(child, "a second such element of the `<layer>`");
@@ -483,19 +490,19 @@ impl Builder<'_> {
                 }
                 continue;
             }
-            match child.name.as_ref() {
+            match child.name() {
                 "data" if data.is_none() => data = Some(child),
                 "back_edges" if back_edges.is_none() => back_edges = Some(child),
                 "rt_info" if rt_info.is_none() => rt_info = Some(self.verbatim(child)),
                 "input" | "output" => {
-                    let is_input = child.name == "input";
+                    let is_input = child.name() == "input";
                     // Exactly as many slots as ports: a vector grown one push
                     // at a time reserves four, and the graph keeps them all.
                     let ports = if is_input { &mut inputs } else { &mut outputs };
-                    ports.reserve_exact(child.children.len());
-                    for port in &child.children {
-                        if port.name != "port" {
-                            self.ignored(port, &format!("not a `<port>` in `<{}>`", child.name));
+                    ports.reserve_exact(child.child_count());
+                    for port in child.children() {
+                        if port.name() != "port" {
+                            self.ignored(port, &format!("not a `<port>` in `<{}>`", child.name()));
                             continue;
                         }
                         if let Some(decl) = self.port(port, &head) {
@@ -527,13 +534,13 @@ impl Builder<'_> {
 
         let attributes: Attributes = data
             .map(|d| {
-                d.attrs
+                d.attrs()
                     .iter()
                     .map(|(k, v)| (k.to_string(), v.to_string()))
                     .collect()
             })
             .unwrap_or_default();
-        let data_location = data.map_or(location, |d| self.loc(d.start));
+        let data_location = data.map_or(location, |d| self.loc(d.start()));
         let type_str = type_name.unwrap_or_default();
         let op = match type_str {
             "Parameter" => self.parameter(&attributes, &head, data_location),
@@ -543,7 +550,7 @@ impl Builder<'_> {
         };
         let op = if bodies.is_empty() {
             for (_, map) in &port_maps {
-                self.ignored(map, "a port map of a layer without bodies");
+                self.ignored(*map, "a port map of a layer without bodies");
             }
             if let Some(back) = back_edges {
                 self.ignored(back, "back edges of a layer without bodies");
@@ -574,11 +581,11 @@ impl Builder<'_> {
                 } else {
                     None
                 };
-                read.push(self.body(&layer, *role, body, map, back));
+                read.push(self.body(&layer, *role, *body, map, back));
             }
             for (role, map) in &port_maps {
                 if !bodies.iter().any(|(r, _)| r == role) {
-                    self.ignored(map, "a port map of a body the layer does not have");
+                    self.ignored(*map, "a port map of a body the layer does not have");
                 }
             }
             if let (Some(back), false) =
@@ -652,9 +659,9 @@ impl Builder<'_> {
         &mut self,
         layer: &LayerParts<'_>,
         role: BodyRole,
-        element: &Element,
-        port_map: Option<&Element>,
-        back_edges: Option<&Element>,
+        element: Element<'_, '_>,
+        port_map: Option<Element<'_, '_>>,
+        back_edges: Option<Element<'_, '_>>,
     ) -> Body {
         let first_diagnostic = self.diagnostics.len();
         let mut outer = std::mem::take(&mut self.graph);
@@ -663,17 +670,20 @@ impl Builder<'_> {
         self.depth += 1;
 
         let mut edges = Vec::new();
-        for child in &element.children {
-            match child.name.as_ref() {
+        for child in element.children() {
+            match child.name() {
                 "layers" | "edges" => {
-                    let item = if child.name == "layers" {
+                    let item = if child.name() == "layers" {
                         "layer"
                     } else {
                         "edge"
                     };
-                    for entry in &child.children {
-                        if entry.name != item {
-                            self.ignored(entry, &format!("not a `<{item}>` in `<{}>`", child.name));
+                    for entry in child.children() {
+                        if entry.name() != item {
+                            self.ignored(
+                                entry,
+                                &format!("not a `<{item}>` in `<{}>`", child.name()),
+                            );
                         } else if item == "layer" {
                             self.add_layer(entry);
                         } else {
@@ -715,9 +725,9 @@ impl Builder<'_> {
 
     /// The entries of a `<port_map>`, resolved against the layer's ports and
     /// the body's layers (the body being read is `self.graph`).
-    fn port_map(&mut self, layer: &LayerParts<'_>, map: &Element, body: &mut Body) {
-        for entry in &map.children {
-            let is_input = match entry.name.as_ref() {
+    fn port_map(&mut self, layer: &LayerParts<'_>, map: Element<'_, '_>, body: &mut Body) {
+        for entry in map.children() {
+            let is_input = match entry.name() {
                 "input" => true,
                 "output" => false,
                 _ => {
@@ -725,7 +735,7 @@ impl Builder<'_> {
                     continue;
                 }
             };
-            let location = self.loc(entry.start);
+            let location = self.loc(entry.start());
             let mut problems = Vec::new();
             let int = |key: &str, default: Option<i64>, problems: &mut Vec<String>| {
                 parsed_attr(entry, key, default, "an integer", problems)
@@ -798,7 +808,7 @@ impl Builder<'_> {
                             rules::PORT_MAP_INVALID,
                             format!(
                                 "the port map `<{}>` is invalid: {}; it is dropped",
-                                entry.name,
+                                entry.name(),
                                 problems.join(", ")
                             ),
                         )
@@ -846,13 +856,13 @@ impl Builder<'_> {
 
     /// The `<edge from-layer to-layer/>` entries of `<back_edges>`, resolved
     /// against the body's layers.
-    fn back_edges(&mut self, layer: &LayerParts<'_>, element: &Element, body: &mut Body) {
-        for edge in &element.children {
-            if edge.name != "edge" {
+    fn back_edges(&mut self, layer: &LayerParts<'_>, element: Element<'_, '_>, body: &mut Body) {
+        for edge in element.children() {
+            if edge.name() != "edge" {
                 self.ignored(edge, "not an `<edge>` in `<back_edges>`");
                 continue;
             }
-            let location = self.loc(edge.start);
+            let location = self.loc(edge.start());
             let end = |key: &str| {
                 edge.attr(key)
                     .map(str::trim)
@@ -875,13 +885,13 @@ impl Builder<'_> {
         }
     }
 
-    fn port(&mut self, port: &Element, head: &LayerHead) -> Option<PortDecl> {
-        let location = self.loc(port.start);
+    fn port(&mut self, port: Element<'_, '_>, head: &LayerHead) -> Option<PortDecl> {
+        let location = self.loc(port.start());
         let mut id = None;
         let mut element_type = None;
         let mut names = Vec::new();
         let mut attributes = Vec::new();
-        for (key, value) in &port.attrs {
+        for (key, value) in port.attrs() {
             match key.as_ref() {
                 "id" => match value.trim().parse::<u32>() {
                     Ok(v) => id = Some(v),
@@ -921,12 +931,13 @@ impl Builder<'_> {
             );
             return None;
         };
-        let mut dims = Vec::with_capacity(port.children.len());
+        let mut dims = Vec::with_capacity(port.child_count());
         let mut rt_info = None;
-        for child in &port.children {
-            match child.name.as_ref() {
+        for child in port.children() {
+            match child.name() {
                 "dim" => {
-                    let text = child.text.trim();
+                    let text = child.text();
+                    let text = text.trim();
                     dims.push(match text.parse::<i64>() {
                         Ok(-1) => DeclaredDim::Dynamic,
                         Ok(d) if d >= 0 => DeclaredDim::Static(d.unsigned_abs()),
@@ -938,7 +949,7 @@ impl Builder<'_> {
                                         "`<dim>{text}</dim>` of port {id} is not an integer ≥ -1"
                                     ),
                                 )
-                                .at(self.loc(child.start)),
+                                .at(self.loc(child.start())),
                             );
                             // Keeps the rank; the dim is read as unknown.
                             DeclaredDim::Dynamic
@@ -1303,22 +1314,24 @@ impl Builder<'_> {
 
     /// Keeps the model `<rt_info>` verbatim, except for our symbol-name
     /// section, which is applied to the Parameter dims and removed.
-    fn model_rt_info(&mut self, element: &Element) {
+    fn model_rt_info(&mut self, element: Element<'_, '_>) {
         let mut text = self.verbatim(element);
         let mut sections = element
-            .children
-            .iter()
-            .filter(|c| c.name == symbols::SECTION)
+            .children()
+            .filter(|c| c.name() == symbols::SECTION)
             .peekable();
         if sections.peek().is_none() {
             self.graph.rt_info = Some(text);
             return;
         }
-        let mut names: HashMap<&str, (&str, &Element)> = HashMap::new();
+        let mut names: HashMap<&str, (&str, Element)> = HashMap::new();
         let mut ranges = Vec::new();
         for section in sections {
-            ranges.push((section.start - element.start, section.end - element.start));
-            for info in &section.children {
+            ranges.push((
+                section.start() - element.start(),
+                section.end() - element.start(),
+            ));
+            for info in section.children() {
                 if let (Some(name), Some(value)) = (info.attr("name"), info.attr("value")) {
                     names.insert(name, (value, info));
                 }
@@ -1342,7 +1355,7 @@ impl Builder<'_> {
             };
             if let Err(why) = result {
                 let layer = self.graph.node(id).layer_ref();
-                let location = self.loc(info.start);
+                let location = self.loc(info.start());
                 self.diagnostics.push(
                     Diagnostic::warning(
                         rules::SYMBOL_NAMES_INVALID,

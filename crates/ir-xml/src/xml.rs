@@ -21,39 +21,215 @@ const MAX_KEPT_DEPTH: usize = 8 + 3 * crate::reader::MAX_BODY_DEPTH;
 /// unescaping changed them.
 pub(crate) type Attr<'a> = (Cow<'a, str>, Cow<'a, str>);
 
-/// One element read from the stream: its name, unescaped attributes in file
-/// order, children, text, and the byte range of its source text. Names and
-/// values borrow the document: a model of a million layers would otherwise
-/// make several million small strings just to read them once.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Element<'a> {
-    pub name: Cow<'a, str>,
-    pub attrs: Vec<Attr<'a>>,
-    pub children: Vec<Element<'a>>,
-    /// The concatenated (unescaped) text directly inside the element.
-    pub text: Cow<'a, str>,
-    /// Byte offset of the `<` that starts the element.
-    pub start: usize,
-    /// Byte offset just past the element's end (`/>` or its end tag).
-    pub end: usize,
+/// The elements [`XmlStream::read_element`] read, flat: one list of elements
+/// in document order linked to their first child and next sibling, one list
+/// of attributes, one of text pieces. A tree is cleared and filled again for
+/// each `<layer>` or `<edge>`, so reading a model allocates nothing per
+/// element once the lists have grown to the largest layer, and no element is
+/// moved from a stack into its parent (a tree of nested vectors did both:
+/// a vector of children and one of attributes per element, each element
+/// copied into its parent when it ended). Names, values and text borrow the
+/// document: a model of a million layers would otherwise make several
+/// million small strings just to read them once.
+#[derive(Debug, Default)]
+pub(crate) struct Tree<'a> {
+    slots: Vec<Slot<'a>>,
+    attrs: Vec<Attr<'a>>,
+    texts: Vec<TextPiece<'a>>,
+    /// The elements not yet ended while reading (indices into `slots`).
+    open: Vec<usize>,
 }
 
-impl Element<'_> {
+/// No element: the root is nobody's child or sibling, so index 0 marks the
+/// end of a list of children (and of text pieces, offset by one).
+const NONE: usize = 0;
+
+/// One element of a [`Tree`].
+#[derive(Debug)]
+struct Slot<'a> {
+    name: &'a str,
+    /// Its attributes: `attrs[attrs_from..attrs_to]`, in file order.
+    attrs_from: usize,
+    attrs_to: usize,
+    /// Its first and last child and its next sibling ([`NONE`]: none).
+    first_child: usize,
+    last_child: usize,
+    next_sibling: usize,
+    child_count: usize,
+    /// Its first and last piece of text, one past their index in `texts`
+    /// ([`NONE`]: no text).
+    first_text: usize,
+    last_text: usize,
+    /// Byte offset of the `<` that starts the element.
+    start: usize,
+    /// Byte offset just past the element's end (`/>` or its end tag).
+    end: usize,
+}
+
+/// A piece of text directly inside an element (text between its children,
+/// or split by comments) and the next piece of the same element (one past
+/// its index, [`NONE`]: the last).
+#[derive(Debug)]
+struct TextPiece<'a> {
+    text: Cow<'a, str>,
+    next: usize,
+}
+
+impl<'a> Tree<'a> {
+    fn clear(&mut self) {
+        self.slots.clear();
+        self.attrs.clear();
+        self.texts.clear();
+        self.open.clear();
+    }
+
+    /// The element read last ([`XmlStream::read_element`] fills the tree
+    /// with one element and its descendants).
+    pub fn root(&self) -> Element<'_, 'a> {
+        Element {
+            tree: self,
+            index: 0,
+        }
+    }
+
+    /// Adds an element named `name` whose attributes start at `attrs_from`
+    /// (the rest of `attrs`) as the last child of the innermost open element.
+    fn push(&mut self, name: &'a str, attrs_from: usize, start: usize, end: usize) -> usize {
+        let index = self.slots.len();
+        self.slots.push(Slot {
+            name,
+            attrs_from,
+            attrs_to: self.attrs.len(),
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+            child_count: 0,
+            first_text: NONE,
+            last_text: NONE,
+            start,
+            end,
+        });
+        if let Some(&parent) = self.open.last() {
+            let last = self.slots[parent].last_child;
+            if last == NONE {
+                self.slots[parent].first_child = index;
+            } else {
+                self.slots[last].next_sibling = index;
+            }
+            self.slots[parent].last_child = index;
+            self.slots[parent].child_count += 1;
+        }
+        index
+    }
+
+    /// Appends text found directly inside element `index`.
+    fn push_text(&mut self, index: usize, text: Cow<'a, str>) {
+        self.texts.push(TextPiece { text, next: NONE });
+        let piece = self.texts.len();
+        let slot = &mut self.slots[index];
+        if slot.last_text == NONE {
+            slot.first_text = piece;
+        } else {
+            self.texts[slot.last_text - 1].next = piece;
+        }
+        slot.last_text = piece;
+    }
+}
+
+/// An element of a [`Tree`]: its name, unescaped attributes in file order,
+/// children, text, and the byte range of its source text.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Element<'t, 'a> {
+    tree: &'t Tree<'a>,
+    index: usize,
+}
+
+impl<'t, 'a> Element<'t, 'a> {
+    fn slot(self) -> &'t Slot<'a> {
+        &self.tree.slots[self.index]
+    }
+
+    /// The element's name.
+    pub fn name(self) -> &'a str {
+        self.slot().name
+    }
+
+    /// The attributes in file order.
+    pub fn attrs(self) -> &'t [Attr<'a>] {
+        let slot = self.slot();
+        &self.tree.attrs[slot.attrs_from..slot.attrs_to]
+    }
+
     /// The value of attribute `key`.
-    pub fn attr(&self, key: &str) -> Option<&str> {
-        self.attrs
+    pub fn attr(self, key: &str) -> Option<&'t str> {
+        self.attrs()
             .iter()
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_ref())
     }
 
-    /// Appends text found directly inside the element.
-    fn push_text<'a>(text: &mut Cow<'a, str>, more: Cow<'a, str>) {
-        if text.is_empty() {
-            *text = more;
-        } else {
-            text.to_mut().push_str(&more);
+    /// The child elements in file order.
+    pub fn children(self) -> Children<'t, 'a> {
+        Children {
+            tree: self.tree,
+            next: self.slot().first_child,
         }
+    }
+
+    /// How many child elements there are.
+    pub fn child_count(self) -> usize {
+        self.slot().child_count
+    }
+
+    /// The concatenated (unescaped) text directly inside the element.
+    pub fn text(self) -> Cow<'t, str> {
+        let texts = &self.tree.texts;
+        let slot = self.slot();
+        match slot.first_text {
+            NONE => Cow::Borrowed(""),
+            first if first == slot.last_text => Cow::Borrowed(texts[first - 1].text.as_ref()),
+            first => {
+                let mut text = String::new();
+                let mut piece = first;
+                while piece != NONE {
+                    text.push_str(&texts[piece - 1].text);
+                    piece = texts[piece - 1].next;
+                }
+                Cow::Owned(text)
+            }
+        }
+    }
+
+    /// Byte offset of the `<` that starts the element.
+    pub fn start(self) -> usize {
+        self.slot().start
+    }
+
+    /// Byte offset just past the element's end (`/>` or its end tag).
+    pub fn end(self) -> usize {
+        self.slot().end
+    }
+}
+
+/// The children of an [`Element`], in file order.
+pub(crate) struct Children<'t, 'a> {
+    tree: &'t Tree<'a>,
+    next: usize,
+}
+
+impl<'t, 'a> Iterator for Children<'t, 'a> {
+    type Item = Element<'t, 'a>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next == NONE {
+            return None;
+        }
+        let element = Element {
+            tree: self.tree,
+            index: self.next,
+        };
+        self.next = self.tree.slots[self.next].next_sibling;
+        Some(element)
     }
 }
 
@@ -63,6 +239,18 @@ impl Element<'_> {
 fn within<'a>(text: &'a str, bytes: &[u8]) -> Option<&'a str> {
     let start = (bytes.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
     text.get(start..start.checked_add(bytes.len())?)
+}
+
+/// `raw` text of the document with its entities and character references
+/// replaced, as quick-xml's `unescape`; text without an `&` (nearly every
+/// value of a model) is returned as it is without setting up quick-xml's
+/// search for `&` and `;`.
+fn unescape(raw: &str) -> Result<Cow<'_, str>, quick_xml::Error> {
+    if raw.bytes().any(|b| b == b'&') {
+        quick_xml::escape::unescape(raw).map_err(quick_xml::Error::from)
+    } else {
+        Ok(Cow::Borrowed(raw))
+    }
 }
 
 /// A streaming reader over a whole document that knows byte offsets.
@@ -158,6 +346,19 @@ impl<'a> XmlStream<'a> {
         tag: &BytesStart<'_>,
         at: usize,
     ) -> Result<(Cow<'a, str>, Vec<Attr<'a>>), ReadError> {
+        let mut attrs = Vec::new();
+        let name = self.push_tag_parts(tag, at, &mut attrs)?;
+        Ok((Cow::Borrowed(name), attrs))
+    }
+
+    /// The name of a start tag at byte `at`, its unescaped attributes
+    /// appended to `attrs`; all borrowed from the document.
+    fn push_tag_parts(
+        &self,
+        tag: &BytesStart<'_>,
+        at: usize,
+        attrs: &mut Vec<Attr<'a>>,
+    ) -> Result<&'a str, ReadError> {
         // The tag's content (between `<` and `>` or `/>`) is the document's
         // text right after the `<` at `at`: slice it from the document itself,
         // so that what the attributes borrow lives as long as the document.
@@ -171,7 +372,7 @@ impl<'a> XmlStream<'a> {
         let name = content
             .get(..name_len)
             .ok_or_else(|| self.error_at(at, "a tag name that is not UTF-8"))?;
-        let mut attrs: Vec<Attr<'a>> = Vec::new();
+        let first = attrs.len();
         // Duplicate keys are found here, in the list being built, rather than
         // by quick-xml's check, which keeps a vector of its own per tag (an
         // allocation per element of the file); the error is the same.
@@ -182,7 +383,7 @@ impl<'a> XmlStream<'a> {
                 None => std::str::from_utf8(attr.key.into_inner())
                     .map_err(|e| self.error_at(at, format!("in `<{name}>`: {e}")))?,
             };
-            if let Some((first, _)) = attrs.iter().find(|(k, _)| k == key) {
+            if let Some((first, _)) = attrs[first..].iter().find(|(k, _)| k == key) {
                 let offset = |k: &str| k.as_ptr() as usize - content.as_ptr() as usize;
                 let e = AttrError::Duplicated(offset(key), offset(first));
                 return Err(self.error_at(at, format!("in `<{name}>`: {e}")));
@@ -190,107 +391,88 @@ impl<'a> XmlStream<'a> {
             // The value is text of the document: only unescaped, not
             // checked as UTF-8 again as quick-xml's `unescape_value` would.
             let value = match within(content, &attr.value) {
-                Some(value) => quick_xml::escape::unescape(value).map_err(quick_xml::Error::from),
+                Some(value) => unescape(value),
                 None => attr.unescape_value(),
             }
             .map_err(|e| self.error_at(at, format!("in attribute `{key}` of `<{name}>`: {e}")))?;
             attrs.push((Cow::Borrowed(key), value));
         }
-        Ok((Cow::Borrowed(name), attrs))
+        Ok(name)
     }
 
     /// Reads the element whose start tag was just returned by [`XmlStream::next`],
-    /// with all its descendants.
+    /// with all its descendants, into `tree` (cleared first; its root is the
+    /// element).
     pub fn read_element(
         &mut self,
+        tree: &mut Tree<'a>,
         tag: &BytesStart<'_>,
         empty: bool,
         at: usize,
-    ) -> Result<Element<'a>, ReadError> {
-        let (name, attrs) = self.tag_parts(tag, at)?;
-        let root = Element {
-            name,
-            attrs,
-            start: at,
-            end: self.position(),
-            ..Element::default()
-        };
+    ) -> Result<(), ReadError> {
+        tree.clear();
+        let name = self.push_tag_parts(tag, at, &mut tree.attrs)?;
+        let root = tree.push(name, 0, at, self.position());
         if empty {
-            return Ok(root);
+            return Ok(());
         }
         // An explicit stack: deeply nested input cannot overflow the call
-        // stack. Elements deeper than `MAX_KEPT_DEPTH` below `root` are checked
-        // and counted but not kept (their source text still is, in the range
-        // of their ancestors), so dropping the tree cannot recurse deeply either.
-        let mut stack = vec![root];
+        // stack. Elements deeper than `MAX_KEPT_DEPTH` below the root are
+        // checked and counted but not kept (their source text still is, in
+        // the range of their ancestors).
+        tree.open.push(root);
         let mut skipped = 0usize;
         loop {
             let at = self.position();
             let event = self.reader.read_event().map_err(|e| self.parse_error(e))?;
-            let keep = skipped == 0 && stack.len() <= MAX_KEPT_DEPTH;
+            let keep = skipped == 0 && tree.open.len() <= MAX_KEPT_DEPTH;
             match event {
                 Event::Start(tag) if keep => {
-                    let (name, attrs) = self.tag_parts(&tag, at)?;
-                    stack.push(Element {
-                        name,
-                        attrs,
-                        start: at,
-                        ..Element::default()
-                    });
+                    let attrs_from = tree.attrs.len();
+                    let name = self.push_tag_parts(&tag, at, &mut tree.attrs)?;
+                    let index = tree.push(name, attrs_from, at, 0);
+                    tree.open.push(index);
                 }
                 Event::Empty(tag) if keep => {
-                    let (name, attrs) = self.tag_parts(&tag, at)?;
-                    let child = Element {
-                        name,
-                        attrs,
-                        start: at,
-                        end: self.position(),
-                        ..Element::default()
-                    };
-                    if let Some(parent) = stack.last_mut() {
-                        parent.children.push(child);
-                    }
+                    let attrs_from = tree.attrs.len();
+                    let name = self.push_tag_parts(&tag, at, &mut tree.attrs)?;
+                    tree.push(name, attrs_from, at, self.position());
                 }
                 Event::Start(tag) => {
-                    self.tag_parts(&tag, at)?;
+                    self.check_tag(tree, &tag, at)?;
                     skipped += 1;
                 }
-                Event::Empty(tag) => {
-                    self.tag_parts(&tag, at)?;
-                }
+                Event::Empty(tag) => self.check_tag(tree, &tag, at)?,
                 Event::End(_) if skipped > 0 => skipped -= 1,
                 Event::End(_) => {
-                    let Some(mut done) = stack.pop() else {
+                    let Some(done) = tree.open.pop() else {
                         return Err(self.error_at(at, "unexpected end tag"));
                     };
-                    done.end = self.position();
-                    match stack.last_mut() {
-                        Some(parent) => parent.children.push(done),
-                        None => return Ok(done),
+                    tree.slots[done].end = self.position();
+                    if tree.open.is_empty() {
+                        return Ok(());
                     }
                 }
                 Event::Text(_) | Event::CData(_) if skipped > 0 => {}
                 Event::Text(text) => {
                     // Text of the document: only unescaped, as for attributes.
                     let text = match within(self.text, &text) {
-                        Some(raw) => {
-                            quick_xml::escape::unescape(raw).map_err(quick_xml::Error::from)
-                        }
+                        Some(raw) => unescape(raw),
                         None => text.unescape(),
                     }
                     .map_err(|e| self.error_at(at, e.to_string()))?;
-                    if let Some(current) = stack.last_mut() {
-                        Element::push_text(&mut current.text, text);
+                    if let Some(&current) = tree.open.last() {
+                        tree.push_text(current, text);
                     }
                 }
                 Event::CData(data) => {
                     let text = Cow::Owned(String::from_utf8_lossy(&data).into_owned());
-                    if let Some(current) = stack.last_mut() {
-                        Element::push_text(&mut current.text, text);
+                    if let Some(&current) = tree.open.last() {
+                        tree.push_text(current, text);
                     }
                 }
                 Event::Eof => {
-                    let name = stack.last().map(|e| e.name.to_string()).unwrap_or_default();
+                    let name = tree.open.last().map_or("", |&e| tree.slots[e].name);
                     return Err(
                         self.error_at(at, format!("unexpected end of file inside `<{name}>`"))
                     );
@@ -298,5 +480,19 @@ impl<'a> XmlStream<'a> {
                 Event::Comment(_) | Event::Decl(_) | Event::PI(_) | Event::DocType(_) => {}
             }
         }
+    }
+
+    /// Checks the start tag of an element too deep to keep, as one kept
+    /// would be (its attributes are dropped again).
+    fn check_tag(
+        &self,
+        tree: &mut Tree<'a>,
+        tag: &BytesStart<'_>,
+        at: usize,
+    ) -> Result<(), ReadError> {
+        let attrs_from = tree.attrs.len();
+        let checked = self.push_tag_parts(tag, at, &mut tree.attrs);
+        tree.attrs.truncate(attrs_from);
+        checked.map(|_| ())
     }
 }

@@ -156,6 +156,15 @@ impl SymbolTable {
             if a == b {
                 return (Some(0), Some(0));
             }
+            // Two constants (a quantized model's weights converted, element
+            // by element) need no expression built and bounded.
+            if let Some(d) = a
+                .as_constant()
+                .zip(b.as_constant())
+                .and_then(|(x, y)| x.checked_sub(y))
+            {
+                return (Some(d), Some(d));
+            }
             match a.sub(b).ok().and_then(|d| self.bounds(&d).ok()) {
                 Some(i) => (i.lo, i.hi),
                 None => (None, None),

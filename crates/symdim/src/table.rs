@@ -186,6 +186,14 @@ impl SymbolTable {
     /// over its range (interval arithmetic, computed in `i128` with infinite
     /// ends). [`DimError::Overflow`] if a finite bound does not fit in `i64`.
     pub fn bounds(&self, e: &Expr) -> Result<Interval, DimError> {
+        // Most dims are a constant or a lone symbol (every dim of a report,
+        // every output of a chain): their bounds need no arithmetic.
+        if let Some(c) = e.as_constant() {
+            return Ok(Interval::point(c));
+        }
+        if let Some(s) = e.as_symbol() {
+            return Ok(self.range(s));
+        }
         let x = self.xbounds(e, REFINE_DEPTH)?;
         let conv = |v: Ext| -> Result<Option<i64>, DimError> {
             match v {

@@ -297,6 +297,12 @@ fn bounds_examples() {
         x.t.bounds(&d.add_const(-2).unwrap()).unwrap(),
         Interval::new(Some(0), Some(8))
     );
+    // A lone symbol and a constant, which skip the arithmetic.
+    assert_eq!(x.t.bounds(&d).unwrap(), Interval::new(Some(2), Some(10)));
+    assert_eq!(x.t.bounds(&n).unwrap(), Interval::new(Some(0), None));
+    assert_eq!(x.t.bounds(&c(-4)).unwrap(), Interval::point(-4));
+    assert_eq!(b(&x, "D*D"), Interval::new(Some(4), Some(100)));
+    assert_eq!(b(&x, "2*D"), Interval::new(Some(4), Some(20)));
     assert_eq!(b(&x, "15*D"), Interval::new(Some(30), Some(150)));
     assert_eq!(b(&x, "-D + 5"), Interval::new(Some(-5), Some(3)));
     assert_eq!(b(&x, "N - 1"), Interval::new(Some(-1), None));
@@ -330,6 +336,37 @@ fn compare_and_decide() {
         x.t.compare(&n.add_const(1).unwrap(), &n),
         Some(Ordering::Greater)
     );
+
+    // Constants on both sides, as the sub-and-bound path decides them, an
+    // overflowing difference included.
+    for (a, b) in [
+        (3, 5),
+        (5, 3),
+        (4, 4),
+        (-7, 2),
+        (i64::MIN, 1),
+        (i64::MAX, -1),
+    ] {
+        let slow = c(a).sub(&c(b)).ok().map(|diff| x.t.bounds(&diff));
+        let expected = slow.and_then(Result::ok).and_then(|i| i.as_point());
+        assert_eq!(
+            expected.map(|v| v <= 0),
+            x.t.decide(&Predicate::Le(c(a), c(b)))
+        );
+        assert_eq!(
+            expected.map(|v| v < 0),
+            x.t.decide(&Predicate::Lt(c(a), c(b)))
+        );
+        assert_eq!(
+            expected.map(|v| v == 0),
+            x.t.decide(&Predicate::Eq(c(a), c(b)))
+        );
+        assert_eq!(
+            a <= b,
+            x.t.decide(&Predicate::Le(c(a), c(b))).unwrap_or(a <= b)
+        );
+    }
+    assert_eq!(x.t.decide(&Predicate::Le(c(i64::MIN), c(1))), None);
 
     let le = Predicate::Le(d.clone(), c(10));
     assert_eq!(x.t.decide(&le), Some(true));
