@@ -14,9 +14,11 @@
 //! quadratic) and by transformed filters t²/9 times the filters' size (4x
 //! for F(4), 1.8x for F(2)), which the products read once per block.
 //!
-//! The filter transform `G g Gᵀ` is computed once per Const weight (in
-//! f64, rounded once) and kept ([`transformed_weights`]); a weight a run
-//! computes is transformed per call. The input is cut into blocks of whole
+//! The filter transform `G g Gᵀ` (in f64, rounded once) of a convolution
+//! node whose weights are constant is computed by the node's first call
+//! that needs it and kept with the node ([`Prepared`], held by the
+//! executor, dropped with it); a weight a run computes is transformed per
+//! call. The input is cut into blocks of whole
 //! tile rows (and, when there are fewer blocks than threads, the output
 //! channels into chunks): each block, on one thread of the current rayon
 //! pool (one fork-join per convolution), transforms its input tiles into a
@@ -45,11 +47,12 @@
 //! forces that tile on every eligible layer (both read once per process,
 //! to measure).
 
+use std::borrow::Cow;
 use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
-use ir::{ElementType, TensorBytes};
+use ir::ElementType;
 use rayon::prelude::*;
 
 use super::convolution::{elements, Geometry};
@@ -233,13 +236,17 @@ const MIN_TILES: usize = 100;
 /// picks a tile for it, with `fused`'s epilogue run on its outputs (adding
 /// its shortcut, a tensor of the output's shape, when it has one); `None` when
 /// the direct path is to compute it (not chosen, not f32, or values that
-/// are not finite: see the module doc).
+/// are not finite: see the module doc). `prepared` is the node's slot for
+/// its transformed filters when its weights are constant (kept there from
+/// the first call that needs them); without one, the filters are transformed
+/// for this call only.
 pub(crate) fn run(
     x: &Tensor,
     w: &Tensor,
     out_shape: &[usize],
     g: &Geometry,
     fused: Option<Fused<'_>>,
+    prepared: Option<&Prepared>,
 ) -> KResult<Option<Tensor>> {
     let Some(tile) = choose(g) else {
         return Ok(None);
@@ -254,7 +261,11 @@ pub(crate) fn run(
     if fused.is_some_and(|(e, s)| e.shortcut.is_some() != s.is_some_and(|s| s.len() == out_len)) {
         return Err("internal: the fused shortcut does not hold the output's values".into());
     }
-    let Some(u) = transformed_weights(w, g, tile)? else {
+    let u = match prepared {
+        Some(slot) => slot.filters(w, g, tile)?.map(Cow::Borrowed),
+        None => transform_if_finite(&checked_filters(w, g, tile)?, g, tile).map(Cow::Owned),
+    };
+    let Some(u) = u else {
         return Ok(None);
     };
     let x = elements::<f32>(x)?;
@@ -273,93 +284,79 @@ pub(crate) fn run(
 /// values (laid out as the output).
 pub(crate) type Fused<'a> = (&'a Epilogue<f32>, Option<&'a [f32]>);
 
-/// Transformed filters: `[group][ξ][C_out][C_in]`, `ξ` over the `t × t`
-/// tile (row-major).
-type Transformed = Arc<Vec<f32>>;
-
-/// A kept filter transform: the weight view it was computed from (held,
-/// so its bytes cannot change or be reused while the entry lives), the
-/// layout it was read in, and the transform (`None`: a filter that is not
-/// finite, which the direct path computes).
-struct Kept {
-    weights: TensorBytes,
-    layout: (usize, usize, usize, Tile),
-    transformed: Option<Transformed>,
+/// The transformed filters of one convolution node whose weights are
+/// constant (a Const, or a value folded when the executor was made): held
+/// by the executor with the node, as it holds compressed weights, and
+/// dropped with it. One slot per tile, filled by the first call that runs
+/// the node by that tile (which tile, if any, depends on the run's plane
+/// size, so nothing is transformed before a run needs it); `None` in a slot
+/// records filters that are not finite, which the direct path computes.
+/// Each slot is `[group][ξ][C_out][C_in]`, `ξ` over the `t × t` tile
+/// (row-major).
+#[derive(Debug, Default)]
+pub(crate) struct Prepared {
+    /// F(2×2, 3×3)'s and F(4×4, 3×3)'s transforms.
+    slots: [OnceLock<Option<Vec<f32>>>; 2],
+    /// How many transforms were computed (one per slot filled).
+    transforms: AtomicUsize,
 }
 
-/// The filter transforms kept from one call to the next, least recently
-/// used first, and the addresses of weight views seen once (a view is kept
-/// when it comes back: a Const's view does every run, a computed weight's
-/// usually does not).
-#[derive(Default)]
-struct Cache {
-    kept: Vec<Kept>,
-    seen: Vec<(usize, usize)>,
-}
-
-/// The most bytes of transformed filters kept (ResNet-50's F(2) layers
-/// need about 4 MiB; all of its 3x3 layers in F(4), about 180); the least
-/// recently used go first.
-const CACHE_BYTES: usize = 256 << 20;
-
-/// How many once-seen weight addresses are remembered.
-const SEEN: usize = 256;
-
-fn cache() -> &'static Mutex<Cache> {
-    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
-    CACHE.get_or_init(Mutex::default)
-}
-
-/// `w`'s filter transform for `tile`: kept from an earlier call on the same
-/// weight view, or computed (and kept when the view has been seen before).
-/// `None` when a filter value is not finite.
-fn transformed_weights(w: &Tensor, g: &Geometry, tile: Tile) -> KResult<Option<Transformed>> {
-    let layout = (g.groups, g.cout, g.cin, tile);
-    let view = &w.data;
-    {
-        let mut cache = cache().lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(i) = cache
-            .kept
-            .iter()
-            .position(|k| k.layout == layout && k.weights.same_view(view))
-        {
-            let kept = cache.kept.remove(i);
-            let transformed = kept.transformed.clone();
-            cache.kept.push(kept);
-            return Ok(transformed);
+impl Prepared {
+    /// The transformed filters of `w` for `tile`: the kept ones, or computed
+    /// and kept now. The node's weights are constant, so the first call's
+    /// `w` stands for every later one's.
+    fn filters(&self, w: &Tensor, g: &Geometry, tile: Tile) -> KResult<Option<&[f32]>> {
+        let slot = &self.slots[match tile {
+            Tile::F2 => 0,
+            Tile::F4 => 1,
+        }];
+        if let Some(kept) = slot.get() {
+            return Ok(kept.as_deref());
         }
+        // What can fail is checked before the slot is filled (racing first
+        // runs then compute it once: `get_or_init` blocks the others).
+        let filters = checked_filters(w, g, tile)?;
+        let kept = slot.get_or_init(|| {
+            self.transforms.fetch_add(1, Ordering::Relaxed);
+            transform_if_finite(&filters, g, tile)
+        });
+        Ok(kept.as_deref())
     }
+
+    /// How many filter transforms this node has computed.
+    pub(crate) fn transforms(&self) -> usize {
+        self.transforms.load(Ordering::Relaxed)
+    }
+
+    /// The bytes of transformed filters held.
+    pub(crate) fn bytes(&self) -> usize {
+        self.slots
+            .iter()
+            .filter_map(|slot| slot.get()?.as_ref())
+            .map(|u| u.len() * 4)
+            .sum()
+    }
+}
+
+/// `w`'s f32 filters, checked against the geometry, and the transform's
+/// size against the tensor limit.
+fn checked_filters<'w>(w: &'w Tensor, g: &Geometry, tile: Tile) -> KResult<Cow<'w, [f32]>> {
     let filters = elements::<f32>(w)?;
     if filters.len() != g.groups * g.cout * g.cin * 9 {
         return Err("internal: the filters do not hold the convolution's geometry".into());
     }
-    let transformed = if filters.iter().all(|v| v.is_finite()) {
-        let t = tile.t();
-        check_scratch(g.groups * t * t * g.cout * g.cin, 4, "Winograd filters")?;
-        Some(Arc::new(transform_filters(&filters, g, tile)))
-    } else {
-        None
-    };
-    let mut cache = cache().lock().unwrap_or_else(PoisonError::into_inner);
-    let address = (view.as_slice().as_ptr() as usize, view.len());
-    if let Some(i) = cache.seen.iter().position(|&s| s == address) {
-        cache.seen.remove(i);
-        cache.kept.push(Kept {
-            weights: view.clone(),
-            layout,
-            transformed: transformed.clone(),
-        });
-        let bytes = |k: &Kept| k.transformed.as_ref().map_or(0, |t| t.len() * 4);
-        while cache.kept.iter().map(bytes).sum::<usize>() > CACHE_BYTES {
-            cache.kept.remove(0);
-        }
-    } else {
-        if cache.seen.len() >= SEEN {
-            cache.seen.remove(0);
-        }
-        cache.seen.push(address);
-    }
-    Ok(transformed)
+    let t = tile.t();
+    check_scratch(g.groups * t * t * g.cout * g.cin, 4, "Winograd filters")?;
+    Ok(filters)
+}
+
+/// [`transform_filters`] when every filter value is finite (else `None`: a
+/// NaN or infinity would spread over whole tiles).
+fn transform_if_finite(filters: &[f32], g: &Geometry, tile: Tile) -> Option<Vec<f32>> {
+    filters
+        .iter()
+        .all(|v| v.is_finite())
+        .then(|| transform_filters(filters, g, tile))
 }
 
 /// `G g Gᵀ` of every 3x3 filter (`[G][C_out][C_in][3][3]`), in f64, as
@@ -1104,46 +1101,55 @@ mod tests {
             let mut x = values(16 * 576, 4);
             x[5 * 576 + 37] = bad;
             let x = tensor(shape.clone(), x);
-            let out = run(&x, &weights, &out_shape, &g, None).expect("runs");
+            let out = run(&x, &weights, &out_shape, &g, None, None).expect("runs");
             assert!(out.is_none(), "{bad} in the data");
             let mut w = values(16 * 16 * 9, 5);
             w[100] = bad;
             let w = tensor(vec![16, 16, 3, 3], w);
             let x = tensor(shape.clone(), values(16 * 576, 4));
-            let out = run(&x, &w, &out_shape, &g, None).expect("runs");
+            let out = run(&x, &w, &out_shape, &g, None, None).expect("runs");
             assert!(out.is_none(), "{bad} in the filters");
         }
         // Sums that overflow f32 in the transform's intermediates.
         let huge = tensor(shape.clone(), vec![3e37; 16 * 576]);
-        let out = run(&huge, &weights, &out_shape, &g, None).expect("runs");
+        let out = run(&huge, &weights, &out_shape, &g, None, None).expect("runs");
         assert!(out.is_none(), "overflowing sums");
         // And finite ones run.
         let x = tensor(shape, values(16 * 576, 4));
-        let out = run(&x, &weights, &out_shape, &g, None).expect("runs");
+        let out = run(&x, &weights, &out_shape, &g, None, None).expect("runs");
         assert!(out.is_some());
     }
 
     #[test]
-    fn a_weight_view_seen_twice_keeps_its_transform() {
+    fn a_prepared_slot_transforms_once_per_tile() {
         let g = geometry((1, 1, 24, 16), (6, 6), (1, 1, 1, 1));
         let w = tensor(vec![16, 24, 3, 3], values(16 * 24 * 9, 11));
-        let first = transformed_weights(&w, &g, Tile::F4).expect("transforms");
-        let second = transformed_weights(&w, &g, Tile::F4).expect("transforms");
-        let third = transformed_weights(&w, &g, Tile::F4).expect("transforms");
-        let (first, second, third) = (
-            first.expect("finite"),
-            second.expect("finite"),
-            third.expect("finite"),
+        let slot = Prepared::default();
+        assert_eq!((slot.transforms(), slot.bytes()), (0, 0));
+        let first = slot.filters(&w, &g, Tile::F4).expect("transforms");
+        let first = first.expect("finite").as_ptr();
+        let second = slot.filters(&w, &g, Tile::F4).expect("transforms");
+        assert_eq!(second.expect("finite").as_ptr(), first, "kept");
+        assert_eq!(slot.transforms(), 1);
+        let filters = elements::<f32>(&w).expect("f32");
+        let expected = transform_filters(&filters, &g, Tile::F4);
+        assert_eq!(
+            slot.filters(&w, &g, Tile::F4).expect("kept"),
+            Some(&expected[..])
         );
-        assert_eq!(first, second);
-        assert!(
-            !Arc::ptr_eq(&first, &second),
-            "transformed afresh the second time"
-        );
-        assert!(Arc::ptr_eq(&second, &third), "kept from the second call");
-        // The same bytes in another view are another weight.
-        let copy = tensor(vec![16, 24, 3, 3], values(16 * 24 * 9, 11));
-        let other = transformed_weights(&copy, &g, Tile::F4).expect("transforms");
-        assert!(!Arc::ptr_eq(&third, &other.expect("finite")));
+        // The other tile has its own slot.
+        let f2 = slot.filters(&w, &g, Tile::F2).expect("transforms");
+        assert_eq!(f2.expect("finite").len(), 16 * 16 * 24);
+        assert_eq!(slot.transforms(), 2);
+        assert_eq!(slot.bytes(), (36 + 16) * 16 * 24 * 4);
+        // Filters that are not finite: kept as "none", never transformed again.
+        let mut bad = values(16 * 24 * 9, 12);
+        bad[7] = f32::NAN;
+        let bad = tensor(vec![16, 24, 3, 3], bad);
+        let slot = Prepared::default();
+        for _ in 0..2 {
+            assert_eq!(slot.filters(&bad, &g, Tile::F2).expect("checked"), None);
+        }
+        assert_eq!((slot.transforms(), slot.bytes()), (1, 0));
     }
 }
