@@ -5,9 +5,9 @@
 //! kept; two executors or two nodes never share a transform. Every output is
 //! checked against the convolution summed in f64.
 //!
-//! The layers have 16 input and output channels and 3x3 kernels: at 24x24
-//! (144 F(2x2) tiles) `winograd::choose` takes F(2x2, 3x3), at 8x8 (16
-//! tiles) the direct path. (With `OVIR_NO_WINOGRAD` or `OVIR_WINOGRAD` set
+//! The layers have 16 input and output channels and 3x3 kernels: at 40x40
+//! (100 F(4x4) tiles) `winograd::choose` takes F(4x4, 3x3), at 24x24 (144
+//! F(2x2) tiles, 36 F(4x4) ones) F(2x2, 3x3), at 8x8 the direct path. (With `OVIR_NO_WINOGRAD` or `OVIR_WINOGRAD` set
 //! the counts differ: run these tests without them.)
 
 mod common;
@@ -225,4 +225,22 @@ fn a_weight_computed_at_run_time_is_transformed_every_call() {
     }
     assert_eq!(exec.filter_transforms(), 0, "nothing kept");
     assert_eq!(exec.prepared_filter_bytes(), 0);
+}
+
+#[test]
+fn each_tile_a_plane_takes_is_transformed_once_per_node() {
+    // 40x40 takes F(4x4) (100 of its tiles), 24x24 F(2x2), 8x8 the direct
+    // path: each layer keeps one transform per tile it ran by.
+    let (w1, bias, w2) = (weights(40), values(C, 41), weights(42));
+    let exec = Executor::new(&two_layers(&w1, &bias, &w2).graph()).unwrap();
+    let planes = [(40, 40), (24, 24), (8, 8), (40, 40), (24, 24)];
+    let counts = [2, 4, 4, 4, 4];
+    for (&(h, w), &count) in planes.iter().zip(&counts) {
+        let x = input(h, w, 43);
+        let out = run_out(&exec, vec![("x", x.clone())]);
+        assert_close(&out, &expected(&x, (&w1, &bias, &w2)), &format!("{h}x{w}"));
+        assert_eq!(exec.filter_transforms(), count, "after {h}x{w}");
+    }
+    // F(4x4): 36 values per 3x3 filter, F(2x2): 16.
+    assert_eq!(exec.prepared_filter_bytes(), 2 * (36 + 16) * C * C * 4);
 }

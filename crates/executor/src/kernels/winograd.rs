@@ -47,10 +47,10 @@
 //! windows that meet them: such a convolution falls back to the direct
 //! path ([`run`] returns `None`), as does any whose Winograd sums overflow.
 //!
-//! Which layers take it is [`choose`]'s rule: F(2×2, 3×3) on planes of
-//! at least [`MIN_TILES`] tiles; F(4×4, 3×3) is measured and tested but not
-//! chosen, for its error (`docs/performance.md`, "Winograd for 3x3
-//! convolutions").
+//! Which layers take it is [`choose`]'s rule: F(4×4, 3×3) on planes of at
+//! least [`MIN_TILES_F4`] of its tiles, F(2×2, 3×3) on smaller ones of at
+//! least [`MIN_TILES`] of its tiles, the direct path below
+//! (`docs/performance.md`, "Winograd for 3x3 convolutions").
 //! `OVIR_NO_WINOGRAD` set turns the path off; `OVIR_WINOGRAD=2` or `=4`
 //! forces that tile on every eligible layer (both read once per process,
 //! to measure).
@@ -226,21 +226,33 @@ pub(crate) fn choose(g: &Geometry) -> Option<Tile> {
     if g.cin < 16 || g.cout < 16 {
         return None;
     }
-    // F(2) on planes large enough: each product packs its filters (t²/9
-    // times the direct path's) for as many columns as there are tiles, and
-    // in a whole model they come from memory, not cache. F(4) does fewer
-    // multiply-adds but is about ten times less accurate: 3e-5 to 1e-4 off
-    // OpenVINO's sums at 64 to 256 channels, against the 1e-5 the
-    // conformance tests hold (`docs/performance.md`).
+    // The larger tile on planes large enough: each product packs its
+    // filters (t²/9 times the direct path's) for as many columns as there
+    // are tiles, and in a whole model they come from memory, not cache, so
+    // a tile pays only with enough tiles to share the packing. F(4) does
+    // 1.8 times fewer multiply-adds than F(2) and packs 2.25 times more
+    // filters, for a quarter of the tiles (`docs/performance.md`).
     let [_, oh, ow] = g.output;
-    let tiles = g.batch * oh.div_ceil(2) * ow.div_ceil(2);
-    (tiles >= MIN_TILES).then_some(Tile::F2)
+    let tiles = |m: usize| g.batch * oh.div_ceil(m) * ow.div_ceil(m);
+    if tiles(4) >= MIN_TILES_F4 {
+        Some(Tile::F4)
+    } else if tiles(2) >= MIN_TILES {
+        Some(Tile::F2)
+    } else {
+        None
+    }
 }
 
 /// The fewest F(2) tiles (output positions over 4) a convolution needs for
 /// Winograd: in ResNet-50, 56x56 and 28x28 planes at batch 1 (784 and 196
 /// tiles) were faster by it, 14x14 ones (49) and 7x7 ones (16) slower.
 const MIN_TILES: usize = 100;
+
+/// The fewest F(4) tiles (output positions over 16) a convolution needs
+/// for F(4) rather than F(2): in ResNet-50 and ResNet-18, 56x56 planes at
+/// batch 1 (196 tiles) were faster by F(4), 28x28 ones (49) by F(2); the
+/// threshold lies between.
+const MIN_TILES_F4: usize = 100;
 
 /// The convolution `x ⊛ w` (f32, `out_shape`) by Winograd when [`choose`]
 /// picks a tile for it, with `fused`'s epilogue run on its outputs (adding
@@ -1081,6 +1093,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_rule_takes_the_larger_tile_on_the_larger_planes() {
+        let plane = |(batch, cin, cout): (usize, usize, usize), hw: usize| {
+            choose(&geometry((batch, 1, cin, cout), (hw, hw), (1, 1, 1, 1)))
+        };
+        // ResNet's stages at batch 1: 56x56, 28x28, 14x14, 7x7.
+        assert_eq!(plane((1, 64, 64), 56), Some(Tile::F4));
+        assert_eq!(plane((1, 128, 128), 28), Some(Tile::F2));
+        assert_eq!(plane((1, 256, 256), 14), None);
+        assert_eq!(plane((1, 512, 512), 7), None);
+        // The tiles of a batch count together; few channels stay direct.
+        assert_eq!(plane((4, 128, 128), 28), Some(Tile::F4));
+        assert_eq!(plane((4, 256, 256), 14), Some(Tile::F2));
+        assert_eq!(plane((1, 8, 64), 56), None);
+        // Thresholds: 40x40 has 100 F(4) tiles, 19x19 100 F(2) tiles.
+        assert_eq!(plane((1, 32, 32), 40), Some(Tile::F4));
+        assert_eq!(plane((1, 32, 32), 36), Some(Tile::F2));
+        assert_eq!(plane((1, 32, 32), 19), Some(Tile::F2));
+        assert_eq!(plane((1, 32, 32), 18), None);
     }
 
     #[test]
