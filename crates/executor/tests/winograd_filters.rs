@@ -244,3 +244,59 @@ fn each_tile_a_plane_takes_is_transformed_once_per_node() {
     // F(4x4): 36 values per 3x3 filter, F(2x2): 16.
     assert_eq!(exec.prepared_filter_bytes(), 2 * (36 + 16) * C * C * 4);
 }
+
+#[test]
+fn a_group_convolution_keeps_its_transform_too() {
+    // Two groups of C channels each: `[2, C, C, 3, 3]` filters; each group
+    // is a convolution of its half of the input.
+    let groups: Vec<Vec<f32>> = (0..2).map(|g| weights(50 + g)).collect();
+    let mut net = Net::new();
+    let x = net.param("x", "f32", &format!("1,{},?,?", 2 * C));
+    let all: Vec<f32> = groups.concat();
+    let w = net.f32s("w", &[2, C as u64, C as u64, 3, 3], &all);
+    let y = net.op("gconv", "GroupConvolution", "opset1", PADS, &[x, w], None);
+    net.result("out", y);
+    let exec = Executor::new(&net.graph()).unwrap();
+    let (h, w) = (24, 24);
+    let plane = C * h * w;
+    for seed in [52, 53] {
+        let values = values(2 * plane, seed);
+        let x = Tensor::from_vec(vec![1, 2 * C, h, w], values.clone()).unwrap();
+        let out = run_out(&exec, vec![("x", x)]);
+        for (g, filters) in groups.iter().enumerate() {
+            let exact = reference(&values[g * plane..][..plane], filters, (h, w));
+            assert_close(&out[g * plane..][..plane], &exact, &format!("group {g}"));
+        }
+    }
+    assert_eq!(exec.filter_transforms(), 1, "one transform for both groups");
+    assert_eq!(exec.prepared_filter_bytes(), 2 * 16 * C * C * 4);
+}
+
+#[test]
+fn weights_folded_when_the_executor_is_made_are_kept() {
+    // f16 weights behind a Convert to f32 (OpenVINO's compressed weights):
+    // the Convert is folded once, so its value is constant.
+    let rounded: Vec<f32> = weights(60)
+        .into_iter()
+        .map(|v| half::f16::from_f32(v).to_f32())
+        .collect();
+    let bytes: Vec<u8> = rounded
+        .iter()
+        .flat_map(|&v| half::f16::from_f32(v).to_le_bytes())
+        .collect();
+    let mut net = Net::new();
+    let x = net.param("x", "f32", &format!("1,{C},?,?"));
+    let w = net.constant("w16", "f16", &[C as u64, C as u64, 3, 3], &bytes);
+    let to_f32 = r#"destination_type="f32""#;
+    let w = net.op("w32", "Convert", "opset1", to_f32, &[w], None);
+    let y = conv(&mut net, "conv", x, w);
+    net.result("out", y);
+    let exec = Executor::new(&net.graph()).unwrap();
+    for seed in [61, 62] {
+        let x = input(24, 24, seed);
+        let out = run_out(&exec, vec![("x", x.clone())]);
+        let exact = reference(&x.to_vec::<f32>().unwrap(), &rounded, (24, 24));
+        assert_close(&out, &exact, &format!("input {seed}"));
+    }
+    assert_eq!(exec.filter_transforms(), 1);
+}
