@@ -607,18 +607,7 @@ impl Job<'_> {
             let a = &u[((group * tt + xi) * g.cout + co0) * g.cin..][..cos * g.cin];
             let b = &v[xi * g.cin * tiles..][..g.cin * tiles];
             let c = &mut products[xi * cos * tiles..][..cos * tiles];
-            // SAFETY: `a` holds cos × cin, `b` cin × tiles and `c` cos × tiles,
-            // each row-major and exactly as long (sliced above); `c` is borrowed
-            // mutably, apart from the other two.
-            unsafe {
-                f32::gemm(
-                    (cos, g.cin, tiles),
-                    (a.as_ptr(), g.cin as isize, 1),
-                    (b.as_ptr(), tiles as isize, 1),
-                    0.0,
-                    (c.as_mut_ptr(), tiles as isize),
-                );
-            }
+            product(a, b, c, (cos, g.cin, tiles));
         }
 
         // Y = Aᵀ M A per channel, into the output planes.
@@ -662,6 +651,29 @@ impl Job<'_> {
             }
         }
         finite
+    }
+}
+
+/// `c = a · b` for row-major `a` (`rows × inner`), `b` (`inner × cols`)
+/// and `c` (`rows × cols`), on the GEMM (the one call of this module).
+fn product(a: &[f32], b: &[f32], c: &mut [f32], (rows, inner, cols): (usize, usize, usize)) {
+    if a.len() != rows * inner || b.len() != inner * cols || c.len() != rows * cols {
+        // Unreachable (the callers slice the operands to these sizes); NaN
+        // sums would send the convolution to the direct path.
+        c.fill(f32::NAN);
+        return;
+    }
+    // SAFETY: `a` holds rows × inner, `b` inner × cols and `c` rows × cols
+    // values (checked above), each row-major; `c` is borrowed mutably, apart
+    // from the other two.
+    unsafe {
+        f32::gemm(
+            (rows, inner, cols),
+            (a.as_ptr(), inner as isize, 1),
+            (b.as_ptr(), cols as isize, 1),
+            0.0,
+            (c.as_mut_ptr(), cols as isize),
+        );
     }
 }
 
