@@ -14,6 +14,7 @@ use symdim::{Expr, SymbolTable};
 use crate::compressed::{self, CompressedWeights};
 use crate::error::ExecError;
 use crate::gemm;
+use crate::kernels::winograd::Prepared;
 use crate::kernels::{self, Call, KernelFn, OutSpec};
 use crate::pool;
 use crate::precision::Precision;
@@ -92,6 +93,10 @@ pub struct Executor {
     /// Per MatMul, its right operand held compressed, and per Gather, its
     /// data (`crate::compressed`).
     compressed: Vec<Option<Arc<CompressedWeights>>>,
+    /// Per Convolution and GroupConvolution whose weights are constant (a
+    /// Const, or folded above), the slot its Winograd filters are kept in
+    /// from its first Winograd run on (`kernels::winograd`).
+    winograd: Vec<Option<Prepared>>,
     /// Per node, whether runs skip it: a compressed product holds what it
     /// computes, or only folded nodes read it.
     skipped: Vec<bool>,
@@ -267,6 +272,7 @@ impl Executor {
             kernels,
             folded: vec![None; graph.node_count()],
             compressed: vec![None; graph.node_count()],
+            winograd: Vec::new(),
             skipped: vec![false; graph.node_count()],
             bodies,
             declared_dims,
@@ -277,6 +283,7 @@ impl Executor {
             fusion: crate::fusion::Plan::default(),
         };
         let inference = executor.fold_constants();
+        executor.winograd = executor.winograd_slots();
         executor.fusion = crate::fusion::Plan::new(&crate::fusion::Graphs {
             graph: &executor.graph,
             sources: &executor.sources,
@@ -362,6 +369,30 @@ impl Executor {
             }
         }
         inference
+    }
+
+    /// A Winograd filter slot for each Convolution and GroupConvolution
+    /// whose weights (input 1) are a Const or a folded value: the same
+    /// values every run, so their transform can be kept with the node.
+    fn winograd_slots(&self) -> Vec<Option<Prepared>> {
+        let mut slots: Vec<Option<Prepared>> = (0..self.graph.node_count()).map(|_| None).collect();
+        for (id, node) in self.graph.nodes() {
+            if !matches!(
+                node.op_type.name.as_str(),
+                "Convolution" | "GroupConvolution"
+            ) {
+                continue;
+            }
+            let Some(weights) = self.sources[id.index()].get(1).map(|w| w.node) else {
+                continue;
+            };
+            if matches!(self.graph.node(weights).op, Op::Constant { .. })
+                || self.folded[weights.index()].is_some()
+            {
+                slots[id.index()] = Some(Prepared::default());
+            }
+        }
+        slots
     }
 
     /// Copies a MatMul's misaligned f32 constant operands once, into memory
@@ -485,6 +516,38 @@ impl Executor {
     /// [`Executor::with_profiling`].
     pub fn profile(&self) -> Option<crate::Profile> {
         self.profile.as_ref().map(crate::profile::Recorder::profile)
+    }
+
+    /// How many times this executor's convolutions have transformed their
+    /// filters for a Winograd run and kept the result (bodies included): a
+    /// layer with constant weights once per Winograd tile it ran by, at its
+    /// first such run; filters a run computes are transformed per call and
+    /// not counted.
+    pub fn filter_transforms(&self) -> usize {
+        let own: usize = self
+            .winograd
+            .iter()
+            .flatten()
+            .map(Prepared::transforms)
+            .sum();
+        own + self
+            .bodies
+            .iter()
+            .flatten()
+            .map(Executor::filter_transforms)
+            .sum::<usize>()
+    }
+
+    /// The bytes of transformed Winograd filters this executor holds
+    /// (bodies included), freed with it.
+    pub fn prepared_filter_bytes(&self) -> usize {
+        let own: usize = self.winograd.iter().flatten().map(Prepared::bytes).sum();
+        own + self
+            .bodies
+            .iter()
+            .flatten()
+            .map(Executor::prepared_filter_bytes)
+            .sum::<usize>()
     }
 
     /// The memory limits of a run.
@@ -909,6 +972,7 @@ impl Executor {
                         inputs: &inputs,
                         outputs: &specs,
                     };
+                    let prepared = self.winograd.get(id.index()).and_then(Option::as_ref);
                     if self.fusion.applies(id) {
                         // A residual Add's other operand, computed before.
                         let shortcut = self.fusion.shortcut(id).map(|src| {
@@ -919,7 +983,9 @@ impl Executor {
                             })
                         });
                         let shortcut = shortcut.transpose()?;
-                        self.fusion.run(id, &call, shortcut)
+                        self.fusion.run(id, &call, shortcut, prepared)
+                    } else if let Some(prepared) = prepared {
+                        kernels::convolution::run_prepared(&call, prepared)
                     } else {
                         kernel(&call)
                     }

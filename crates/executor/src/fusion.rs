@@ -28,6 +28,7 @@ use ir::{ElementType, Graph, NodeId, Op, OutputRef};
 use shape_infer::{Inference, NodeOutcome};
 
 use crate::gemm::Scalar;
+use crate::kernels::winograd::Prepared;
 use crate::kernels::{self, Call, KResult};
 use crate::tensor::Tensor;
 
@@ -232,16 +233,18 @@ impl Plan {
 
     /// Runs node `id` of the plan: a fused convolution (given the value of
     /// its [`Plan::shortcut`], if it has one), or a node passing its input
-    /// through.
+    /// through. `prepared`: a fused convolution's slot for its Winograd
+    /// filters, when its weights are constant.
     pub fn run(
         &self,
         id: NodeId,
         call: &Call<'_>,
         shortcut: Option<&Tensor>,
+        prepared: Option<&Prepared>,
     ) -> KResult<Vec<Tensor>> {
         match self.roles.get(id.index()).and_then(Option::as_ref) {
             Some(Role::Fused { epilogue, .. }) => {
-                kernels::convolution::run_fused(call, epilogue, shortcut)
+                kernels::convolution::run_fused(call, epilogue, shortcut, prepared)
             }
             Some(Role::Forward(k)) => Ok(vec![call.input(*k)?.clone()]),
             None => Err("internal: the layer is not fused".into()),

@@ -18,6 +18,7 @@ use ir::ElementType;
 use rayon::prelude::*;
 use shape_infer::window::{self, WindowAttrs, WindowKind};
 
+use super::winograd::Prepared;
 use super::{unsupported, Call, KResult};
 use crate::error::KernelError;
 use crate::fusion::Epilogue;
@@ -26,25 +27,34 @@ use crate::tensor::{byte_size, check_scratch, Element, Tensor};
 
 /// Convolution-1: filters `[C_out, C_in, K…]`.
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
-    forward(call, false, None, None)
+    forward(call, false, None, None, None)
 }
 
 /// GroupConvolution-1: filters `[G, C_out/G, C_in/G, K…]`.
 pub(crate) fn run_group(call: &Call<'_>) -> KResult<Vec<Tensor>> {
-    forward(call, true, None, None)
+    forward(call, true, None, None, None)
+}
+
+/// A Convolution or GroupConvolution whose weights are constant, with the
+/// node's slot for its Winograd filters (`winograd::Prepared`).
+pub(crate) fn run_prepared(call: &Call<'_>, prepared: &Prepared) -> KResult<Vec<Tensor>> {
+    let grouped = call.node.op_type.name == "GroupConvolution";
+    forward(call, grouped, None, None, Some(prepared))
 }
 
 /// An f32 Convolution or GroupConvolution whose bias Add, residual Add and
 /// activation are fused into it (`crate::fusion`): `epilogue` runs on each
 /// output tile right after its sums, adding `shortcut` (a tensor of the
-/// output's shape) when it has a residual Add.
+/// output's shape) when it has a residual Add; `prepared` is the node's
+/// slot for its Winograd filters when its weights are constant.
 pub(crate) fn run_fused(
     call: &Call<'_>,
     epilogue: &Epilogue<f32>,
     shortcut: Option<&Tensor>,
+    prepared: Option<&Prepared>,
 ) -> KResult<Vec<Tensor>> {
     let grouped = call.node.op_type.name == "GroupConvolution";
-    forward(call, grouped, Some(epilogue), shortcut)
+    forward(call, grouped, Some(epilogue), shortcut, prepared)
 }
 
 /// Up to three spatial axes, leading axes of size 1 added for 1-D and 2-D.
@@ -103,6 +113,7 @@ fn forward(
     grouped: bool,
     epilogue: Option<&Epilogue<f32>>,
     shortcut: Option<&Tensor>,
+    prepared: Option<&Prepared>,
 ) -> KResult<Vec<Tensor>> {
     let Operands {
         x,
@@ -140,7 +151,7 @@ fn forward(
         None => None,
     };
     let fused = epilogue.map(|e| (e, shortcut.as_deref()));
-    if let Some(out) = super::winograd::run(x, w, &out_shape, &geometry, fused)? {
+    if let Some(out) = super::winograd::run(x, w, &out_shape, &geometry, fused, prepared)? {
         return Ok(vec![out]);
     }
     if let Some(epilogue) = epilogue {

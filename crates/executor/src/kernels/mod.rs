@@ -132,7 +132,7 @@ mod tile;
 mod topk;
 mod transpose;
 mod unique;
-mod winograd;
+pub(crate) mod winograd;
 
 pub(crate) type KResult<T> = Result<T, KernelError>;
 
