@@ -235,21 +235,7 @@ fn minimum_starts(
     known: Option<Known<'_>>,
     taken: &mut HashSet<String>,
 ) -> bool {
-    let mut rewrote = false;
-    let owners: Vec<NodeId> = graph
-        .nodes()
-        .filter(|(_, n)| matches!(n.op, Op::SubGraph(_)))
-        .map(|(id, _)| id)
-        .collect();
-    for id in owners {
-        if let Op::SubGraph(sub) = &mut graph.node_mut(id).op {
-            for (index, body) in sub.bodies.iter_mut().enumerate() {
-                let mut body_taken = layer_ids(&body.graph);
-                let inner = known.and_then(|k| k.body(id, index));
-                rewrote |= minimum_starts(&mut body.graph, inner, &mut body_taken);
-            }
-        }
-    }
+    let mut rewrote = rewrite_bodies(graph, known, minimum_starts);
     let Some(known) = known else {
         return rewrote;
     };
@@ -318,20 +304,9 @@ fn floors(node: &Node) -> bool {
 /// computed on 32 bits; an i8 or u8 Divide of dynamic shape rounds its f32
 /// quotient to nearest (`7 / 2` is 4). Returns whether it rewrote a layer.
 fn truncating_divisions(graph: &mut Graph, known: Option<Known<'_>>) -> bool {
-    let mut rewrote = false;
-    let owners: Vec<NodeId> = graph
-        .nodes()
-        .filter(|(_, n)| matches!(n.op, Op::SubGraph(_)))
-        .map(|(id, _)| id)
-        .collect();
-    for id in owners {
-        if let Op::SubGraph(sub) = &mut graph.node_mut(id).op {
-            for (index, body) in sub.bodies.iter_mut().enumerate() {
-                let inner = known.and_then(|k| k.body(id, index));
-                rewrote |= truncating_divisions(&mut body.graph, inner);
-            }
-        }
-    }
+    let mut rewrote = rewrite_bodies(graph, known, |body, inner, _| {
+        truncating_divisions(body, inner)
+    });
     let constant = compile_time_constants(graph, known);
     let divisions: Vec<NodeId> = graph
         .nodes()
@@ -361,6 +336,22 @@ fn scale_rewrites(
     known: Option<Known<'_>>,
     taken: &mut HashSet<String>,
 ) -> bool {
+    let mut rewrote = rewrite_bodies(graph, known, scale_rewrites);
+    let Some(known) = known else {
+        return rewrote;
+    };
+    rewrote |= explicit_attention_scales(graph, known, taken);
+    rewrote |= fold_product_scales(graph, known, taken);
+    rewrote | unrounded_attention_masks(graph, known, taken)
+}
+
+/// Applies `rewrite` to every body of `graph`'s layers, each with what
+/// inference concluded about that body and the body's own layer ids (a
+/// body's ids are its own). Returns whether it rewrote any layer.
+fn rewrite_bodies<F>(graph: &mut Graph, known: Option<Known<'_>>, rewrite: F) -> bool
+where
+    F: Fn(&mut Graph, Option<Known<'_>>, &mut HashSet<String>) -> bool,
+{
     let mut rewrote = false;
     let owners: Vec<NodeId> = graph
         .nodes()
@@ -370,19 +361,13 @@ fn scale_rewrites(
     for id in owners {
         if let Op::SubGraph(sub) = &mut graph.node_mut(id).op {
             for (index, body) in sub.bodies.iter_mut().enumerate() {
-                // A body's layer ids are its own.
                 let mut body_taken = layer_ids(&body.graph);
                 let inner = known.and_then(|k| k.body(id, index));
-                rewrote |= scale_rewrites(&mut body.graph, inner, &mut body_taken);
+                rewrote |= rewrite(&mut body.graph, inner, &mut body_taken);
             }
         }
     }
-    let Some(known) = known else {
-        return rewrote;
-    };
-    rewrote |= explicit_attention_scales(graph, known, taken);
-    rewrote |= fold_product_scales(graph, known, taken);
-    rewrote | unrounded_attention_masks(graph, known, taken)
+    rewrote
 }
 
 /// The readers of `id`'s outputs: (layer, its input).
