@@ -6,14 +6,16 @@
 //!
 //! `matrixmultiply` takes its thread count once per process, from
 //! `MATMUL_NUM_THREADS`, so the bench runs both crates with that many
-//! threads (1 when unset; `gemm` through a rayon pool of that size, as the
-//! executor runs it):
+//! threads (1 when unset; `gemm` through a rayon pool of that size, with
+//! its own `Parallelism::Rayon`; the executor instead calls it on one
+//! thread per block of the product, `src/gemm.rs`):
 //!
 //! ```sh
 //! MATMUL_NUM_THREADS=1 cargo bench -p executor --bench gemm_compare
 //! MATMUL_NUM_THREADS=2 cargo bench -p executor --bench gemm_compare
 //! ```
-//! `docs/performance.md` ("Why `gemm`") holds the figures.
+//! `docs/performance.md` ("Why `gemm` (and no longer `matrixmultiply`)")
+//! holds the figures.
 
 use std::hint::black_box;
 use std::time::Duration;
