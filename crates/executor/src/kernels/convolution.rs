@@ -1111,8 +1111,9 @@ mod tests {
         // (batch, groups, cin, cout, input, kernel, stride, dilation, pad
         // begin, pad end): pointwise (read in place), padded 3x3, strided
         // and dilated with uneven pads, grouped, a 7x7 stride-2 stem, a
-        // narrow output with many channels (rows cut for the threads), and
-        // batches; odd channel counts throughout.
+        // narrow output with many channels (rows cut for the threads),
+        // batches, and column blocks that start mid-row; odd channel counts
+        // throughout.
         type Case = (
             usize,
             usize,
@@ -1178,6 +1179,21 @@ mod tests {
             ),
             (3, 2, 4, 3, [6, 5], [2, 2], [1, 1], [1, 1], [0, 1], [1, 0]),
             (1, 1, 1, 1, [5, 5], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            // Large enough to be cut into column blocks on two threads,
+            // which start inside an output row (435 positions, 29 a row):
+            // the im2col's walk from a block's first position.
+            (
+                1,
+                1,
+                16,
+                40,
+                [30, 29],
+                [3, 3],
+                [2, 1],
+                [1, 1],
+                [1, 1],
+                [1, 1],
+            ),
         ];
         let pools: Vec<rayon::ThreadPool> =
             [1, 2].iter().map(|&t| crate::gemm::test_pool(t)).collect();
