@@ -6,14 +6,16 @@
 //!
 //! `matrixmultiply` takes its thread count once per process, from
 //! `MATMUL_NUM_THREADS`, so the bench runs both crates with that many
-//! threads (1 when unset; `gemm` through a rayon pool of that size, as the
-//! executor runs it):
+//! threads (1 when unset; `gemm` through a rayon pool of that size, with
+//! its own `Parallelism::Rayon`; the executor instead calls it on one
+//! thread per block of the product, `src/gemm.rs`):
 //!
 //! ```sh
 //! MATMUL_NUM_THREADS=1 cargo bench -p executor --bench gemm_compare
 //! MATMUL_NUM_THREADS=2 cargo bench -p executor --bench gemm_compare
 //! ```
-//! `docs/performance.md` ("Why `gemm`") holds the figures.
+//! `docs/performance.md` ("Why `gemm` (and no longer `matrixmultiply`)")
+//! holds the figures.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -31,6 +33,19 @@ const SHAPES: &[(&str, usize, usize, usize)] = &[
     ("conv3x3-256-14x14", 256, 2304, 196),
     // A 1x1 convolution, 16 to 96 channels at 112x112 (MobileNetV2's).
     ("conv1x1-16to96-112x112", 96, 16, 12544),
+    // ResNet-50's other layer classes (docs/performance.md's per-layer
+    // table): the 7x7 stride-2 stem, a 3x3 stride-2 layer, 1x1 layers at
+    // 56x56, 14x14 and 7x7, and the 3x3 layers at 7x7 (49 columns).
+    ("r50-stem-7x7s2", 64, 147, 12544),
+    ("r50-3x3s2-128-28x28", 128, 1152, 784),
+    ("r50-1x1-64to256-56x56", 256, 64, 3136),
+    ("r50-1x1-1024to256-14x14", 256, 1024, 196),
+    ("r50-1x1-512to2048-7x7", 2048, 512, 49),
+    ("r50-3x3-512-7x7", 512, 4608, 49),
+    // MobileNetV2's 1x1 layers: few output channels on a large plane, and
+    // the last one on 7x7.
+    ("mnv2-1x1-144to24-56x56", 24, 144, 3136),
+    ("mnv2-1x1-320to1280-7x7", 1280, 320, 49),
 ];
 
 fn values(len: usize, seed: usize) -> Vec<f32> {

@@ -1,12 +1,14 @@
-//! Matrix products on the `matrixmultiply` crate (ndarray's GEMM: packed
-//! SIMD microkernels, AVX-512 and AVX2/FMA selected at run time), behind a
-//! safe interface: every operand is a slice with explicit strides, checked
-//! to stay inside it before the crate's raw-pointer call. Each call of the
-//! crate runs on one thread; a large product is cut into blocks of rows or
-//! of columns run on the current rayon pool, so `--threads` governs it.
+//! Matrix products on the `gemm` crate (candle's GEMM: packed SIMD
+//! microkernels, AVX-512 through its `x86-v4` feature, AVX2/FMA, selected
+//! at run time), behind a safe interface: every operand is a slice with
+//! explicit strides, checked to stay inside it before the crate's
+//! raw-pointer call. Each call of the crate runs on one thread
+//! (`Parallelism::None`); a large product is cut into blocks of rows or of
+//! columns run on the current rayon pool, so `--threads` governs it.
 //!
-//! Why this crate rather than `gemm` (candle's) is in `docs/performance.md`
-//! (measured by `benches/gemm_compare.rs`).
+//! Why this crate rather than `matrixmultiply` (ndarray's, used before) is
+//! in `docs/performance.md` (measured by `benches/gemm_compare.rs` and on
+//! whole models).
 
 use rayon::prelude::*;
 
@@ -35,7 +37,7 @@ pub(crate) trait Scalar:
     fn is_nan(self) -> bool;
     /// A count as this type (rounded to nearest).
     fn from_count(n: usize) -> Self;
-    /// `c = a · b + beta · c` by `matrixmultiply` on one thread: `a` is
+    /// `c = a · b + beta · c` by the `gemm` crate on one thread: `a` is
     /// `m × k` and `b` is `k × n` with (row, column) strides, `c` has rows
     /// `rsc` apart (and columns 1 apart).
     ///
@@ -55,10 +57,9 @@ pub(crate) trait Scalar:
     );
 }
 
-/// The float types the GEMM computes in, each with its `matrixmultiply`
-/// routine.
+/// The float types the GEMM computes in.
 macro_rules! scalar {
-    ($t:ident, $routine:ident) => {
+    ($t:ident) => {
         impl Scalar for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
@@ -90,18 +91,39 @@ macro_rules! scalar {
                 beta: Self,
                 c: (*mut Self, isize),
             ) {
-                // SAFETY: the caller's contract is the routine's.
+                // SAFETY: the caller's contract is the routine's. `gemm`
+                // computes dst = alpha·dst + beta·lhs·rhs, takes (column,
+                // row) strides, and reads dst only when told to (a zero
+                // `beta` here: `c` may hold anything, even NaN).
                 unsafe {
-                    matrixmultiply::$routine(
-                        m, k, n, 1.0, a.0, a.1, a.2, b.0, b.1, b.2, beta, c.0, c.1, 1,
+                    gemm::gemm(
+                        m,
+                        n,
+                        k,
+                        c.0,
+                        1,
+                        c.1,
+                        beta != 0.0,
+                        a.0,
+                        a.2,
+                        a.1,
+                        b.0,
+                        b.2,
+                        b.1,
+                        beta,
+                        1.0,
+                        false,
+                        false,
+                        false,
+                        gemm::Parallelism::None,
                     )
                 }
             }
         }
     };
 }
-scalar!(f32, sgemm);
-scalar!(f64, dgemm);
+scalar!(f32);
+scalar!(f64);
 
 /// A strided matrix inside a slice: element `(r, c)` is
 /// `data[r*row_stride + c*col_stride]`.
@@ -276,8 +298,10 @@ pub(crate) type Finish<'a, T> = &'a (dyn Fn(usize, usize, &mut [T]) + Sync);
 /// Elements of `B` a column block holds at most (4 MiB of f32): a bound on
 /// the im2col buffers, not a cache size. Blocks that fit a core's L2 cache
 /// (1 MiB) were slower, one thread, on ResNet-50's 3x3 convolutions (256
-/// channels at 14x14: 2.25 against 1.9 ms): each block packs all of `A`
-/// again (`matrixmultiply` blocks `B` for the caches itself).
+/// channels at 14x14: 2.25 against 1.9 ms, on `matrixmultiply`): each
+/// block packs all of `A` again, and the GEMM blocks `B` for the caches
+/// itself. On `gemm`, 256 Ki and 1 Mi elements, and one block for the
+/// whole product, gave ResNet-50 the same time within the noise.
 const BLOCK_ELEMENTS: usize = 1 << 20;
 
 /// The columns of one block of [`matmul_by_column_blocks`] for a depth of
@@ -446,9 +470,11 @@ pub(crate) fn matmul_by_column_blocks<T: Scalar>(
 
 /// `dst (1 × n) = lhs (1 × k) · rhs (k × n)`, or `+=` when `accumulate`,
 /// for a `rhs` with unit row or column stride: a matrix-vector product that
-/// streams `rhs` once. `matrixmultiply` would pack all of `rhs` and run its
-/// 16-row microkernel on one row (a classifier's `[1, 2048] × [2048,
-/// 1000]` took 5 to 10 times as long). `None` when `rhs` has neither
+/// streams `rhs` once, cut into column blocks on the threads (`matrixmultiply`,
+/// the GEMM before, packed all of `rhs` and ran its 16-row microkernel on
+/// one row: a classifier's `[1, 2048] × [2048, 1000]` took 5 to 10 times
+/// as long; `gemm` has a one-thread matrix-vector path of its own, but
+/// only for some layouts). `None` when `rhs` has neither
 /// stride 1 (the caller then runs the GEMM).
 fn vector_product<T: Scalar>(
     dst: &mut [T],

@@ -604,7 +604,10 @@ impl Axis {
 }
 
 /// `dst[q]` = the input under kernel tap `taps` at output position
-/// `first + q`, for one input channel `plane`.
+/// `first + q`, for one input channel `plane`. Walks the output rows with
+/// counters and takes the inside span of a whole row once: on the small
+/// planes of deep layers (7 or 14 outputs a row) the divisions per row
+/// cost as much as the copy.
 fn fill_window_row<T: Scalar>(
     plane: &[T],
     g: &Geometry,
@@ -619,35 +622,52 @@ fn fill_window_row<T: Scalar>(
         Axis::new(g, 1, taps[1]),
         Axis::new(g, 2, taps[2]),
     );
-    let mut p = first;
+    if ow == 0 || oh == 0 {
+        return;
+    }
+    // The inside span of a whole output row, the same for every row.
+    let whole = ax.inside(0, ow);
+    let (zy, mut x0) = (first / ow, first % ow);
+    let (mut z, mut y) = (zy / oh, zy % oh);
+    let mut iz = az.at(z);
     let mut q = 0;
     while q < dst.len() {
-        let (zy, x0) = (p / ow, p % ow);
-        let (z, y) = (zy / oh, zy % oh);
         let run = (ow - x0).min(dst.len() - q);
         let out = &mut dst[q..q + run];
-        match (az.at(z), ay.at(y)) {
+        match (iz, ay.at(y)) {
             (Some(iz), Some(iy)) => {
                 let row = &plane[(iz * ih + iy) * iw..][..iw];
-                let (lo, hi) = ax.inside(x0, x0 + run);
+                let (lo, hi) = if x0 == 0 && run == ow {
+                    whole
+                } else {
+                    ax.inside(x0, x0 + run)
+                };
                 out[..lo - x0].fill(T::ZERO);
                 out[hi - x0..].fill(T::ZERO);
-                let start = (lo * ax.stride) as i64 + ax.offset;
                 if lo < hi {
-                    let start = start as usize;
+                    let start = ((lo * ax.stride) as i64 + ax.offset) as usize;
+                    let inside = &mut out[lo - x0..hi - x0];
                     if ax.stride == 1 {
-                        out[lo - x0..hi - x0].copy_from_slice(&row[start..start + (hi - lo)]);
+                        inside.copy_from_slice(&row[start..start + (hi - lo)]);
                     } else {
-                        for (k, v) in out[lo - x0..hi - x0].iter_mut().enumerate() {
-                            *v = row[start + k * ax.stride];
-                        }
+                        let read = row[start..].iter().step_by(ax.stride);
+                        inside.iter_mut().zip(read).for_each(|(v, &r)| *v = r);
                     }
                 }
             }
             _ => out.fill(T::ZERO),
         }
         q += run;
-        p += run;
+        x0 += run;
+        if x0 == ow {
+            x0 = 0;
+            y += 1;
+            if y == oh {
+                y = 0;
+                z += 1;
+                iz = az.at(z);
+            }
+        }
     }
 }
 
@@ -1102,8 +1122,9 @@ mod tests {
         // (batch, groups, cin, cout, input, kernel, stride, dilation, pad
         // begin, pad end): pointwise (read in place), padded 3x3, strided
         // and dilated with uneven pads, grouped, a 7x7 stride-2 stem, a
-        // narrow output with many channels (rows cut for the threads), and
-        // batches; odd channel counts throughout.
+        // narrow output with many channels (rows cut for the threads),
+        // batches, and column blocks that start mid-row; odd channel counts
+        // throughout.
         type Case = (
             usize,
             usize,
@@ -1169,6 +1190,21 @@ mod tests {
             ),
             (3, 2, 4, 3, [6, 5], [2, 2], [1, 1], [1, 1], [0, 1], [1, 0]),
             (1, 1, 1, 1, [5, 5], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            // Large enough to be cut into column blocks on two threads,
+            // which start inside an output row (435 positions, 29 a row):
+            // the im2col's walk from a block's first position.
+            (
+                1,
+                1,
+                16,
+                40,
+                [30, 29],
+                [3, 3],
+                [2, 1],
+                [1, 1],
+                [1, 1],
+                [1, 1],
+            ),
         ];
         let pools: Vec<rayon::ThreadPool> =
             [1, 2].iter().map(|&t| crate::gemm::test_pool(t)).collect();
