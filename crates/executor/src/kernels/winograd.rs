@@ -7,7 +7,7 @@
 //! channels `c`, the `t²` element-wise products become `t²` independent
 //! matrix products `M[ξ] = U[ξ] · V[ξ]` (`U[ξ]`: `C_out × C_in`, the
 //! transformed filters; `V[ξ]`: `C_in × tiles`, the transformed input),
-//! which run on the GEMM of `crate::gemm` (`matrixmultiply`). The
+//! which run on the GEMM of `crate::gemm` (`gemm`). The
 //! multiply-adds per output fall from 9·C_in to (t/m)²·C_in: 2.25·C_in for
 //! F(4×4, 3×3) (4 times fewer), 4·C_in for F(2×2, 3×3) (2.25 times
 //! fewer), paid for by the transforms (linear in the channels, not
