@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Full-size MobileNetV2, ResNet-18 and ResNet-50 built with OpenVINO's opset API, without torch.
+"""Full-size MobileNetV2, ResNet-18, ResNet-50 and SqueezeNet 1.1 built with OpenVINO's opset API, without torch.
 
 Run from the repository root:
 
@@ -93,6 +93,36 @@ def resnet(blocks, bottleneck, name):
     return ov.Model([classifier(y, cin)], [x], name)
 
 
+def squeezenet1_1():
+    """torchvision's squeezenet1_1: Fire modules (a 1x1 squeeze, then 1x1 and
+    3x3 expands concatenated), ceil-mode max pools, a 1x1 convolution as the
+    classifier and a global average pool. Its convolutions keep their biases
+    (trained ones are not zero), as per-channel Adds."""
+    x = ops.parameter([-1, 3, -1, -1], ov.Type.f32, name="x")
+
+    def conv_relu(h, cin, cout, k, stride=1, pad=0):
+        w = const([cout, cin, k, k], cin * k * k)
+        y = ops.convolution(h, w, [stride, stride], [pad, pad], [pad, pad], [1, 1])
+        bias = ops.constant((RNG.standard_normal([1, cout, 1, 1]) * 0.1).astype(np.float32))
+        return ops.relu(ops.add(y, bias))
+
+    def fire(h, cin, squeeze, expand):
+        s = conv_relu(h, cin, squeeze, 1)
+        return ops.concat([conv_relu(s, squeeze, expand, 1), conv_relu(s, squeeze, expand, 3, pad=1)], 1)
+
+    def pool(h):
+        return ops.max_pool(h, [2, 2], [1, 1], [0, 0], [0, 0], [3, 3], "ceil", "explicit").output(0)
+
+    y = pool(conv_relu(x, 3, 64, 3, 2))
+    y = pool(fire(fire(y, 64, 16, 64), 128, 16, 64))
+    y = pool(fire(fire(y, 128, 32, 128), 256, 32, 128))
+    for cin, squeeze, expand in [(256, 48, 192), (384, 48, 192), (384, 64, 256), (512, 64, 256)]:
+        y = fire(y, cin, squeeze, expand)
+    y = conv_relu(y, 512, 1000, 1)
+    pooled = ops.reduce_mean(y, ops.constant(np.array([2, 3], np.int64)), keep_dims=False)
+    return ov.Model([pooled], [x], "squeezenet1_1")
+
+
 def main() -> int:
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -103,6 +133,7 @@ def main() -> int:
         "mobilenet_v2": mobilenet_v2(),
         "resnet18": resnet([2, 2, 2, 2], False, "resnet18"),
         "resnet50": resnet([3, 4, 6, 3], True, "resnet50"),
+        "squeezenet1_1": squeezenet1_1(),
     }
     for name, model in models.items():
         ov.save_model(model, os.path.join(folder, f"{name}.xml"), compress_to_fp16=False)
