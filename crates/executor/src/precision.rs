@@ -212,13 +212,13 @@ fn has_floor_divisions(graph: &Graph) -> bool {
     })
 }
 
-/// Whether a Divide or Power of `graph` or of one of its bodies declares
-/// an integer output, or none.
+/// Whether a Divide, Power or Multiply of `graph` or of one of its bodies
+/// declares an integer output, or none.
 fn has_integer_arithmetic(graph: &Graph) -> bool {
     graph.nodes().any(|(_, node)| match &node.op {
         Op::SubGraph(sub) => sub.bodies.iter().any(|b| has_integer_arithmetic(&b.graph)),
         _ => {
-            matches!(node.op_type.name.as_str(), "Divide" | "Power")
+            matches!(node.op_type.name.as_str(), "Divide" | "Power" | "Multiply")
                 && node
                     .outputs
                     .first()
@@ -377,8 +377,11 @@ fn saturates_from_i32(element_type: ElementType) -> Option<bool> {
 /// the other types (`saturates_from_i32`). So a division by zero gives
 /// i32::MIN (i8: -128, u8 and i16: 0) instead of an error, `2^32` and
 /// `3^20` give i32::MIN where the spec wraps, `2^-1` gives 0, and a
-/// dividend past 2^24 is rounded to f32 first. This is what ONNX's bit
-/// shifts by the width or more, or by a negative count, become through
+/// dividend past 2^24 is rounded to f32 first. An i8 or u8 Multiply is
+/// computed so too (it saturates: `64 * 2` is 127 in i8, measured static
+/// and dynamic); an i16 or i32 one wraps, as the spec says. This is what
+/// ONNX's bit shifts by the width or more, or by a negative count, become
+/// through
 /// OpenVINO's frontend (a Power of 2, then a Divide or Multiply): the
 /// plugin returns 0 or the type's minimum where the spec's Divide fails.
 /// The layer reads its inputs through Converts to f32 and computes f32; a
@@ -402,13 +405,17 @@ fn f32_integer_arithmetic(
     let layers: Vec<(NodeId, ElementType)> = graph
         .nodes()
         .filter_map(|(id, node)| {
-            if !matches!(node.op_type.name.as_str(), "Divide" | "Power")
-                || constant.get(id.index()).copied().unwrap_or(true)
-            {
+            if constant.get(id.index()).copied().unwrap_or(true) {
                 return None;
             }
             let element_type = known.tensor(id, 0)?.element_type;
-            saturates_from_i32(element_type).map(|_| (id, element_type))
+            let computed = match node.op_type.name.as_str() {
+                "Divide" | "Power" => saturates_from_i32(element_type).is_some(),
+                // An i8 or u8 Multiply saturates as well (`64 * 2` is 127).
+                "Multiply" => saturates_from_i32(element_type) == Some(true),
+                _ => false,
+            };
+            computed.then_some((id, element_type))
         })
         .collect();
     for (id, element_type) in layers {

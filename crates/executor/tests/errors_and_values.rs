@@ -282,15 +282,15 @@ fn integer_power_and_division_compute_in_f32_as_the_plugin() {
     let plugin = binary_i32("Divide", "", vec![7, -7, 0], vec![0, 0, 0]).unwrap();
     assert_eq!(plugin, vec![i32::MIN; 3]);
 
-    // ONNX's `test_bitshift_right_int8_*` through OpenVINO's frontend.
-    let shift_right_i8 = |precision, count: Vec<i8>| {
+    // ONNX's `test_bitshift_*_int8_*` through OpenVINO's frontend.
+    let shift_i8 = |precision, op: &str, count: Vec<i8>| {
         let mut net = Net::new();
         let x = net.param("x", "i8", "3");
         let two = net.param("two", "i8", "3");
         let n = net.param("count", "i8", "3");
         let power = net.op("power", "Power", "opset1", "", &[two, n], Some(vec![3]));
-        let divide = net.op("divide", "Divide", "opset1", "", &[x, power], Some(vec![3]));
-        net.result("out", divide);
+        let shifted = net.op("shifted", op, "opset1", "", &[x, power], Some(vec![3]));
+        net.result("out", shifted);
         let feed = |v: Vec<i8>| Tensor::from_vec(vec![3], v).unwrap();
         let inputs = [
             ("x".to_owned(), feed(vec![-8, 4, -1])),
@@ -301,22 +301,34 @@ fn integer_power_and_division_compute_in_f32_as_the_plugin() {
             .run(inputs.into())
             .map(|out| out["out"].to_vec::<i8>().unwrap())
     };
+    let right = |precision, count| shift_i8(precision, "Divide", count);
     assert_eq!(
-        shift_right_i8(Precision::Plugin, vec![8, 9, 127]).unwrap(),
+        right(Precision::Plugin, vec![8, 9, 127]).unwrap(),
         vec![0; 3]
     );
     assert_eq!(
-        shift_right_i8(Precision::Plugin, vec![-1, -8, -16]).unwrap(),
+        right(Precision::Plugin, vec![-1, -8, -16]).unwrap(),
         vec![-128; 3]
     );
     assert_eq!(
-        shift_right_i8(Precision::Plugin, vec![1, 2, 0]).unwrap(),
+        right(Precision::Plugin, vec![1, 2, 0]).unwrap(),
         vec![-4, 1, -1]
     );
     for count in [vec![8, 9, 127], vec![-1, -8, -16]] {
-        let e = shift_right_i8(Precision::Exact, count).unwrap_err();
+        let e = right(Precision::Exact, count).unwrap_err();
         assert!(e.to_string().contains("division by zero"), "{e}");
     }
+    // An i8 Multiply saturates in the plugin (2^8 is 127, 2^127 is -128).
+    let left = |precision, count| shift_i8(precision, "Multiply", count);
+    assert_eq!(
+        left(Precision::Plugin, vec![8, 9, 127]).unwrap(),
+        vec![-128, 127, 127]
+    );
+    assert_eq!(left(Precision::Exact, vec![8, 9, 127]).unwrap(), vec![0; 3]);
+    assert_eq!(
+        left(Precision::Plugin, vec![4, 5, 6]).unwrap(),
+        vec![-128, 127, -64]
+    );
 }
 
 #[test]
