@@ -45,10 +45,10 @@
 //! its reference implementations, and [`Precision::Exact`] keep the spec's):
 //! a Divide of integers truncates its quotients toward zero, as the
 //! plugin's f32 kernel does whatever `m_pythondiv` says; an integer Power
-//! or Divide computes in f32 and comes back to its type as x86 truncates
-//! (NaN, infinities and values past i32's range give i32::MIN, which i8
-//! and u8 then saturate), so a division by zero gives a value, not an
-//! error; a float ReduceMin starts from the highest finite value of its
+//! or Divide (and an i8 or u8 Multiply, which saturates) computes in f32
+//! and comes back to its type as x86 truncates (NaN, infinities and
+//! values past i32's range give i32::MIN, which i8 and u8 then saturate),
+//! so a division by zero gives a value, not an error; a float ReduceMin starts from the highest finite value of its
 //! type (OpenVINO's reference starts from +inf; both start ReduceMax from
 //! the lowest finite value, as the kernel does under both policies), so a
 //! row of +inf reduces to it.
