@@ -8,10 +8,12 @@ many of its elements each way gives, and the layers the plugin runs (type,
 precision) so a result can be traced to its fusion. Then f16 bodies (Loop,
 If, TensorIterator), the f16 attention scale of a static and a dynamic
 query dim, bf16 attention (ScaledDotProductAttention) and bf16 MatMuls
-scaled by a constant, each against the models its docstring names; and two
+scaled by a constant, each against the models its docstring names; and
 run-time rules of the plugin that are not about f16: integer Divide
-(truncated whatever ``m_pythondiv`` says) and the start of a float
-ReduceMax or ReduceMin (the type's finite limit).
+(truncated whatever ``m_pythondiv`` says), the start of a float
+ReduceMax or ReduceMin (the type's finite limit), and integer Power and
+Divide computed in f32 and converted back as x86 converts (by zero, past
+the type's range: what ONNX's bit shifts by the width or more become).
 
 Run: ``python3 scripts/probe_cpu_precision.py``. The findings (OpenVINO
 2026.4, AVX-512 with bf16, no AVX512-FP16 or AMX) are written up in
@@ -379,6 +381,7 @@ def main() -> None:
     bf16_attention_chains(core, rng)
     integer_divide(core)
     reduce_extremes(core)
+    integer_power_and_divide(core)
 
 
 def bf16_attention_chains(core: ov.Core, rng: np.random.Generator) -> None:
@@ -488,6 +491,81 @@ def reduce_extremes(core: ov.Core) -> None:
     equal = ops.equal(ops.reduce_max(p, ops.constant(np.array([2])), False), ops.constant(np.float32(-np.inf)))
     outs, _ = outputs(core, ov.Model([equal], [p]), [rows])
     print(f"  Equal(ReduceMax(row of -inf), -inf): {outs[0].ravel().astype(bool).tolist()} (numpy: True where a row is all -inf)")
+
+
+def plugin_integer(values: np.ndarray, dt) -> np.ndarray:
+    """f32 results converted to integer type ``dt`` as the CPU plugin's
+    integer Eltwise does (the rule under test): truncated to i32 as x86's
+    ``cvttss2si`` does (NaN, infinities and values outside i32's range give
+    i32::MIN), then i8 and u8 saturate, i16 and u16 keep the low bits, u32
+    and u64 reinterpret, i64 sign-extends."""
+    v = np.asarray(values, np.float64)
+    with np.errstate(invalid="ignore"):
+        fits = (v >= -2.0**31) & (v < 2.0**31)
+    wide = np.where(fits, np.trunc(np.where(fits, v, 0)), -(2**31)).astype(np.int64)
+    if dt in (np.int8, np.uint8):
+        info = np.iinfo(dt)
+        return np.clip(wide, info.min, info.max).astype(dt)
+    return wide.astype(np.int32).astype(dt)
+
+
+def integer_power_and_divide(core: ov.Core) -> None:
+    """Integer Power (bases 2, 3, -2, 0, 1, -1, 7, 10; exponents negative,
+    0, the type's width and past it) and Divide (by zero, INT_MIN by -1,
+    dividends past 2^24) at run time, static and dynamic shapes, i8, u8,
+    i16, u16, i32, u32, i64 and u64, against ``plugin_integer`` of the f32
+    result (f32 operands: pow or divide in f32); then ONNX's bit-shift node
+    tests converted by OpenVINO's frontend (a Power of 2 then a Divide or
+    Multiply) that shift by the width or more, or by a negative count (an
+    i8 Multiply is computed in f32 as well; an i32 Multiply wraps)."""
+    base = np.array([2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, -2, -2, 0, 0, 1, -1, -1, 7, 10])
+    exponent = np.array([-2, -1, 0, 1, 7, 8, 31, 32, 33, 63, 20, 21, 31, 32, -1, 0, -5, -3, -4, 12, 10])
+    dividend = np.array([7, -7, 0, -8, 4, -1, -2**31, -2**31, 2**31 - 1, 16777217, 100, -100, 1, 127, -128, 255, 255])
+    divisor = np.array([0, 0, 0, 0, 0, 0, -1, 1, -1, 1, 3, 3, -2**31, -1, -1, 2, 1])
+    kinds = (("Power", ops.power, base, exponent, np.power), ("Divide", ops.divide, dividend, divisor, np.divide))
+    for dt in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64):
+        info = np.iinfo(dt)
+        for name, op, xs, ys, model in kinds:
+            keep = (xs >= info.min) & (xs <= info.max) & (ys >= info.min) & (ys <= info.max)
+            x, y = xs[keep].astype(dt), ys[keep].astype(dt)
+            with np.errstate(all="ignore"):
+                want = plugin_integer(model(x.astype(np.float32), y.astype(np.float32)), dt)
+            for dims in ([x.size], [-1]):
+                a, b = ops.parameter(dims, dt), ops.parameter(dims, dt)
+                try:
+                    out, layers = run(core, ov.Model([op(a, b)], [a, b]), [x, y])
+                except RuntimeError as e:
+                    print(f"  {name} {dt.__name__} {dims}: OpenVINO refuses: {str(e).splitlines()[0]}")
+                    continue
+                got = np.asarray(out).astype(np.float64).astype(np.int64).astype(dt)
+                print(f"  {name} {dt.__name__} {dims}: {x.tolist()} by {y.tolist()}: {got.tolist()} "
+                      f"(rule: {int((got == want).sum())} of {got.size}) [{layers}]")
+    import io
+    import warnings
+    from onnx.backend.test.case.node import collect_testcases
+
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        cases = [c for c in collect_testcases(None) if c.name.startswith("test_bitshift")
+                 and ("width" in c.name or "negative_shift" in c.name or "overflow" in c.name)]
+    for case in sorted(cases, key=lambda c: c.name):
+        model = ov.convert_model(io.BytesIO(case.model.SerializeToString()))
+        inputs = [np.asarray(a) for a in case.data_sets[0][0]]
+        compiled = core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+        got = compiled(inputs)[0]
+        x, count = inputs
+        dt = x.dtype.type
+        with np.errstate(all="ignore"):
+            shift = plugin_integer(np.power(np.float32(2), count.astype(np.float32)), dt)
+            if "right" in case.name:
+                want = plugin_integer(x.astype(np.float32) / shift.astype(np.float32), dt)
+            elif dt == np.int8:
+                want = plugin_integer(x.astype(np.float32) * shift.astype(np.float32), dt)
+            else:
+                # An i32 Multiply is not computed in f32: it wraps.
+                want = (x.astype(np.int64) * shift.astype(np.int64)).astype(dt)
+        print(f"  {case.name}: {x.tolist()} by {count.tolist()}: OpenVINO {got.tolist()}, "
+              f"rule {want.tolist()}, ONNX {np.asarray(case.data_sets[0][1][0]).tolist()}")
 
 
 if __name__ == "__main__":

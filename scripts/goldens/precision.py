@@ -7,7 +7,8 @@ operands without a scale (the scale rounded to f16 when the query's last dim
 is static, f32 when it is dynamic), and f16 Loop, TensorIterator and If
 bodies (f32 throughout, compile-time constants of a body folded in f16);
 bf16 attention and scaled products; integer Divides, which the plugin
-truncates at run time."""
+truncates at run time; integer Power and Divide, which it computes in f32
+and truncates back through i32 (ONNX's bit shifts by the width or more)."""
 
 import numpy as np
 import openvino as ov
@@ -80,6 +81,7 @@ def build():
     bf16_attention_chains()
     integer_divide()
     reduce_extremes()
+    integer_power_and_shifts()
 
 
 def bodies():
@@ -360,5 +362,60 @@ def bf16_attention_chains():
         "bf16 MatMul, mask Add, Softmax, MatMul chains as the plugin fuses them (the mask added in f32), one with a Select after the softmax, and one whose softmax is also a Result (each layer rounded)",
         params,
         chain("fused", keys[0]) + chain("selected", keys[1], select=True) + chain("shared", keys[2], shared=True),
+        [{}],
+    )
+
+
+def integer_power_and_shifts():
+    """Integer Powers and Divides computed at run time, which the CPU
+    plugin computes in f32 and truncates back through i32 as x86 does (NaN,
+    infinities and values past i32's range give i32::MIN; i8 saturates it
+    to -128): ``precision_integer_power``, Powers of 2 and 3 of i32, i8
+    and i64 by counts -8, 6, 20 and 34 (2^34 and 3^20 overflow: i32::MIN
+    where the spec wraps; 2^20 in i8 saturates to 127); and
+    ``precision_bit_shifts``, ONNX's BitShift as OpenVINO's frontend
+    decomposes it (a Power of 2, then a Divide or Multiply) by those
+    counts, and Divides by zero: i32::MIN, -128 or 0 where the spec's
+    Divide fails (scripts/probe_cpu_precision.py's
+    integer_power_and_divide). The inputs (0 to 3) make the counts and
+    the signed values."""
+    x = g.P("x", [2, 6], np.int32)
+    y = g.P("y", [2, 6], np.int32)
+    count = ops13.subtract(ops13.multiply(y, g.C(14, "fourteen", np.int32)), g.C(8, "eight", np.int32))
+    count8 = ops13.convert(count, "i8")
+    count64 = ops13.convert(count, "i64")
+    powers = [
+        g.N(ops13.power(g.C(2, "two", np.int32), count), "two_to_the_count"),
+        g.N(ops13.power(g.C(3, "three", np.int32), count), "three_to_the_count"),
+        g.N(ops13.power(g.C(2, "two_i8", np.int8), count8), "two_to_the_count_i8"),
+        g.N(ops13.power(g.C(2, "two_i64", np.int64), count64), "two_to_the_count_i64"),
+    ]
+    g.case(
+        "precision_integer_power",
+        "i32, i8 and i64 Powers of 2 and 3 by run-time counts -8, 6, 20 and 34: computed in f32, truncated back through i32 (overflow: i32::MIN; i8 saturates)",
+        [x, y],
+        powers,
+        [{}],
+    )
+
+    x = g.P("x", [2, 6], np.int32)
+    y = g.P("y", [2, 6], np.int32)
+    count = ops13.subtract(ops13.multiply(y, g.C(14, "fourteen", np.int32)), g.C(8, "eight", np.int32))
+    value = ops13.subtract(ops13.multiply(x, g.C(7, "seven", np.int32)), g.C(10, "ten", np.int32))
+    value8, count8 = ops13.convert(value, "i8"), ops13.convert(count, "i8")
+    maybe_zero = ops13.subtract(y, g.C(1, "one", np.int32))
+    shifts = [
+        g.N(ops13.divide(value, ops13.power(g.C(2, "two", np.int32), count)), "right"),
+        g.N(ops13.multiply(value, ops13.power(g.C(2, "two_left", np.int32), count)), "left"),
+        g.N(ops13.divide(value8, ops13.power(g.C(2, "two_i8", np.int8), count8)), "right_i8"),
+        g.N(ops13.divide(value, maybe_zero), "by_zero"),
+        g.N(ops13.divide(value8, ops13.convert(maybe_zero, "i8")), "by_zero_i8"),
+        g.N(ops13.divide(ops13.convert(value, "i16"), ops13.convert(maybe_zero, "i16")), "by_zero_i16"),
+    ]
+    g.case(
+        "precision_bit_shifts",
+        "ONNX BitShift as OpenVINO's frontend decomposes it (Power of 2, then Divide or Multiply) by counts -8, 6, 20 and 34, and i32, i8 and i16 Divides by zero: computed in f32, truncated back through i32",
+        [x, y],
+        shifts,
         [{}],
     )

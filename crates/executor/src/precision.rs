@@ -40,14 +40,18 @@
 //! the key of a bf16 ScaledDotProductAttention, and into the second operand
 //! of a bf16 MatMul whose product only that scale reads.
 //!
-//! Two more of the plugin's run-time rules are followed under
+//! Three more of the plugin's run-time rules are followed under
 //! [`Precision::Plugin`] (compile-time constants, which OpenVINO folds with
 //! its reference implementations, and [`Precision::Exact`] keep the spec's):
 //! a Divide of integers truncates its quotients toward zero, as the
-//! plugin's f32 kernel does whatever `m_pythondiv` says; a float ReduceMin
-//! starts from the highest finite value of its type (OpenVINO's reference
-//! starts from +inf; both start ReduceMax from the lowest finite value, as
-//! the kernel does under both policies), so a row of +inf reduces to it.
+//! plugin's f32 kernel does whatever `m_pythondiv` says; an integer Power
+//! or Divide (and an i8 or u8 Multiply, which saturates) computes in f32
+//! and comes back to its type as x86 truncates (NaN, infinities and
+//! values past i32's range give i32::MIN, which i8 and u8 then saturate),
+//! so a division by zero gives a value, not an error; a float ReduceMin starts from the highest finite value of its
+//! type (OpenVINO's reference starts from +inf; both start ReduceMax from
+//! the lowest finite value, as the kernel does under both policies), so a
+//! row of +inf reduces to it.
 
 use std::collections::{HashMap, HashSet};
 
@@ -67,9 +71,11 @@ pub enum Precision {
     /// computed and passed between layers in f32, widened from f16 where
     /// the model's f16 Parameters and Constants are read and rounded to f16
     /// only at its Results. Computed at run time, an integer Divide
-    /// truncates toward zero (whatever `m_pythondiv` says) and a float
-    /// ReduceMin starts from its type's highest finite value, as the
-    /// plugin's do.
+    /// truncates toward zero (whatever `m_pythondiv` says), an integer
+    /// Power or Divide computes in f32 and truncates back through i32 (a
+    /// division by zero gives i32::MIN, or the i8 and u8 saturation of it)
+    /// and a float ReduceMin starts from its type's highest finite value,
+    /// as the plugin's do.
     #[default]
     Plugin,
     /// Every layer computes in the types the IR gives it: an f16 output is
@@ -101,14 +107,15 @@ const TYPE_ATTRIBUTES: &[(&str, &str)] = &[
 
 /// The graph `precision` runs: `None` when it is `graph` itself (the exact
 /// policy, or a model that computes nothing in f16, has no bf16 product or
-/// attention whose scale moves, no integer floor division and no float
+/// attention whose scale moves, no integer Divide or Power and no float
 /// ReduceMin), else the rewritten graph the module docs describe.
 pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
     let f16 = computes_in(graph, ElementType::F16);
     let bf16 = computes_in(graph, ElementType::BF16) && has_scaled_products(graph);
     let divisions = has_floor_divisions(graph);
+    let arithmetic = has_integer_arithmetic(graph);
     let minima = has_real_minima(graph);
-    if precision == Precision::Exact || !(f16 || bf16 || divisions || minima) {
+    if precision == Precision::Exact || !(f16 || bf16 || divisions || arithmetic || minima) {
         return None;
     }
     let options = Options {
@@ -127,6 +134,9 @@ pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
     let mut rewrote = scale_rewrites(&mut rewritten, Some(known), &mut taken);
     if divisions {
         rewrote |= truncating_divisions(&mut rewritten, Some(known));
+    }
+    if arithmetic {
+        rewrote |= f32_integer_arithmetic(&mut rewritten, Some(known), &mut taken);
     }
     if f16 {
         widen(&mut rewritten, Some(known), &mut taken);
@@ -193,6 +203,22 @@ fn has_floor_divisions(graph: &Graph) -> bool {
         Op::SubGraph(sub) => sub.bodies.iter().any(|b| has_floor_divisions(&b.graph)),
         _ => {
             floors(node)
+                && node
+                    .outputs
+                    .first()
+                    .and_then(|p| p.element_type)
+                    .is_none_or(ElementType::is_integral)
+        }
+    })
+}
+
+/// Whether a Divide, Power or Multiply of `graph` or of one of its bodies
+/// declares an integer output, or none.
+fn has_integer_arithmetic(graph: &Graph) -> bool {
+    graph.nodes().any(|(_, node)| match &node.op {
+        Op::SubGraph(sub) => sub.bodies.iter().any(|b| has_integer_arithmetic(&b.graph)),
+        _ => {
+            matches!(node.op_type.name.as_str(), "Divide" | "Power" | "Multiply")
                 && node
                     .outputs
                     .first()
@@ -325,6 +351,162 @@ fn truncating_divisions(graph: &mut Graph, known: Option<Known<'_>>) -> bool {
         rewrote = true;
     }
     rewrote
+}
+
+/// How the CPU plugin brings the f32 result of an integer Power or Divide
+/// back to integer type `element_type`, after truncating it to i32: `Some(true)`
+/// saturating at the type's range (i8, u8), `Some(false)` keeping the
+/// i32's low bits or extending them (i16, u16, u32, i64), `None` for the
+/// types not measured or not computed this way (u64: its i32::MIN comes
+/// back as 2^63).
+fn saturates_from_i32(element_type: ElementType) -> Option<bool> {
+    match element_type {
+        ElementType::I8 | ElementType::U8 => Some(true),
+        ElementType::I16 | ElementType::U16 | ElementType::I32 | ElementType::U32 => Some(false),
+        ElementType::I64 => Some(false),
+        _ => None,
+    }
+}
+
+/// Computes each integer Power and Divide of `graph` and its bodies that
+/// is not a compile-time constant as the CPU plugin does (measured on i8,
+/// u8, i16, u16, i32, u32 and i64, static and dynamic shapes, tensor and
+/// scalar operands): in f32, the result truncated to i32 as x86's
+/// `cvttss2si` does, where NaN, infinities and values outside i32's range
+/// become i32::MIN, then saturated to i8 or u8, or wrapped or extended to
+/// the other types (`saturates_from_i32`). So a division by zero gives
+/// i32::MIN (i8: -128, u8 and i16: 0) instead of an error, `2^32` and
+/// `3^20` give i32::MIN where the spec wraps, `2^-1` gives 0, and a
+/// dividend past 2^24 is rounded to f32 first. An i8 or u8 Multiply is
+/// computed so too (it saturates: `64 * 2` is 127 in i8, measured static
+/// and dynamic); an i16 or i32 one wraps, as the spec says. This is what
+/// ONNX's bit shifts by the width or more, or by a negative count, become
+/// through
+/// OpenVINO's frontend (a Power of 2, then a Divide or Multiply): the
+/// plugin returns 0 or the type's minimum where the spec's Divide fails.
+/// The layer reads its inputs through Converts to f32 and computes f32; a
+/// Select of its result where it lies in [-2^31, 2^31), else -2^31, feeds
+/// a Convert to i32 (or straight to i8 and u8, which saturates) and, for
+/// the other types, a Convert to its type. Not modelled: operands of i64
+/// or u32 beyond i32's range (the plugin converts them to i32 first); an
+/// i8 or u8 layer of dynamic shape, which rounds to nearest and, fused with
+/// its neighbours, passes f32 between them. Returns whether it rewrote a
+/// layer.
+fn f32_integer_arithmetic(
+    graph: &mut Graph,
+    known: Option<Known<'_>>,
+    taken: &mut HashSet<String>,
+) -> bool {
+    let mut rewrote = rewrite_bodies(graph, known, f32_integer_arithmetic);
+    let Some(known) = known else {
+        return rewrote;
+    };
+    let constant = compile_time_constants(graph, Some(known));
+    let layers: Vec<(NodeId, ElementType)> = graph
+        .nodes()
+        .filter_map(|(id, node)| {
+            if constant.get(id.index()).copied().unwrap_or(true) {
+                return None;
+            }
+            let element_type = known.tensor(id, 0)?.element_type;
+            let computed = match node.op_type.name.as_str() {
+                "Divide" | "Power" => saturates_from_i32(element_type).is_some(),
+                // An i8 or u8 Multiply saturates as well (`64 * 2` is 127).
+                "Multiply" => saturates_from_i32(element_type) == Some(true),
+                _ => false,
+            };
+            computed.then_some((id, element_type))
+        })
+        .collect();
+    for (id, element_type) in layers {
+        compute_in_f32(graph, id, element_type, taken);
+        rewrote = true;
+    }
+    rewrote
+}
+
+/// Rewrites integer layer `id` of type `element_type` to compute in f32
+/// and convert back as `f32_integer_arithmetic` describes.
+fn compute_in_f32(
+    graph: &mut Graph,
+    id: NodeId,
+    element_type: ElementType,
+    taken: &mut HashSet<String>,
+) {
+    let dims = graph
+        .node(id)
+        .outputs
+        .first()
+        .map(|p| p.dims.clone())
+        .unwrap_or_default();
+    let (real, boolean) = (ElementType::F32, ElementType::Boolean);
+    let lowest = add_scalar(graph, id, i32::MIN as f32, real, "i32_min", taken);
+    let limit = add_scalar(graph, id, -(i32::MIN as f32), real, "i32_limit", taken);
+    let at_least = add_binary(
+        graph,
+        id,
+        "GreaterEqual",
+        boolean,
+        dims.clone(),
+        "at_least_i32_min",
+        taken,
+    );
+    let below = add_binary(
+        graph,
+        id,
+        "Less",
+        boolean,
+        dims.clone(),
+        "below_i32_limit",
+        taken,
+    );
+    let fits = add_binary(
+        graph,
+        id,
+        "LogicalAnd",
+        boolean,
+        dims.clone(),
+        "fits_i32",
+        taken,
+    );
+    let select = add_binary(graph, id, "Select", real, dims.clone(), "or_i32_min", taken);
+    // Both operands of the LogicalAnd, and the Select's value, are tensors.
+    for layer in [fits, select] {
+        if let Some(port) = graph.node_mut(layer).inputs.get_mut(1) {
+            port.dims = dims.clone();
+        }
+    }
+    let saturates = saturates_from_i32(element_type) == Some(true);
+    let first = if saturates {
+        element_type
+    } else {
+        ElementType::I32
+    };
+    let truncate = add_convert(graph, select, first, &format!("to_{}", first.name()), taken);
+    let last = if first == element_type {
+        truncate
+    } else {
+        let name = format!("to_{}", element_type.name());
+        let widen = add_convert(graph, truncate, element_type, &name, taken);
+        connect(graph, truncate, 0, widen, 0);
+        widen
+    };
+    move_readers(graph, id, last);
+    convert_input(graph, id, 0, real, taken);
+    convert_input(graph, id, 1, real, taken);
+    if let Some(port) = graph.node_mut(id).outputs.first_mut() {
+        port.element_type = Some(real);
+    }
+    connect(graph, id, 0, at_least, 0);
+    connect(graph, lowest, 0, at_least, 1);
+    connect(graph, id, 0, below, 0);
+    connect(graph, limit, 0, below, 1);
+    connect(graph, at_least, 0, fits, 0);
+    connect(graph, below, 0, fits, 1);
+    connect(graph, fits, 0, select, 0);
+    connect(graph, id, 0, select, 1);
+    attach(graph, lowest, select, real);
+    connect(graph, select, 0, truncate, 0);
 }
 
 /// Where the plugin applies a scale known at compile time, in `graph` and

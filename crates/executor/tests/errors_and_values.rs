@@ -243,8 +243,92 @@ fn integer_division_floors_by_specification_and_truncates_as_the_plugin() {
         binary_i32("Divide", r#"m_pythondiv="false""#, a, b).unwrap(),
         truncated
     );
-    let e = binary_i32("Divide", "", vec![1], vec![0]).unwrap_err();
+    let e = binary_i32_as(Precision::Exact, "Divide", "", vec![1], vec![0]).unwrap_err();
     assert!(e.to_string().contains("division by zero"), "{e}");
+}
+
+/// Integer Power and Divide computed at run time: OpenVINO 2026.4's CPU
+/// plugin computes them in f32 and truncates back through i32 as x86 does
+/// (NaN, infinities and values past i32's range give i32::MIN, which i8
+/// saturates to -128), as `Precision::Plugin` does; `Precision::Exact`
+/// follows the specification (wrapping powers, an error for a division by
+/// zero). So ONNX's bit shifts right by the width or more, or by a negative
+/// count, which OpenVINO's frontend writes as a Divide by a Power of 2,
+/// give the plugin's 0 and type minimum instead of an error.
+#[test]
+fn integer_power_and_division_compute_in_f32_as_the_plugin() {
+    let base = vec![2, 2, 3, 2, -2, 7];
+    let exponent = vec![32, 31, 20, -1, 31, 2];
+    let exact = binary_i32_as(
+        Precision::Exact,
+        "Power",
+        "",
+        base.clone(),
+        exponent.clone(),
+    );
+    assert_eq!(
+        exact.unwrap(),
+        vec![0, i32::MIN, -808_182_895, 0, i32::MIN, 49]
+    );
+    let plugin = binary_i32("Power", "", base, exponent).unwrap();
+    assert_eq!(plugin, vec![i32::MIN, i32::MIN, i32::MIN, 0, i32::MIN, 49]);
+
+    // f32(i32::MAX) is 2^31; 16777217 is not an f32.
+    let (a, b) = (vec![i32::MAX, 16_777_217, -7], vec![-1, 1, 2]);
+    let exact = binary_i32_as(Precision::Exact, "Divide", "", a.clone(), b.clone());
+    assert_eq!(exact.unwrap(), vec![-i32::MAX, 16_777_217, -4]);
+    let plugin = binary_i32("Divide", "", a, b).unwrap();
+    assert_eq!(plugin, vec![i32::MIN, 16_777_216, -3]);
+    let plugin = binary_i32("Divide", "", vec![7, -7, 0], vec![0, 0, 0]).unwrap();
+    assert_eq!(plugin, vec![i32::MIN; 3]);
+
+    // ONNX's `test_bitshift_*_int8_*` through OpenVINO's frontend.
+    let shift_i8 = |precision, op: &str, count: Vec<i8>| {
+        let mut net = Net::new();
+        let x = net.param("x", "i8", "3");
+        let two = net.param("two", "i8", "3");
+        let n = net.param("count", "i8", "3");
+        let power = net.op("power", "Power", "opset1", "", &[two, n], Some(vec![3]));
+        let shifted = net.op("shifted", op, "opset1", "", &[x, power], Some(vec![3]));
+        net.result("out", shifted);
+        let feed = |v: Vec<i8>| Tensor::from_vec(vec![3], v).unwrap();
+        let inputs = [
+            ("x".to_owned(), feed(vec![-8, 4, -1])),
+            ("two".to_owned(), feed(vec![2; 3])),
+            ("count".to_owned(), feed(count)),
+        ];
+        Executor::with_precision(&net.graph(), precision)?
+            .run(inputs.into())
+            .map(|out| out["out"].to_vec::<i8>().unwrap())
+    };
+    let right = |precision, count| shift_i8(precision, "Divide", count);
+    assert_eq!(
+        right(Precision::Plugin, vec![8, 9, 127]).unwrap(),
+        vec![0; 3]
+    );
+    assert_eq!(
+        right(Precision::Plugin, vec![-1, -8, -16]).unwrap(),
+        vec![-128; 3]
+    );
+    assert_eq!(
+        right(Precision::Plugin, vec![1, 2, 0]).unwrap(),
+        vec![-4, 1, -1]
+    );
+    for count in [vec![8, 9, 127], vec![-1, -8, -16]] {
+        let e = right(Precision::Exact, count).unwrap_err();
+        assert!(e.to_string().contains("division by zero"), "{e}");
+    }
+    // An i8 Multiply saturates in the plugin (2^8 is 127, 2^127 is -128).
+    let left = |precision, count| shift_i8(precision, "Multiply", count);
+    assert_eq!(
+        left(Precision::Plugin, vec![8, 9, 127]).unwrap(),
+        vec![-128, 127, 127]
+    );
+    assert_eq!(left(Precision::Exact, vec![8, 9, 127]).unwrap(), vec![0; 3]);
+    assert_eq!(
+        left(Precision::Plugin, vec![4, 5, 6]).unwrap(),
+        vec![-128, 127, -64]
+    );
 }
 
 #[test]

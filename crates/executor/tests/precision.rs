@@ -253,7 +253,10 @@ fn the_plugin_policy_takes_and_gives_the_models_types() {
 /// shares. The bf16 attention chains: the mask added in f32 where the
 /// plugin fuses the chain. The integer Divides: truncated at run time, floored when
 /// folded; the reductions: a run-time ReduceMin of +inf starts from the
-/// highest finite value, a folded one gives +inf.
+/// highest finite value, a folded one gives +inf; the integer Powers:
+/// computed in f32 and truncated back through i32 (`2^34` is i32::MIN,
+/// not 0). (`precision_bit_shifts` is not here: the exact policy's Divide
+/// by zero fails, as `tests/errors_and_values.rs` checks.)
 #[test]
 fn the_f16_conformance_goldens_tell_the_policies_apart() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -270,6 +273,7 @@ fn the_f16_conformance_goldens_tell_the_policies_apart() {
         "precision_bf16_attention_chains",
         "precision_integer_divide",
         "precision_reduce_extremes",
+        "precision_integer_power",
     ] {
         let dir = root.join("tests/conformance").join(case);
         let meta: serde_json::Value =
