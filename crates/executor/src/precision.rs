@@ -40,15 +40,15 @@
 //! the key of a bf16 ScaledDotProductAttention, and into the second operand
 //! of a bf16 MatMul whose product only that scale reads.
 //!
-//! Three more of the plugin's run-time rules are followed under
+//! Two more of the plugin's run-time rules are followed under
 //! [`Precision::Plugin`] (compile-time constants, which OpenVINO folds with
 //! its reference implementations, and [`Precision::Exact`] keep the spec's):
-//! a Divide of integers truncates its quotients toward zero, as the
-//! plugin's f32 kernel does whatever `m_pythondiv` says; an integer Power
-//! or Divide (and an i8 or u8 Multiply, which saturates) computes in f32
-//! and comes back to its type as x86 truncates (NaN, infinities and
-//! values past i32's range give i32::MIN, which i8 and u8 then saturate),
-//! so a division by zero gives a value, not an error; a float ReduceMin starts from the highest finite value of its
+//! an integer Power or Divide (and an i8 or u8 Multiply, which saturates)
+//! computes in f32 and comes back to its type as x86 truncates (NaN,
+//! infinities and values past i32's range give i32::MIN, which i8 and u8
+//! then saturate), so a quotient truncates toward zero whatever
+//! `m_pythondiv` says and a division by zero gives a value, not an error;
+//! a float ReduceMin starts from the highest finite value of its
 //! type (OpenVINO's reference starts from +inf; both start ReduceMax from
 //! the lowest finite value, as the kernel does under both policies), so a
 //! row of +inf reduces to it.
@@ -70,10 +70,10 @@ pub enum Precision {
     /// on any CPU with `INFERENCE_PRECISION_HINT=f32`): f16 values are
     /// computed and passed between layers in f32, widened from f16 where
     /// the model's f16 Parameters and Constants are read and rounded to f16
-    /// only at its Results. Computed at run time, an integer Divide
-    /// truncates toward zero (whatever `m_pythondiv` says), an integer
-    /// Power or Divide computes in f32 and truncates back through i32 (a
-    /// division by zero gives i32::MIN, or the i8 and u8 saturation of it)
+    /// only at its Results. Computed at run time, an integer Power or
+    /// Divide computes in f32 and truncates back through i32 (a quotient
+    /// truncates toward zero whatever `m_pythondiv` says; a division by
+    /// zero gives i32::MIN, or the i8 and u8 saturation of it)
     /// and a float ReduceMin starts from its type's highest finite value,
     /// as the plugin's do.
     #[default]
@@ -107,15 +107,30 @@ const TYPE_ATTRIBUTES: &[(&str, &str)] = &[
 
 /// The graph `precision` runs: `None` when it is `graph` itself (the exact
 /// policy, or a model that computes nothing in f16, has no bf16 product or
-/// attention whose scale moves, no integer Divide or Power and no float
-/// ReduceMin), else the rewritten graph the module docs describe.
+/// attention whose scale moves, no integer layer the plugin computes in
+/// f32 and no float ReduceMin), else the rewritten graph the module docs describe.
 pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
     let f16 = computes_in(graph, ElementType::F16);
-    let bf16 = computes_in(graph, ElementType::BF16) && has_scaled_products(graph);
-    let divisions = has_floor_divisions(graph);
-    let arithmetic = has_integer_arithmetic(graph);
-    let minima = has_real_minima(graph);
-    if precision == Precision::Exact || !(f16 || bf16 || divisions || arithmetic || minima) {
+    let bf16 = computes_in(graph, ElementType::BF16)
+        && has_layer(graph, &|node| {
+            matches!(
+                node.op_type.name.as_str(),
+                "ScaledDotProductAttention" | "MatMul"
+            )
+        });
+    let declared = |node: &Node| node.outputs.first().and_then(|p| p.element_type);
+    // An undeclared output type may be any, i8 say, which each op the
+    // rewrite knows takes.
+    let arithmetic = has_layer(graph, &|node| {
+        computed_in_f32(
+            &node.op_type.name,
+            declared(node).unwrap_or(ElementType::I8),
+        )
+    });
+    let minima = has_layer(graph, &|node| {
+        node.op_type.name == "ReduceMin" && declared(node).is_none_or(ElementType::is_real)
+    });
+    if precision == Precision::Exact || !(f16 || bf16 || arithmetic || minima) {
         return None;
     }
     let options = Options {
@@ -132,9 +147,6 @@ pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
     let mut rewritten = graph.clone();
     let mut taken = layer_ids(&rewritten);
     let mut rewrote = scale_rewrites(&mut rewritten, Some(known), &mut taken);
-    if divisions {
-        rewrote |= truncating_divisions(&mut rewritten, Some(known));
-    }
     if arithmetic {
         rewrote |= f32_integer_arithmetic(&mut rewritten, Some(known), &mut taken);
     }
@@ -184,63 +196,13 @@ impl<'a> Known<'a> {
     }
 }
 
-/// Whether `graph` or one of its bodies has a layer `scale_rewrites` may
-/// rewrite: a ScaledDotProductAttention or a MatMul.
-fn has_scaled_products(graph: &Graph) -> bool {
+/// Whether `graph` or one of its bodies has a layer that `wanted` takes:
+/// the cheap check, on the declared types, that spares a model no rewrite
+/// applies to its inference and copy.
+fn has_layer(graph: &Graph, wanted: &dyn Fn(&Node) -> bool) -> bool {
     graph.nodes().any(|(_, node)| match &node.op {
-        Op::SubGraph(sub) => sub.bodies.iter().any(|b| has_scaled_products(&b.graph)),
-        _ => matches!(
-            node.op_type.name.as_str(),
-            "ScaledDotProductAttention" | "MatMul"
-        ),
-    })
-}
-
-/// Whether a Divide of `graph` or of one of its bodies floors
-/// (`m_pythondiv`, the default) and declares an integer output, or none.
-fn has_floor_divisions(graph: &Graph) -> bool {
-    graph.nodes().any(|(_, node)| match &node.op {
-        Op::SubGraph(sub) => sub.bodies.iter().any(|b| has_floor_divisions(&b.graph)),
-        _ => {
-            floors(node)
-                && node
-                    .outputs
-                    .first()
-                    .and_then(|p| p.element_type)
-                    .is_none_or(ElementType::is_integral)
-        }
-    })
-}
-
-/// Whether a Divide, Power or Multiply of `graph` or of one of its bodies
-/// declares an integer output, or none.
-fn has_integer_arithmetic(graph: &Graph) -> bool {
-    graph.nodes().any(|(_, node)| match &node.op {
-        Op::SubGraph(sub) => sub.bodies.iter().any(|b| has_integer_arithmetic(&b.graph)),
-        _ => {
-            matches!(node.op_type.name.as_str(), "Divide" | "Power" | "Multiply")
-                && node
-                    .outputs
-                    .first()
-                    .and_then(|p| p.element_type)
-                    .is_none_or(ElementType::is_integral)
-        }
-    })
-}
-
-/// Whether a ReduceMin of `graph` or of one of its bodies declares a
-/// floating-point output, or none.
-fn has_real_minima(graph: &Graph) -> bool {
-    graph.nodes().any(|(_, node)| match &node.op {
-        Op::SubGraph(sub) => sub.bodies.iter().any(|b| has_real_minima(&b.graph)),
-        _ => {
-            node.op_type.name == "ReduceMin"
-                && node
-                    .outputs
-                    .first()
-                    .and_then(|p| p.element_type)
-                    .is_none_or(ElementType::is_real)
-        }
+        Op::SubGraph(sub) => sub.bodies.iter().any(|b| has_layer(&b.graph, wanted)),
+        _ => wanted(node),
     })
 }
 
@@ -310,49 +272,6 @@ fn minimum_starts(
     rewrote
 }
 
-/// Whether `node` is a Divide that floors integer quotients.
-fn floors(node: &Node) -> bool {
-    node.op_type.name == "Divide"
-        && !matches!(
-            node.attributes.get("m_pythondiv").map(str::trim),
-            Some("false" | "0")
-        )
-}
-
-/// Makes each integer Divide of `graph` and its bodies that floors and is
-/// not a compile-time constant truncate toward zero instead, as the CPU
-/// plugin computes it (measured on i16, i32 and i64, static and dynamic
-/// shapes, tensor and scalar divisors, and i8 of static shape): its kernels
-/// divide in f32 and round toward zero whatever `m_pythondiv` says, so
-/// `-3 / 2` is -1 where OpenVINO's reference, and the plugin's constant
-/// folding, give -2. Not modelled: the f32 quotient is the exact one's
-/// truncation only while the dividend stays below 2^24; i64 and u32 are
-/// computed on 32 bits; an i8 or u8 Divide of dynamic shape rounds its f32
-/// quotient to nearest (`7 / 2` is 4). Returns whether it rewrote a layer.
-fn truncating_divisions(graph: &mut Graph, known: Option<Known<'_>>) -> bool {
-    let mut rewrote = rewrite_bodies(graph, known, |body, inner, _| {
-        truncating_divisions(body, inner)
-    });
-    let constant = compile_time_constants(graph, known);
-    let divisions: Vec<NodeId> = graph
-        .nodes()
-        .filter(|(id, node)| {
-            let integral = known
-                .and_then(|k| k.tensor(*id, 0))
-                .map(|i| i.element_type)
-                .or_else(|| node.outputs.first().and_then(|p| p.element_type))
-                .is_some_and(ElementType::is_integral);
-            floors(node) && integral && !constant[id.index()]
-        })
-        .map(|(id, _)| id)
-        .collect();
-    for id in divisions {
-        graph.node_mut(id).attributes.set("m_pythondiv", "false");
-        rewrote = true;
-    }
-    rewrote
-}
-
 /// How the CPU plugin brings the f32 result of an integer Power or Divide
 /// back to integer type `element_type`, after truncating it to i32: `Some(true)`
 /// saturating at the type's range (i8, u8), `Some(false)` keeping the
@@ -365,6 +284,18 @@ fn saturates_from_i32(element_type: ElementType) -> Option<bool> {
         ElementType::I16 | ElementType::U16 | ElementType::I32 | ElementType::U32 => Some(false),
         ElementType::I64 => Some(false),
         _ => None,
+    }
+}
+
+/// Whether the CPU plugin computes layer `op` of integer output type
+/// `element_type` in f32 (`f32_integer_arithmetic`): a Power or Divide of
+/// a type it brings back from i32, a Multiply of one it saturates to (i8,
+/// u8: `64 * 2` is 127; i16 and i32 products wrap, as the spec says).
+fn computed_in_f32(op: &str, element_type: ElementType) -> bool {
+    match op {
+        "Divide" | "Power" => saturates_from_i32(element_type).is_some(),
+        "Multiply" => saturates_from_i32(element_type) == Some(true),
+        _ => false,
     }
 }
 
@@ -409,13 +340,7 @@ fn f32_integer_arithmetic(
                 return None;
             }
             let element_type = known.tensor(id, 0)?.element_type;
-            let computed = match node.op_type.name.as_str() {
-                "Divide" | "Power" => saturates_from_i32(element_type).is_some(),
-                // An i8 or u8 Multiply saturates as well (`64 * 2` is 127).
-                "Multiply" => saturates_from_i32(element_type) == Some(true),
-                _ => false,
-            };
-            computed.then_some((id, element_type))
+            computed_in_f32(&node.op_type.name, element_type).then_some((id, element_type))
         })
         .collect();
     for (id, element_type) in layers {

@@ -1,8 +1,8 @@
 //! The elementwise binary family with `auto_broadcast` (numpy default,
 //! pdpd, none): arithmetic (integers wrap; Divide floors integer quotients
 //! when `m_pythondiv`, the default, and integer division by zero is an
-//! error; `Precision::Plugin` clears `m_pythondiv` where the CPU plugin
-//! truncates), comparisons (boolean output) and logical ops (boolean inputs).
+//! error; `Precision::Plugin` computes run-time integer Divides in f32, as
+//! the CPU plugin does), comparisons (boolean output) and logical ops (boolean inputs).
 //! FloorMod takes the sign of the divisor, Mod of the dividend (C `fmod`);
 //! integer Power wraps and truncates negative exponents toward zero;
 //! SquaredDifference is `(a - b) * (a - b)` in the type.
