@@ -524,30 +524,26 @@ impl Executor {
     /// first such run; filters a run computes are transformed per call and
     /// not counted.
     pub fn filter_transforms(&self) -> usize {
-        let own: usize = self
-            .winograd
-            .iter()
-            .flatten()
-            .map(Prepared::transforms)
-            .sum();
-        own + self
-            .bodies
-            .iter()
-            .flatten()
-            .map(Executor::filter_transforms)
-            .sum::<usize>()
+        self.sum_over_winograd_slots(Prepared::transforms)
     }
 
     /// The bytes of transformed Winograd filters this executor holds
     /// (bodies included), freed with it.
     pub fn prepared_filter_bytes(&self) -> usize {
-        let own: usize = self.winograd.iter().flatten().map(Prepared::bytes).sum();
-        own + self
+        self.sum_over_winograd_slots(Prepared::bytes)
+    }
+
+    /// The sum of `count` over the Winograd slots of this executor and of
+    /// its bodies' executors.
+    fn sum_over_winograd_slots(&self, count: fn(&Prepared) -> usize) -> usize {
+        let own: usize = self.winograd.iter().flatten().map(count).sum();
+        let bodies: usize = self
             .bodies
             .iter()
             .flatten()
-            .map(Executor::prepared_filter_bytes)
-            .sum::<usize>()
+            .map(|body| body.sum_over_winograd_slots(count))
+            .sum();
+        own + bodies
     }
 
     /// The memory limits of a run.

@@ -78,8 +78,9 @@ impl<T: Scalar> Epilogue<T> {
     }
 
     /// Runs on `values`, outputs of output channel `channel` (below the
-    /// channels [`Epilogue::fits`] checked), adding `shortcut` (the shortcut's values at the same positions, as long as
-    /// `values`) when the epilogue adds one.
+    /// channels [`Epilogue::fits`] checked), adding `shortcut` (the
+    /// shortcut's values at the same positions, as long as `values`) when
+    /// the epilogue adds one.
     pub fn apply_at(&self, channel: usize, values: &mut [T], shortcut: Option<&[T]>) {
         let bias = self.bias.as_ref().map(|b| b[channel]);
         let shortcut = shortcut.zip(self.shortcut);

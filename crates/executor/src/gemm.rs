@@ -37,6 +37,11 @@ pub(crate) trait Scalar:
     fn is_nan(self) -> bool;
     /// A count as this type (rounded to nearest).
     fn from_count(n: usize) -> Self;
+    /// Runs `f` on `len` elements of this thread's block buffer (kept from
+    /// one call to the next, so the blocks of every layer reuse it, the
+    /// GEMM's column blocks and Winograd's alike; stale contents: `f`
+    /// writes before it reads).
+    fn with_block<R>(len: usize, f: impl FnOnce(&mut [Self]) -> R) -> R;
     /// `c = a · b + beta · c` by the `gemm` crate on one thread: `a` is
     /// `m × k` and `b` is `k × n` with (row, column) strides, `c` has rows
     /// `rsc` apart (and columns 1 apart).
@@ -44,10 +49,6 @@ pub(crate) trait Scalar:
     /// # Safety
     /// Every element the product reads or writes must lie inside its
     /// allocation, and `c`'s must not alias each other or `a`'s and `b`'s.
-    /// Runs `f` on `len` elements of this thread's block buffer (kept from
-    /// one call to the next, so the blocks of every layer reuse it; stale
-    /// contents: `f` writes before it reads).
-    fn with_block<R>(len: usize, f: impl FnOnce(&mut [Self]) -> R) -> R;
     unsafe fn gemm(
         dims: (usize, usize, usize),
         a: (*const Self, isize, isize),

@@ -56,7 +56,6 @@
 //! to measure).
 
 use std::borrow::Cow;
-use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
@@ -518,7 +517,7 @@ fn convolve(
         let chunk = index % plan.chunks;
         let block = (index / plan.chunks) % plan.blocks;
         let group = index / (plan.chunks * plan.blocks);
-        with_scratch(scratch, |buffer| {
+        f32::with_block(scratch, |buffer| {
             if !job.run_block((group, block, chunk), buffer) {
                 finite.store(false, Ordering::Relaxed);
             }
@@ -541,21 +540,6 @@ fn scratch_len(g: &Geometry, plan: &Plan) -> usize {
     let (m, t) = (plan.tile.m(), plan.tile.t());
     let tiles = plan.rows_per_block * plan.tile_cols;
     t * t * tiles * (g.cin + plan.chunk + 2) + 2 * (plan.tile_cols + 1) * m
-}
-
-/// Runs `f` on `len` floats of this thread's Winograd buffer (kept from
-/// one call to the next; stale contents).
-fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [f32]) -> R) -> R {
-    thread_local! {
-        static BUFFER: Cell<Vec<f32>> = const { Cell::new(Vec::new()) };
-    }
-    let mut buffer = BUFFER.take();
-    if buffer.len() < len {
-        buffer.resize(len, 0.0);
-    }
-    let result = f(&mut buffer[..len]);
-    BUFFER.set(buffer);
-    result
 }
 
 /// What every block of one convolution reads, and the output it writes.
@@ -599,7 +583,14 @@ impl Job<'_> {
         for c in 0..g.cin {
             gather_patches(x, g, plan, (group, c, first_row, rows), stage_a, line);
             let into = (&mut *v, (c * tiles, g.cin * tiles));
-            input_transform(plan.tile, (&*stage_a, (0, tiles)), stage_b, into, tiles);
+            transform(
+                Transform::Input,
+                plan.tile,
+                (&*stage_a, (0, tiles)),
+                stage_b,
+                into,
+                tiles,
+            );
         }
 
         // M[ξ] = U[ξ] (its chunk of rows) · V[ξ].
@@ -617,7 +608,14 @@ impl Job<'_> {
         let mut finite = true;
         for co in 0..cos {
             let from = (&*products, (co * tiles, cos * tiles));
-            output_transform(plan.tile, from, stage_b, (&mut *stage_a, (0, tiles)), tiles);
+            transform(
+                Transform::Output,
+                plan.tile,
+                from,
+                stage_b,
+                (&mut *stage_a, (0, tiles)),
+                tiles,
+            );
             let channel = group * g.cout + co0 + co;
             // The block's tile rows, image by image: each a band of rows of the
             // channel's plane.
@@ -829,39 +827,33 @@ fn at4([m0, m1, m2, m3, m4, m5]: [f32; 6]) -> [f32; 4] {
 /// the distance between rows.
 type Rows<'a, S> = (S, (usize, usize));
 
-/// `Bᵀ d B` of `n` tiles (`[ξ]` rows of `src`), into the rows of `dst`.
-#[multiversion::multiversion(targets(
-    "x86_64+avx512f+avx512bw+avx512cd+avx512dq+avx512vl",
-    "x86_64+avx2+fma",
-))]
-fn input_transform(
-    tile: Tile,
-    src: Rows<'_, &[f32]>,
-    stage: &mut [f32],
-    dst: Rows<'_, &mut [f32]>,
-    n: usize,
-) {
-    match tile {
-        Tile::F2 => two_passes(src, stage, dst, n, bt2),
-        Tile::F4 => two_passes(src, stage, dst, n, bt4),
-    }
+/// Which of a tile's two transforms [`transform`] runs.
+#[derive(Clone, Copy)]
+enum Transform {
+    /// `Bᵀ d B` of an input patch: `t × t` values from `t × t`.
+    Input,
+    /// `Aᵀ M A` of the products: `m × m` outputs from `t × t`.
+    Output,
 }
 
-/// `Aᵀ M A` of `n` tiles (`[ξ]` rows of `src`), into the `m²` rows of `dst`.
+/// `transform` of `n` tiles (`[ξ]` rows of `src`), into the rows of `dst`.
 #[multiversion::multiversion(targets(
     "x86_64+avx512f+avx512bw+avx512cd+avx512dq+avx512vl",
     "x86_64+avx2+fma",
 ))]
-fn output_transform(
+fn transform(
+    transform: Transform,
     tile: Tile,
     src: Rows<'_, &[f32]>,
     stage: &mut [f32],
     dst: Rows<'_, &mut [f32]>,
     n: usize,
 ) {
-    match tile {
-        Tile::F2 => two_passes(src, stage, dst, n, at2),
-        Tile::F4 => two_passes(src, stage, dst, n, at4),
+    match (transform, tile) {
+        (Transform::Input, Tile::F2) => two_passes(src, stage, dst, n, bt2),
+        (Transform::Input, Tile::F4) => two_passes(src, stage, dst, n, bt4),
+        (Transform::Output, Tile::F2) => two_passes(src, stage, dst, n, at2),
+        (Transform::Output, Tile::F4) => two_passes(src, stage, dst, n, at4),
     }
 }
 
