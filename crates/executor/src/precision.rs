@@ -941,11 +941,9 @@ fn add_binary(
     let port = |port_id: u32, element_type: Option<ElementType>, dims: Vec<_>| PortDecl {
         id: port_id,
         element_type,
-        names: Vec::new(),
         dims,
-        attributes: ir::Attributes::new(),
-        rt_info: None,
         location: near.location,
+        ..PortDecl::default()
     };
     let (layer_id, name) = new_name(near, suffix, taken);
     let node = Node {
@@ -1000,11 +998,8 @@ fn attach(graph: &mut Graph, from: NodeId, node: NodeId, element_type: ElementTy
     graph.node_mut(node).inputs.push(PortDecl {
         id: port_id,
         element_type: Some(element_type),
-        names: Vec::new(),
-        dims: Vec::new(),
-        attributes: ir::Attributes::new(),
-        rt_info: None,
         location,
+        ..PortDecl::default()
     });
     connect(graph, from, 0, node, input);
 }
@@ -1044,13 +1039,9 @@ fn add_scalar(
         layer_attributes: ir::Attributes::new(),
         inputs: Vec::new(),
         outputs: vec![PortDecl {
-            id: 0,
             element_type: Some(element_type),
-            names: Vec::new(),
-            dims: Vec::new(),
-            attributes: ir::Attributes::new(),
-            rt_info: None,
             location: near.location,
+            ..PortDecl::default()
         }],
         rt_info: None,
         location: near.location,
@@ -1296,11 +1287,9 @@ fn add_convert(
     let port = |id: u32, element_type: Option<ElementType>| PortDecl {
         id,
         element_type,
-        names: Vec::new(),
         dims: template.map(|p| p.dims.clone()).unwrap_or_default(),
-        attributes: ir::Attributes::new(),
-        rt_info: None,
         location: near.location,
+        ..PortDecl::default()
     };
     let mut attributes = ir::Attributes::new();
     attributes.set("destination_type", to.name());

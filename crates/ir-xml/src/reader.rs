@@ -1474,12 +1474,8 @@ mod tests {
     fn duplicate_ports_name_the_latest_earlier_port_either_way() {
         let port = |id: u32, line: u32| PortDecl {
             id,
-            element_type: None,
-            names: Vec::new(),
-            dims: Vec::new(),
-            attributes: Attributes::new(),
-            rt_info: None,
             location: SourceLocation { line, column: 1 },
+            ..PortDecl::default()
         };
         let found = |inputs: &[PortDecl], outputs: &[PortDecl]| {
             duplicate_ports(inputs, outputs)

@@ -56,7 +56,8 @@ pub enum Op {
 }
 
 /// A declared port of a layer (`<port id precision names>` with `<dim>`s).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The default is port 0 with nothing declared, at no known location.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PortDecl {
     /// The `id` attribute. Output ids continue the input numbering.
     pub id: u32,

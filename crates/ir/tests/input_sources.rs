@@ -7,12 +7,7 @@ use ir::{Attributes, Graph, InputRef, Node, Op, OpType, OutputRef, PortDecl, Sou
 fn port(id: u32) -> PortDecl {
     PortDecl {
         id,
-        element_type: None,
-        names: Vec::new(),
-        dims: Vec::new(),
-        attributes: Attributes::new(),
-        rt_info: None,
-        location: SourceLocation::default(),
+        ..PortDecl::default()
     }
 }
 
