@@ -2,7 +2,9 @@
 """Load speed and memory, side by side: OpenVINO's ``Core().read_model`` plus
 ``validate_nodes_and_infer_types()`` against ``ir-check`` (issue 18).
 
-Run from the repository root, after ``cargo build --release -p ir-check``:
+Run from the repository root, after ``cargo release-ir-check`` (the
+statically linked binary, `.cargo/config.toml`; a ``cargo build --release -p
+ir-check`` binary is measured when that one is missing, or with ``--binary``):
 
     python3 scripts/bench_load.py                       # chains up to 100k, the shipped models
     python3 scripts/bench_load.py --sizes 1000 1000000  # other chain lengths
@@ -40,8 +42,15 @@ import sys
 import tempfile
 import time
 
-# The release binary; `--binary` (or a CARGO_TARGET_DIR) points elsewhere.
-BINARY = os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "release", "ir-check")
+# The release binary, `cargo release-ir-check`'s static one if it was built;
+# `--binary` (or a CARGO_TARGET_DIR) points elsewhere.
+TARGET_DIR = os.environ.get("CARGO_TARGET_DIR", "target")
+STATIC_BINARY = os.path.join(TARGET_DIR, "x86_64-unknown-linux-gnu", "release", "ir-check")
+BINARY = (
+    STATIC_BINARY
+    if os.path.exists(STATIC_BINARY)
+    else os.path.join(TARGET_DIR, "release", "ir-check")
+)
 
 
 def port(pid: int, dims: list[str], precision: str = "FP32") -> str:
@@ -213,7 +222,7 @@ def main() -> int:
     args = parser.parse_args()
     BINARY = args.binary or BINARY
     if not os.path.exists(BINARY):
-        sys.exit(f"{BINARY} is missing: cargo build --release -p ir-check")
+        sys.exit(f"{BINARY} is missing: cargo release-ir-check")
     import openvino as ov
 
     core = ov.Core()
