@@ -8,6 +8,7 @@
 //! inference and the diagnostics, and each layer's row is formatted straight
 //! into the output.
 
+use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::{Display, Write as _};
 use std::io::{self, Write};
@@ -34,6 +35,67 @@ pub struct Report<'a> {
     symbols: serde_json::Map<String, serde_json::Value>,
     /// How many top-level layers the report lists.
     layers: usize,
+    /// The symbolic dims' text and bounds, each computed once.
+    dims: Dims<'a>,
+}
+
+/// The text and bounds of symbolic dims, each computed once per expression:
+/// a model's layers repeat a few expressions (a convolution's output dims
+/// pass through its activation unchanged), and bounding a nested rounding
+/// (`floor((floor((H - 1)/2) - 1)/2) + 1`, a MobileNet's spatial dims) was
+/// the report's costliest step.
+struct Dims<'a> {
+    symbols: &'a SymbolTable,
+    texts: RefCell<ahash::AHashMap<Expr, Box<str>>>,
+    bounds: RefCell<ahash::AHashMap<Expr, [Option<i64>; 2]>>,
+}
+
+impl<'a> Dims<'a> {
+    /// How many expressions each memo holds before it starts again: a chain
+    /// whose every layer has a new expression (nested Slices) would
+    /// otherwise keep one entry per layer.
+    const REMEMBERED: usize = 1 << 12;
+
+    fn new(symbols: &'a SymbolTable) -> Self {
+        Dims {
+            symbols,
+            texts: RefCell::default(),
+            bounds: RefCell::default(),
+        }
+    }
+
+    /// Calls `use_text` with the text of `dim`, a symbolic dim.
+    fn with_text<R>(&self, dim: &Expr, use_text: impl FnOnce(&str) -> R) -> R {
+        let mut texts = self.texts.borrow_mut();
+        if let Some(text) = texts.get(dim) {
+            return use_text(text);
+        }
+        if texts.len() >= Self::REMEMBERED {
+            texts.clear();
+        }
+        let text = self.symbols.display(dim).to_string().into_boxed_str();
+        use_text(texts.entry(dim.clone()).or_insert(text))
+    }
+
+    /// `[lo, hi]` of `dim`, `None` where unbounded or not computable.
+    fn bounds(&self, dim: &Expr) -> [Option<i64>; 2] {
+        let compute = |dim: &Expr| match self.symbols.bounds(dim) {
+            Ok(b) => [b.lo, b.hi],
+            Err(_) => [None, None],
+        };
+        // A constant's or a lone symbol's bounds cost less than a look-up.
+        if dim.as_constant().is_some() || dim.as_symbol().is_some() {
+            return compute(dim);
+        }
+        let mut known = self.bounds.borrow_mut();
+        if let Some(&bounds) = known.get(dim) {
+            return bounds;
+        }
+        if known.len() >= Self::REMEMBERED {
+            known.clear();
+        }
+        *known.entry(dim.clone()).or_insert_with(|| compute(dim))
+    }
 }
 
 /// One graph's layers as inference left them: the top-level graph or a body.
@@ -148,6 +210,7 @@ impl<'a> Report<'a> {
             diagnostics,
             symbols: symbols_json(symbols, &used),
             layers: top.rows().count(),
+            dims: Dims::new(symbols),
         }
     }
 
@@ -285,9 +348,8 @@ impl<'a> Report<'a> {
         line: &mut String,
         cells: &mut LayerCells,
     ) -> io::Result<()> {
-        let symbols = &self.inference.symbols;
         for row in level.rows() {
-            cells.fill(&row, depth, symbols);
+            cells.fill(&row, depth, &self.dims);
             write_layer_line(
                 out,
                 line,
@@ -344,7 +406,7 @@ struct LayerCells {
 }
 
 impl LayerCells {
-    fn fill(&mut self, row: &Row<'_>, depth: usize, symbols: &SymbolTable) {
+    fn fill(&mut self, row: &Row<'_>, depth: usize, memo: &Dims<'_>) {
         let node = row.node;
         self.id.clear();
         let _ = write!(self.id, "{}{}", Indent(depth), node.id);
@@ -364,10 +426,12 @@ impl LayerCells {
                         if j > 0 {
                             self.outputs.push_str(", ");
                         }
-                        let _ = match d.as_constant() {
-                            Some(v) => write!(self.outputs, "{v}"),
-                            None => write!(self.outputs, "{}", symbols.display(d)),
-                        };
+                        match d.as_constant() {
+                            Some(v) => {
+                                let _ = write!(self.outputs, "{v}");
+                            }
+                            None => memo.with_text(d, |text| self.outputs.push_str(text)),
+                        }
                     }
                     self.outputs.push(']');
                 }
@@ -413,7 +477,7 @@ impl Serialize for Report<'_> {
             "nodes",
             &LayersJson {
                 level: self.top(),
-                symbols,
+                dims: &self.dims,
             },
         )?;
         report.serialize_field(
@@ -496,14 +560,14 @@ fn no_notes(notes: &&[String]) -> bool {
 /// The layers of a level, in topological order, as a JSON array.
 struct LayersJson<'a> {
     level: Level<'a>,
-    symbols: &'a SymbolTable,
+    dims: &'a Dims<'a>,
 }
 
 impl Serialize for LayersJson<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(self.level.rows().map(|row| RowJson {
             row,
-            symbols: self.symbols,
+            dims: self.dims,
         }))
     }
 }
@@ -512,7 +576,7 @@ impl Serialize for LayersJson<'_> {
 /// bodies inference reached (absent when there are none).
 struct RowJson<'a> {
     row: Row<'a>,
-    symbols: &'a SymbolTable,
+    dims: &'a Dims<'a>,
 }
 
 impl Serialize for RowJson<'_> {
@@ -531,7 +595,7 @@ impl Serialize for RowJson<'_> {
                     port,
                     tensor,
                     declared: self.row.declared || tensor.origin == ShapeOrigin::Declared,
-                    symbols: self.symbols,
+                    dims: self.dims,
                 })
             }),
         )?;
@@ -543,7 +607,7 @@ impl Serialize for RowJson<'_> {
                         role,
                         nodes: LayersJson {
                             level,
-                            symbols: self.symbols,
+                            dims: self.dims,
                         },
                     })
                 }),
@@ -569,7 +633,7 @@ struct OutputJson<'a> {
     port: &'a PortDecl,
     tensor: &'a TensorInfo,
     declared: bool,
-    symbols: &'a SymbolTable,
+    dims: &'a Dims<'a>,
 }
 
 impl Serialize for OutputJson<'_> {
@@ -579,19 +643,19 @@ impl Serialize for OutputJson<'_> {
         json.serialize_field("port", &DisplayJson(self.port.id))?;
         json.serialize_field("element_type", &DisplayJson(self.tensor.element_type))?;
         let shape = &self.tensor.shape;
-        let symbols = self.symbols;
+        let memo = self.dims;
         json.serialize_field(
             "shape",
             &shape.dims().map(|dims| {
                 Seq(move || {
                     dims.iter().map(move |d| match d.as_constant() {
                         Some(v) => DimJson::Static(v),
-                        None => DimJson::Symbolic(DisplayJson(symbols.display(d))),
+                        None => DimJson::Symbolic(SymbolicJson { dim: d, dims: memo }),
                     })
                 })
             }),
         )?;
-        json.serialize_field("bounds", &BoundsJson { shape, symbols })?;
+        json.serialize_field("bounds", &BoundsJson { shape, dims: memo })?;
         if self.declared {
             json.serialize_field("declared", &true)?;
         }
@@ -601,29 +665,37 @@ impl Serialize for OutputJson<'_> {
 
 /// A dim of a shape: an integer, or its expression as a string.
 #[derive(Serialize)]
-#[serde(untagged, bound(serialize = "E: Display"))]
-enum DimJson<E: Display> {
+#[serde(untagged)]
+enum DimJson<'a> {
     Static(i64),
-    Symbolic(DisplayJson<E>),
+    Symbolic(SymbolicJson<'a>),
+}
+
+/// A symbolic dim's expression, as a JSON string.
+struct SymbolicJson<'a> {
+    dim: &'a Expr,
+    dims: &'a Dims<'a>,
+}
+
+impl Serialize for SymbolicJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.dims
+            .with_text(self.dim, |text| serializer.serialize_str(text))
+    }
 }
 
 /// Each dim's interval `[lo, hi]`, `null` where unbounded (`null` for an
 /// unknown rank).
 struct BoundsJson<'a> {
     shape: &'a Shape,
-    symbols: &'a SymbolTable,
+    dims: &'a Dims<'a>,
 }
 
 impl Serialize for BoundsJson<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self.shape.dims() {
             None => serializer.serialize_none(),
-            Some(dims) => {
-                serializer.collect_seq(dims.iter().map(|d| match self.symbols.bounds(d) {
-                    Ok(b) => [b.lo, b.hi],
-                    Err(_) => [None, None],
-                }))
-            }
+            Some(dims) => serializer.collect_seq(dims.iter().map(|d| self.dims.bounds(d))),
         }
     }
 }
