@@ -2,7 +2,8 @@
 //! range-aware operations (bounds, min/max, comparison).
 
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Mutex;
 
 use crate::expr::{Atom, Monomial};
 use crate::{DimError, Expr, Interval, SymbolId};
@@ -42,6 +43,57 @@ pub struct SymbolInfo {
 pub struct SymbolTable {
     symbols: Vec<SymbolInfo>,
     by_name: BTreeMap<String, SymbolId>,
+    known_bounds: BoundsMemo,
+}
+
+/// The bounds [`SymbolTable::bounds`] has computed for expressions that are
+/// neither a constant nor a lone symbol, forgotten whenever a symbol is
+/// added or a range changes (the only things bounds depend on besides the
+/// expression). The same bounds are asked for again and again: a window's
+/// fit is decided, then assumed (decided again); the convolutions of a block
+/// share their input's dims; the report bounds every output dim. Bounding a
+/// nested rounding (`floor((floor((H - 1)/2) - 1)/2) + 1`) sees through up to
+/// three levels of rounding, each doubling the work: it was a tenth of a
+/// SqueezeNet's whole check.
+#[derive(Default)]
+struct BoundsMemo(Mutex<HashMap<Expr, Interval>>);
+
+impl BoundsMemo {
+    /// How many expressions it holds before it starts again (a chain whose
+    /// every layer has a new expression would otherwise keep them all).
+    const REMEMBERED: usize = 1 << 12;
+
+    fn get(&self, e: &Expr) -> Option<Interval> {
+        self.0.lock().ok()?.get(e).copied()
+    }
+
+    fn insert(&self, e: &Expr, bounds: Interval) {
+        if let Ok(mut known) = self.0.lock() {
+            if known.len() >= Self::REMEMBERED {
+                known.clear();
+            }
+            known.insert(e.clone(), bounds);
+        }
+    }
+
+    fn forget(&mut self) {
+        if let Ok(known) = self.0.get_mut() {
+            known.clear();
+        }
+    }
+}
+
+/// A copy of a table starts with no bounds remembered.
+impl Clone for BoundsMemo {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl std::fmt::Debug for BoundsMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BoundsMemo")
+    }
 }
 
 /// How many levels of nested rounding [`SymbolTable::bounds`] sees through
@@ -58,6 +110,8 @@ impl SymbolTable {
     fn push(&mut self, info: SymbolInfo) -> SymbolId {
         let id = SymbolId(u32::try_from(self.symbols.len()).expect("too many symbols"));
         self.symbols.push(info);
+        // An expression bounded before could name this id (unbounded then).
+        self.known_bounds.forget();
         id
     }
 
@@ -93,7 +147,10 @@ impl SymbolTable {
         if let Some(&s) = self.by_name.get(name) {
             let info = &mut self.symbols[s.index()];
             if let Some(r) = info.range.intersect(&range) {
-                info.range = r;
+                if r != info.range {
+                    info.range = r;
+                    self.known_bounds.forget();
+                }
             }
             return s;
         }
@@ -116,7 +173,10 @@ impl SymbolTable {
             .ok_or(DimError::Unbound(s))?;
         match info.range.intersect(&range) {
             Some(r) => {
-                info.range = r;
+                if r != info.range {
+                    info.range = r;
+                    self.known_bounds.forget();
+                }
                 Ok(())
             }
             None => Err(DimError::EmptyRange(s)),
@@ -194,6 +254,9 @@ impl SymbolTable {
         if let Some(s) = e.as_symbol() {
             return Ok(self.range(s));
         }
+        if let Some(known) = self.known_bounds.get(e) {
+            return Ok(known);
+        }
         let x = self.xbounds(e, REFINE_DEPTH)?;
         let conv = |v: Ext| -> Result<Option<i64>, DimError> {
             match v {
@@ -201,7 +264,9 @@ impl SymbolTable {
                 _ => Ok(None),
             }
         };
-        Ok(Interval::new(conv(x.lo)?, conv(x.hi)?))
+        let bounds = Interval::new(conv(x.lo)?, conv(x.hi)?);
+        self.known_bounds.insert(e, bounds);
+        Ok(bounds)
     }
 
     /// Bounds that see through rounding: `k*floor(x/k)` is `x` minus a
