@@ -76,9 +76,14 @@ impl BoundsMemo {
         }
     }
 
+    /// Forgets everything. A new, empty map rather than `clear`, which
+    /// would sweep the whole allocated table: a model that adds a symbol
+    /// at every layer (data-dependent sizes) forgets at every layer.
     fn forget(&mut self) {
         if let Ok(known) = self.0.get_mut() {
-            known.clear();
+            if !known.is_empty() {
+                *known = HashMap::new();
+            }
         }
     }
 }

@@ -918,3 +918,25 @@ fn bounds_see_through_rounding_to_a_multiple() {
         assert!(b.contains(value), "{value} at H={v} outside {b:?}");
     }
 }
+
+/// Bounds are remembered per expression, and forgotten when a range they
+/// depend on narrows (`restrict`, `named` again) or a symbol is added.
+#[test]
+fn remembered_bounds_follow_narrowed_ranges() {
+    let mut x = Ctx::new();
+    let h = x.sym("H", 1, None);
+    let e = x.p("floor((H - 1)/2) + 1");
+    assert_eq!(x.t.bounds(&e).unwrap(), Interval::new(Some(1), None));
+    // Asked again: the same answer.
+    assert_eq!(x.t.bounds(&e).unwrap(), Interval::new(Some(1), None));
+    let s = h.as_symbol().unwrap();
+    x.t.restrict(s, Interval::new(Some(3), Some(9))).unwrap();
+    assert_eq!(x.t.bounds(&e).unwrap(), Interval::new(Some(2), Some(5)));
+    x.t.named("H", Interval::new(Some(5), Some(7)));
+    assert_eq!(x.t.bounds(&e).unwrap(), Interval::new(Some(3), Some(4)));
+    // A copy of the table answers from its own ranges.
+    let mut copy = x.t.clone();
+    copy.restrict(s, Interval::new(Some(7), Some(7))).unwrap();
+    assert_eq!(copy.bounds(&e).unwrap(), Interval::point(4));
+    assert_eq!(x.t.bounds(&e).unwrap(), Interval::new(Some(3), Some(4)));
+}
