@@ -10,9 +10,9 @@ use crate::gemm::Scalar;
 
 /// One input and one output channel per group: each output plane is its
 /// input plane convolved with its own kernel, directly. 1-D and 2-D ones
-/// with finite weights take [`depthwise_planar`]; the others a loop over
-/// output rows and kernel taps, a multiply-add over the run of outputs
-/// whose reads are inside the input.
+/// with finite weights and no negative pads take [`depthwise_banded`]; the
+/// others a loop over output rows and kernel taps, a multiply-add over the
+/// run of outputs whose reads are inside the input.
 pub(crate) fn depthwise<T: Scalar>(
     x: &[T],
     w: &[T],
@@ -21,36 +21,68 @@ pub(crate) fn depthwise<T: Scalar>(
     epilogue: Option<&Epilogue<T>>,
     shortcut: Option<&[T]>,
 ) {
-    // Padding taps are multiplied in by the planar loop: with a finite
-    // weight they add zero, as skipping them does.
-    let finite = w.iter().all(|&v| v * T::ZERO == T::ZERO);
+    // Padding taps are multiplied in by the banded loop: with a finite
+    // weight they add zero, as skipping them does. (A fold, not `all`: it
+    // vectorizes, and a layer's weights are all finite in practice.)
+    let finite = w
+        .iter()
+        .fold(true, |all, &v| all & (v * T::ZERO == T::ZERO));
     if g.input[0] == 1 && g.kernel[0] == 1 && g.output[0] == 1 && finite {
-        if let Some(planar) = Planar::new(g) {
-            return depthwise_planar(x, w, g, &planar, out, epilogue, shortcut);
+        if let Some(bands) = Bands::new(g, BAND_BYTES, MIN_BAND) {
+            return depthwise_banded(x, w, g, &bands, out, epilogue, shortcut);
         }
     }
     depthwise_rows(x, w, g, out, epilogue, shortcut);
 }
 
-/// The layout of [`depthwise_planar`]: the input plane, zero-padded, cut
+/// How many bytes the phase rows of one band of output rows take at most
+/// (unless a band of [`MIN_BAND`] rows takes more): the band, the output
+/// rows being written and the input rows being read stay in L1.
+const BAND_BYTES: usize = 16 << 10;
+
+/// The fewest output rows of a band: each band copies the rows it shares
+/// with the next one (the kernel's height less the stride) again.
+const MIN_BAND: usize = 4;
+
+/// The most sums [`band`] keeps in registers through every tap (eight
+/// AVX-512 vectors: enough independent additions in flight to hide their
+/// latency).
+const CHUNK: usize = 128;
+
+/// The layout of [`depthwise_banded`]. The output plane is cut into bands
+/// of `band` rows; for each, the input rows under it, zero-padded, are cut
 /// into `stride²` phase planes (phase `(ry, rx)` holds the padded rows
-/// `ry, ry + s, …` and their columns `rx, rx + s, …`), each `rows × width`,
-/// so that every kernel tap reads one phase plane at a fixed offset from
-/// the output position: contiguous for any stride and dilation.
-struct Planar {
+/// `ry, ry + sy, …` of the band and their columns `rx, rx + sx, …`), each
+/// `rows × width`, so that every kernel tap reads one phase plane at a
+/// fixed offset from the output position: contiguous for any stride and
+/// dilation, and the whole band is one flat run of `band × width` sums
+/// (the columns past the output's are computed and dropped).
+struct Bands {
     stride: [usize; 2],
+    /// Output rows per band.
+    band: usize,
+    /// The largest tap row offset in a phase plane: a band of `b` output
+    /// rows reads `b + reach` rows of each phase plane.
+    reach: usize,
     /// Rows and width of a phase plane (the width is the output's plus
-    /// the largest tap offset; the rows one more than the output's plus
-    /// theirs, so whole-plane loops stay inside).
+    /// the largest tap column offset).
     rows: usize,
     width: usize,
-    /// Per kernel tap (row-major): its phase plane and offset in it.
-    taps: Vec<(usize, usize)>,
+    /// Per kernel tap (row-major): where its reads start in the band's
+    /// buffer (its phase plane's start plus its offset in it).
+    starts: Vec<usize>,
+    /// Where a band's buffer holds a run of sums (after the phase planes
+    /// and the slack the last run's reads take past them), and its length
+    /// (with that run).
+    stage: usize,
+    len: usize,
 }
 
-impl Planar {
-    /// `None` when a pad is negative (the row loop handles those).
-    fn new(g: &Geometry) -> Option<Planar> {
+impl Bands {
+    /// `None` when a pad is negative (the row loop handles those). Bands
+    /// take about `budget` bytes of phase rows, and have at least
+    /// `min_band` rows (unless the output has fewer).
+    fn new(g: &Geometry, budget: usize, min_band: usize) -> Option<Bands> {
         if g.pad_begin[1] < 0 || g.pad_begin[2] < 0 {
             return None;
         }
@@ -58,71 +90,77 @@ impl Planar {
         let (dy, dx) = (g.dilation[1], g.dilation[2]);
         let [_, kh, kw] = g.kernel;
         let [_, oh, ow] = g.output;
-        let qy = (kh.saturating_sub(1) * dy) / sy;
+        let reach = (kh.saturating_sub(1) * dy) / sy;
         let qx = (kw.saturating_sub(1) * dx) / sx;
-        let (rows, width) = (oh + qy + 1, ow + qx);
-        let taps = (0..kh * kw)
+        let width = ow + qx;
+        let row_bytes = sy * sx * width * std::mem::size_of::<f32>();
+        let band = (budget / row_bytes.max(1))
+            .saturating_sub(reach)
+            .max(min_band)
+            .min(oh)
+            .max(1);
+        let rows = band + reach;
+        let plane = rows * width;
+        let starts = (0..kh * kw)
             .map(|t| {
                 let (oy, ox) = ((t / kw) * dy, (t % kw) * dx);
                 let phase = (oy % sy) * sx + ox % sx;
-                (phase, (oy / sy) * width + ox / sx)
+                phase * plane + (oy / sy) * width + ox / sx
             })
             .collect();
-        Some(Planar {
+        // The last chunk of a band ends at most 15 sums past its
+        // `band × width` (chunks are whole vectors of 16), and its last
+        // tap starts `reach` rows and `qx` columns into the last plane.
+        let stage = sy * sx * plane + qx + 16;
+        Some(Bands {
+            stage,
+            len: stage + CHUNK,
             stride: [sy, sx],
+            band,
+            reach,
             rows,
             width,
-            taps,
+            starts,
         })
     }
 
-    /// Fills the phase planes (`phases`: `stride²` planes of `rows ×
-    /// width`) from one input plane (`ih × iw`, padded by `pad`), through
-    /// `line` (scratch for one padded row, `stride * width` long). Inlined
-    /// into [`planar_plane`]'s clones, so vectorized as they are.
+    /// Fills the phase planes of the band whose first output row is `y0`
+    /// and which has `count` rows, from one input plane (`ih × iw`, padded
+    /// by `pad_begin`), into `buf`. Only the input's values and the rows
+    /// of padding are written: the columns of padding are the same places
+    /// in every band and plane, and stay as the buffer was made, zeros.
+    /// Inlined into [`banded_planes`]'s clones, so vectorized as they are.
     #[inline(always)]
-    fn fill<T: Scalar>(&self, src: &[T], g: &Geometry, phases: &mut [T], line: &mut [T]) {
+    fn fill<T: Scalar>(&self, src: &[T], g: &Geometry, y0: usize, count: usize, buf: &mut [T]) {
         let [sy, sx] = self.stride;
         let [_, ih, iw] = g.input;
         let (pt, pl) = (g.pad_begin[1] as usize, g.pad_begin[2] as usize);
         let (plane, width) = (self.rows * self.width, self.width);
         for ry in 0..sy {
             // The phase planes (ry, 0..sx), side by side.
-            let planes = &mut phases[ry * sx * plane..][..sx * plane];
-            for j in 0..self.rows {
-                // Padded row j*sy + ry is input row j*sy + ry - pt.
-                let iy = (j * sy + ry).checked_sub(pt).filter(|&iy| iy < ih);
+            let planes = &mut buf[ry * sx * plane..][..sx * plane];
+            for j in 0..count + self.reach {
+                // Padded row (y0 + j)*sy + ry is input row that less pt.
+                let iy = ((y0 + j) * sy + ry).checked_sub(pt).filter(|&iy| iy < ih);
                 let Some(iy) = iy else {
                     for rx in 0..sx {
                         planes[rx * plane + j * width..][..width].fill(T::ZERO);
                     }
                     continue;
                 };
-                // The padded row: zeros, the input row from column pl.
                 let input = &src[iy * iw..][..iw];
-                let start = pl.min(line.len());
-                let end = (pl + iw).min(line.len());
-                line[..start].fill(T::ZERO);
-                line[start..end].copy_from_slice(&input[..end - start]);
-                line[end..].fill(T::ZERO);
                 match sx {
-                    1 => planes[j * width..][..width].copy_from_slice(line),
+                    1 => pad_row(input, pl, &mut planes[j * width..][..width]),
                     2 => {
-                        // Both phases in one pass over pairs (vectorizes).
                         let (even, odd) = planes.split_at_mut(plane);
                         let even = &mut even[j * width..][..width];
                         let odd = &mut odd[j * width..][..width];
-                        for ((e, o), pair) in even.iter_mut().zip(odd).zip(line.chunks_exact(2)) {
-                            *e = pair[0];
-                            *o = pair[1];
-                        }
+                        deinterleave_row(input, pl, even, odd);
                     }
                     _ => {
                         for rx in 0..sx {
                             let row = &mut planes[rx * plane + j * width..][..width];
-                            for (r, &v) in row.iter_mut().zip(line[rx..].iter().step_by(sx)) {
-                                *r = v;
-                            }
+                            gather_row(input, pl, rx, sx, row);
                         }
                     }
                 }
@@ -131,110 +169,298 @@ impl Planar {
     }
 }
 
-/// A 1-D or 2-D depthwise convolution plane by plane: each input plane is
-/// laid out as [`Planar`] phase planes, then every kernel tap is one
-/// multiply-add over the whole plane of outputs (`oh` rows of the phase
-/// width; the columns past `ow` are scratch), a long branchless loop the
-/// compiler vectorizes; the `ow` columns of each row are copied out.
-/// Planes run in parallel.
-fn depthwise_planar<T: Scalar>(
+/// The input's part of `row`, the padded input row (`pad` zeros, then
+/// `input`, then zeros) cut to its length.
+#[inline(always)]
+fn pad_row<T: Scalar>(input: &[T], pad: usize, row: &mut [T]) {
+    let inside = inside(row, pad, input.len());
+    copy_run(inside, input);
+}
+
+/// The input's part of the stride-2 phases of the padded input row (`pad`
+/// zeros, then `input`): `even` its columns 0, 2, …, `odd` its columns 1,
+/// 3, …, each cut to its length. Input pair `(2m, 2m + 1)` lands at padded
+/// columns `pad + 2m` and `pad + 2m + 1`, so one pass over the pairs
+/// writes both.
+#[inline(always)]
+fn deinterleave_row<T: Scalar>(input: &[T], pad: usize, even: &mut [T], odd: &mut [T]) {
+    // Input column 2m goes to phase `pad % 2` at `pad / 2 + m`, column
+    // 2m + 1 to the other phase at `(pad + 1) / 2 + m`.
+    let (first, second) = if pad.is_multiple_of(2) {
+        (even, odd)
+    } else {
+        (odd, even)
+    };
+    let firsts = inside(first, pad / 2, input.len().div_ceil(2));
+    let seconds = inside(second, pad.div_ceil(2), input.len() / 2);
+    let both = firsts.len().min(seconds.len());
+    // `both` pairs (at most the input's): a plain zip, which vectorizes.
+    let pairs = input.chunks_exact(2);
+    for ((a, b), pair) in firsts.iter_mut().zip(seconds.iter_mut()).zip(pairs) {
+        *a = pair[0];
+        *b = pair[1];
+    }
+    for (m, a) in firsts.iter_mut().enumerate().skip(both) {
+        *a = input[2 * m];
+    }
+    for (m, b) in seconds.iter_mut().enumerate().skip(both) {
+        *b = input[2 * m + 1];
+    }
+}
+
+/// The `len` values of `row` from `at`, cut to the row.
+#[inline(always)]
+fn inside<T>(row: &mut [T], at: usize, len: usize) -> &mut [T] {
+    let start = at.min(row.len());
+    let end = (at + len).min(row.len());
+    &mut row[start..end]
+}
+
+/// `dst` = `src` (as long), by whole moves of 16, 8 or 4 values (the last
+/// one overlapping the one before) rather than a call to `memcpy`: the
+/// runs here are short (a 7x7 plane's rows) and many.
+#[inline(always)]
+fn copy_run<T: Copy>(dst: &mut [T], src: &[T]) {
+    let n = dst.len();
+    let src = &src[..n];
+    if n >= 16 {
+        let mut k = 0;
+        while k + 16 < n {
+            copy_block::<T, 16>(dst, src, k);
+            k += 16;
+        }
+        copy_block::<T, 16>(dst, src, n - 16);
+    } else if n >= 8 {
+        copy_block::<T, 8>(dst, src, 0);
+        copy_block::<T, 8>(dst, src, n - 8);
+    } else if n >= 4 {
+        copy_block::<T, 4>(dst, src, 0);
+        copy_block::<T, 4>(dst, src, n - 4);
+    } else {
+        for (d, &v) in dst.iter_mut().zip(src) {
+            *d = v;
+        }
+    }
+}
+
+/// `dst[at..at + K]` = `src[at..at + K]`, one move.
+#[inline(always)]
+fn copy_block<T: Copy, const K: usize>(dst: &mut [T], src: &[T], at: usize) {
+    let to = <&mut [T; K]>::try_from(&mut dst[at..at + K]);
+    let from = <&[T; K]>::try_from(&src[at..at + K]);
+    // Both exactly `K` long: the conversions cannot fail.
+    if let (Ok(to), Ok(from)) = (to, from) {
+        *to = *from;
+    }
+}
+
+/// Phase `rx` of stride `sx` of the padded input row (`pad` zeros, then
+/// `input`): its columns `rx, rx + sx, …`, cut to the length of `row`.
+#[inline(always)]
+fn gather_row<T: Scalar>(input: &[T], pad: usize, rx: usize, sx: usize, row: &mut [T]) {
+    for (k, v) in row.iter_mut().enumerate() {
+        let column = (rx + k * sx).checked_sub(pad);
+        *v = column
+            .and_then(|c| input.get(c))
+            .copied()
+            .unwrap_or(T::ZERO);
+    }
+}
+
+/// A 1-D or 2-D depthwise convolution plane by plane and band by band
+/// ([`Bands`]): the band's phase planes are filled, every kernel tap is a
+/// multiply-add over runs of [`CHUNK`] sums kept in registers, and the
+/// sums are stored into the output finished (the epilogue applied). Runs
+/// of planes go to the threads, each with its own band buffer.
+fn depthwise_banded<T: Scalar>(
     x: &[T],
     w: &[T],
     g: &Geometry,
-    planar: &Planar,
+    bands: &Bands,
     out: &mut [T],
     epilogue: Option<&Epilogue<T>>,
     shortcut: Option<&[T]>,
 ) {
-    let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
-    let scratch_len = planar.scratch_len(g);
-    let plane = |index: usize, dst: &mut [T], scratch: &mut Vec<T>| {
-        let channel = index % g.groups;
-        let src = &x[index * p_in..(index + 1) * p_in];
-        let taps = &w[channel * k_size..(channel + 1) * k_size];
-        scratch.resize(scratch_len, T::ZERO);
-        planar_plane(src, taps, g, planar, dst, scratch);
-        if let Some(e) = epilogue {
-            e.apply_at(channel, dst, shortcut.map(|s| &s[index * p_out..][..p_out]));
-        }
+    let p_out = g.output_size();
+    let planes = out.len() / p_out;
+    let threads = rayon::current_num_threads();
+    let run = |first: usize, dst: &mut [T]| {
+        let mut buf = vec![T::ZERO; bands.len];
+        let operands = Operands {
+            x,
+            w,
+            g,
+            bands,
+            epilogue,
+            shortcut,
+        };
+        banded_planes(&operands, first, dst, &mut buf);
     };
-    if std::mem::size_of_val(out) >= 1 << 16 && rayon::current_num_threads() > 1 {
-        out.par_chunks_mut(p_out)
+    if std::mem::size_of_val(out) >= 1 << 16 && threads > 1 && planes > 1 {
+        // A few runs of planes a thread, so a slow thread is made up for.
+        let per_task = planes.div_ceil(4 * threads);
+        out.par_chunks_mut(per_task * p_out)
             .enumerate()
-            .for_each_init(Vec::new, |scratch, (i, dst)| plane(i, dst, scratch));
+            .for_each(|(i, dst)| run(i * per_task, dst));
     } else {
-        let mut scratch = Vec::new();
-        for (i, dst) in out.chunks_mut(p_out).enumerate() {
-            plane(i, dst, &mut scratch);
-        }
+        run(0, out);
     }
 }
 
-/// How many sums [`planar_plane`] keeps in registers through every tap.
-const PLANAR_CHUNK: usize = 64;
-
-impl Planar {
-    /// The sums of one plane: `oh` rows of the phase width, rounded up to
-    /// whole [`PLANAR_CHUNK`]s (the sums past the rows are never read).
-    fn sums_len(&self, g: &Geometry) -> usize {
-        (g.output[1] * self.width).next_multiple_of(PLANAR_CHUNK)
-    }
-
-    /// The scratch of [`planar_plane`]: the phase planes and a chunk of
-    /// zeros after them (the last chunk's reads run past the last plane),
-    /// the sums, a padded input row.
-    fn scratch_len(&self, g: &Geometry) -> usize {
-        let phases = self.stride[0] * self.stride[1] * self.rows * self.width;
-        phases + PLANAR_CHUNK + self.sums_len(g) + self.stride[1] * self.width
-    }
+/// What [`banded_planes`] reads: the convolution's operands, layout and
+/// epilogue.
+struct Operands<'a, T> {
+    x: &'a [T],
+    w: &'a [T],
+    g: &'a Geometry,
+    bands: &'a Bands,
+    epilogue: Option<&'a Epilogue<T>>,
+    shortcut: Option<&'a [T]>,
 }
 
-/// One plane of [`depthwise_planar`]: `scratch` ([`Planar::scratch_len`])
-/// holds the phase planes, the sums and a padded input row. Compiled for
-/// AVX-512 and AVX2 too (chosen at run time): its loops are the compiler's
-/// to vectorize, and the default target has 4-lane SSE2 only.
+/// The output planes `first..` in `dst` (whole planes) of
+/// [`depthwise_banded`], with `buf` ([`Bands::len`]) for the phase planes.
+/// Compiled for AVX-512 and AVX2 too (chosen at run time, once per run of
+/// planes): its loops are the compiler's to vectorize, and the default
+/// target has 4-lane SSE2 only.
 #[multiversion::multiversion(targets(
     "x86_64+avx512f+avx512bw+avx512cd+avx512dq+avx512vl",
     "x86_64+avx2+fma",
 ))]
-fn planar_plane<T: Scalar>(
-    src: &[T],
-    taps: &[T],
-    g: &Geometry,
-    planar: &Planar,
-    dst: &mut [T],
-    scratch: &mut [T],
-) {
-    let ow = g.output[2];
-    let plane_len = planar.rows * planar.width;
-    let phases_len = planar.stride[0] * planar.stride[1] * plane_len;
-    // The chunk of zeros after the phase planes stays as `resize` made it:
-    // `fill` writes the planes only.
-    let (phases, rest) = scratch.split_at_mut(phases_len + PLANAR_CHUNK);
-    let (acc, line) = rest.split_at_mut(planar.sums_len(g));
-    planar.fill(src, g, &mut phases[..phases_len], line);
-    // Runs of PLANAR_CHUNK sums stay in registers through every tap: one
-    // store per sum instead of one load and store per tap. Each sum still
-    // adds the taps in order from zero, as a loop over whole planes would.
-    // Every chunk is whole (the sums are rounded up to chunks), so every
-    // tap is one fixed-length loop the compiler unrolls, with no scalar
-    // tail: a 7x7 plane's 63 sums were all tail.
-    for (c, sums) in acc.chunks_exact_mut(PLANAR_CHUNK).enumerate() {
-        let mut local = [T::ZERO; PLANAR_CHUNK];
-        for (&weight, &(phase, offset)) in taps.iter().zip(&planar.taps) {
-            let start = phase * plane_len + offset + c * PLANAR_CHUNK;
-            // Exactly one chunk long: the conversion cannot fail.
-            let reads = &phases[start..start + PLANAR_CHUNK];
-            if let Ok(reads) = <&[T; PLANAR_CHUNK]>::try_from(reads) {
-                for (a, &v) in local.iter_mut().zip(reads) {
-                    *a = *a + weight * v;
+fn banded_planes<T: Scalar>(o: &Operands<'_, T>, first: usize, dst: &mut [T], buf: &mut [T]) {
+    let g = o.g;
+    let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
+    let [_, oh, _] = g.output;
+    for (i, out_plane) in dst.chunks_exact_mut(p_out).enumerate() {
+        let index = first + i;
+        let channel = index % g.groups;
+        let src = &o.x[index * p_in..][..p_in];
+        let weights = &o.w[channel * k_size..][..k_size];
+        let shortcut = o.shortcut.map(|s| &s[index * p_out..][..p_out]);
+        let (phases, stage) = buf.split_at_mut(o.bands.stage);
+        let mut y0 = 0;
+        while y0 < oh {
+            let count = o.bands.band.min(oh - y0);
+            o.bands.fill(src, g, y0, count, phases);
+            let band = Band {
+                bands: o.bands,
+                ow: g.output[2],
+                weights,
+                phases,
+                y0,
+                count,
+                epilogue: o.epilogue,
+                channel,
+                shortcut,
+            };
+            band.store(out_plane, stage);
+            y0 += count;
+        }
+    }
+}
+
+/// One band of [`banded_planes`]: its `count` output rows from `y0`, its
+/// phase planes, the plane's kernel `weights`, and how its sums
+/// are finished (the epilogue, the plane's output channel, the plane's
+/// shortcut values).
+struct Band<'a, T> {
+    bands: &'a Bands,
+    ow: usize,
+    weights: &'a [T],
+    phases: &'a [T],
+    y0: usize,
+    count: usize,
+    epilogue: Option<&'a Epilogue<T>>,
+    channel: usize,
+    shortcut: Option<&'a [T]>,
+}
+
+impl<T: Scalar> Band<'_, T> {
+    /// The band's sums, stored into `out_plane` finished: runs of sums in
+    /// registers through every tap (one store per output instead of a
+    /// load and a store per tap; each sum still adds the taps in kernel
+    /// order from zero). The widest runs ([`CHUNK`]) first, then narrower
+    /// ones for the band's end, all whole vectors of 16 sums. `stage`
+    /// ([`CHUNK`] long) takes each run on its way out.
+    #[inline(always)]
+    fn store(&self, out_plane: &mut [T], stage: &mut [T]) {
+        let total = self.count * self.bands.width;
+        let mut at = 0;
+        while at < total {
+            let left = total - at;
+            at += if left >= CHUNK {
+                self.run::<CHUNK>(at, out_plane, stage)
+            } else if left >= 64 {
+                self.run::<64>(at, out_plane, stage)
+            } else if left >= 32 {
+                self.run::<32>(at, out_plane, stage)
+            } else {
+                self.run::<16>(at, out_plane, stage)
+            };
+        }
+    }
+
+    /// The `N` sums from flat position `at` of the band (row `at / width`,
+    /// column `at % width`), the outputs among them stored finished;
+    /// returns `N`.
+    #[inline(always)]
+    fn run<const N: usize>(&self, at: usize, out_plane: &mut [T], stage: &mut [T]) -> usize {
+        // Only whole-array uses of `sums`, so that it stays in registers.
+        let mut sums = [T::ZERO; N];
+        for (&weight, &start) in self.weights.iter().zip(&self.bands.starts) {
+            // Exactly `N` long (the buffer has the slack): the conversion
+            // cannot fail.
+            let reads = &self.phases[start + at..][..N];
+            if let Ok(reads) = <&[T; N]>::try_from(reads) {
+                for (s, &v) in sums.iter_mut().zip(reads) {
+                    *s = *s + weight * v;
                 }
             }
         }
-        sums.copy_from_slice(&local);
+        let Ok(stage) = <&mut [T; N]>::try_from(&mut stage[..N]) else {
+            return N;
+        };
+        if let Some(e) = self.epilogue {
+            // On all `N` sums while they are in registers (the same
+            // arithmetic for each as on the outputs alone), the shortcut's
+            // values gathered to the outputs' places first.
+            match self.shortcut {
+                Some(shortcut) => {
+                    self.outputs(at, N, |from, o, n| {
+                        copy_run(&mut stage[from..from + n], &shortcut[o..o + n]);
+                    });
+                    e.apply_inline(self.channel, &mut sums, Some(&stage[..]));
+                }
+                None => e.apply_inline(self.channel, &mut sums, None),
+            }
+        }
+        *stage = sums;
+        self.outputs(at, N, |from, o, n| {
+            copy_run(&mut out_plane[o..o + n], &stage[from..from + n]);
+        });
+        N
     }
-    for (row, sums) in dst.chunks_exact_mut(ow).zip(acc.chunks_exact(planar.width)) {
-        row.copy_from_slice(&sums[..ow]);
+
+    /// Calls `store(from, o, n)` for each run of outputs among the `len`
+    /// sums from flat position `at` of the band: sums `from..from + n` of
+    /// them are the plane's outputs `o..o + n` (each band row's first `ow`
+    /// sums are outputs, the rest are dropped).
+    #[inline(always)]
+    fn outputs(&self, at: usize, len: usize, mut store: impl FnMut(usize, usize, usize)) {
+        let (width, ow) = (self.bands.width, self.ow);
+        let end = (at + len).min(self.count * width);
+        let mut row = at / width;
+        let mut q = at;
+        while q < end {
+            let row_start = row * width;
+            let outputs_end = (row_start + ow).min(end);
+            if q < outputs_end {
+                let o = (self.y0 + row) * ow + (q - row_start);
+                store(q - at, o, outputs_end - q);
+            }
+            q = (row_start + width).min(end);
+            row += 1;
+        }
     }
 }
 
@@ -340,8 +566,47 @@ mod tests {
         out
     }
 
+    /// A depthwise geometry of `batch` images of `groups` channels, 2-D,
+    /// its output size from the pads.
+    fn planes(
+        (batch, groups): (usize, usize),
+        (input, kernel, stride, dilation): ([usize; 2], [usize; 2], [usize; 2], [usize; 2]),
+        (pad_begin, pad_end): ([i64; 2], [i64; 2]),
+    ) -> Geometry {
+        let output: [usize; 2] = std::array::from_fn(|a| {
+            let span = input[a] as i64 + pad_begin[a] + pad_end[a]
+                - ((kernel[a] - 1) * dilation[a]) as i64
+                - 1;
+            (span / stride[a] as i64 + 1) as usize
+        });
+        Geometry {
+            batch,
+            groups,
+            cin: 1,
+            cout: 1,
+            input: [1, input[0], input[1]],
+            kernel: [1, kernel[0], kernel[1]],
+            output: [1, output[0], output[1]],
+            stride: [1, stride[0], stride[1]],
+            dilation: [1, dilation[0], dilation[1]],
+            pad_begin: [0, pad_begin[0], pad_begin[1]],
+        }
+    }
+
+    /// Inputs and weights of `g` whose sums are exact in any order
+    /// (small integers and halves).
+    fn operands(g: &Geometry) -> (Vec<f64>, Vec<f64>) {
+        let x = (0..g.batch * g.groups * g.input_size())
+            .map(|i| ((i * 37 + 11) % 23) as f64 - 11.0)
+            .collect();
+        let w = (0..g.groups * g.kernel_size())
+            .map(|i| ((i * 7 + 3) % 5) as f64 - 2.5)
+            .collect();
+        (x, w)
+    }
+
     #[test]
-    fn planar_depthwise_matches_a_direct_loop() {
+    fn banded_depthwise_matches_a_direct_loop() {
         // (input, kernel, stride, dilation, pad_begin, pad_end).
         type Case = (
             [usize; 2],
@@ -362,58 +627,89 @@ mod tests {
             // Pads past the window: rows and columns of padding only.
             ([3, 3], [2, 2], [1, 1], [1, 1], [3, 4], [3, 4]),
             ([6, 5], [7, 2], [1, 1], [1, 3], [3, 2], [3, 2]),
+            // Odd pads with stride 2 (the other phase first), pads that
+            // cut the input's last columns, rows longer than a run of sums.
+            ([9, 12], [3, 3], [2, 2], [1, 1], [3, 3], [0, -1]),
+            ([4, 150], [3, 3], [1, 2], [1, 1], [1, 1], [1, 1]),
+            ([3, 140], [3, 5], [1, 1], [1, 1], [1, 2], [1, 2]),
         ];
         for &(input, kernel, stride, dilation, pad_begin, pad_end) in cases {
-            let output: [usize; 2] = std::array::from_fn(|a| {
-                let span = input[a] as i64 + pad_begin[a] + pad_end[a]
-                    - ((kernel[a] - 1) * dilation[a]) as i64
-                    - 1;
-                (span / stride[a] as i64 + 1) as usize
-            });
-            let g = Geometry {
-                batch: 2,
-                groups: 3,
-                cin: 1,
-                cout: 1,
-                input: [1, input[0], input[1]],
-                kernel: [1, kernel[0], kernel[1]],
-                output: [1, output[0], output[1]],
-                stride: [1, stride[0], stride[1]],
-                dilation: [1, dilation[0], dilation[1]],
-                pad_begin: [0, pad_begin[0], pad_begin[1]],
-            };
-            let x: Vec<f64> = (0..6 * g.input_size())
-                .map(|i| ((i * 37 + 11) % 23) as f64 - 11.0)
-                .collect();
-            let w: Vec<f64> = (0..3 * g.kernel_size())
-                .map(|i| ((i * 7 + 3) % 5) as f64 - 2.5)
-                .collect();
+            let g = planes(
+                (2, 3),
+                (input, kernel, stride, dilation),
+                (pad_begin, pad_end),
+            );
+            let (x, w) = operands(&g);
             let want = reference(&x, &w, &g);
-            let planar = Planar::new(&g).unwrap();
-            let mut got = vec![f64::NAN; want.len()];
-            depthwise_planar(&x, &w, &g, &planar, &mut got, None, None);
-            assert_eq!(got, want, "planar {g:?}");
-            let mut rows = vec![f64::NAN; want.len()];
-            depthwise_rows(&x, &w, &g, &mut rows, None, None);
-            assert_eq!(rows, want, "rows {g:?}");
             // A residual epilogue adds each plane's own shortcut values
-            // (two images of three channels), then the ReLU.
+            // (two images of three channels), then the ReLU; another adds
+            // a bias first, the shortcut on the right, then clamps.
             let shortcut: Vec<f64> = (0..want.len()).map(|i| (i % 13) as f64 - 6.0).collect();
-            let epilogue = Epilogue {
+            let relu = Epilogue {
                 bias: None,
                 shortcut: Some(crate::fusion::Side::Left),
                 activation: crate::fusion::Activation::Relu,
             };
-            let added: Vec<f64> = want
+            let relu_want: Vec<f64> = want
                 .iter()
                 .zip(&shortcut)
                 .map(|(v, s)| (s + v).max(0.0))
                 .collect();
-            let fused = Some(&epilogue);
-            depthwise_planar(&x, &w, &g, &planar, &mut got, fused, Some(&shortcut));
-            assert_eq!(got, added, "planar with a shortcut {g:?}");
-            depthwise_rows(&x, &w, &g, &mut rows, fused, Some(&shortcut));
-            assert_eq!(rows, added, "rows with a shortcut {g:?}");
+            let bias = vec![0.5, -1.5, 2.0];
+            let clamp = Epilogue {
+                bias: Some(bias.clone()),
+                shortcut: Some(crate::fusion::Side::Right),
+                activation: crate::fusion::Activation::Clamp { lo: -3.0, hi: 6.0 },
+            };
+            let p_out = g.output_size();
+            let clamp_want: Vec<f64> = want
+                .iter()
+                .zip(&shortcut)
+                .enumerate()
+                .map(|(i, (v, s))| ((v + bias[(i / p_out) % 3]) + s).clamp(-3.0, 6.0))
+                .collect();
+            // Every band height from one row to the whole plane, and the
+            // default.
+            let oh = g.output[1];
+            let layouts = (1..=oh).map(|band| Bands::new(&g, 0, band));
+            let layouts = layouts.chain([Bands::new(&g, BAND_BYTES, MIN_BAND)]);
+            for bands in layouts {
+                let bands = bands.unwrap();
+                let band = bands.band;
+                let mut got = vec![f64::NAN; want.len()];
+                depthwise_banded(&x, &w, &g, &bands, &mut got, None, None);
+                assert_eq!(got, want, "banded by {band} {g:?}");
+                let fused = Some(&relu);
+                depthwise_banded(&x, &w, &g, &bands, &mut got, fused, Some(&shortcut));
+                assert_eq!(got, relu_want, "banded by {band} with a shortcut {g:?}");
+                let fused = Some(&clamp);
+                depthwise_banded(&x, &w, &g, &bands, &mut got, fused, Some(&shortcut));
+                assert_eq!(got, clamp_want, "banded by {band} with a bias {g:?}");
+            }
+            let mut rows = vec![f64::NAN; want.len()];
+            depthwise_rows(&x, &w, &g, &mut rows, None, None);
+            assert_eq!(rows, want, "rows {g:?}");
+            depthwise_rows(&x, &w, &g, &mut rows, Some(&relu), Some(&shortcut));
+            assert_eq!(rows, relu_want, "rows with a shortcut {g:?}");
+        }
+    }
+
+    #[test]
+    fn banded_depthwise_splits_planes_among_threads() {
+        // Enough output (over 64 KiB) for runs of planes on the threads:
+        // 26 planes, a run of 4 at a time on two threads (the last of 2).
+        let g = planes(
+            (2, 13),
+            ([40, 37], [3, 3], [2, 2], [1, 1]),
+            ([1, 1], [1, 1]),
+        );
+        let (x, w) = operands(&g);
+        let want = reference(&x, &w, &g);
+        for threads in [1, 2] {
+            let pool = crate::gemm::test_pool(threads);
+            let mut got = vec![f64::NAN; want.len()];
+            pool.install(|| depthwise(&x, &w, &g, &mut got, None, None));
+            assert_eq!(got, want, "{threads} threads");
         }
     }
 
