@@ -108,10 +108,11 @@ impl Bands {
                 phase * plane + (oy / sy) * width + ox / sx
             })
             .collect();
-        // The last chunk of a band ends at most 15 sums past its
-        // `band × width` (chunks are whole vectors of 16), and its last
-        // tap starts `reach` rows and `qx` columns into the last plane.
-        let stage = sy * sx * plane + qx + 16;
+        // The last run of a band ends less than a run past its `band ×
+        // width` sums (a flat run at most 15 past, a row's last run less
+        // than half its length past the row), and its last tap starts
+        // `reach` rows and `qx` columns into the last plane.
+        let stage = sy * sx * plane + qx + CHUNK;
         Some(Bands {
             stage,
             len: stage + CHUNK,
@@ -379,12 +380,39 @@ impl<T: Scalar> Band<'_, T> {
     /// The band's sums, stored into `out_plane` finished: runs of sums in
     /// registers through every tap (one store per output instead of a
     /// load and a store per tap; each sum still adds the taps in kernel
-    /// order from zero). The widest runs ([`CHUNK`]) first, then narrower
-    /// ones for the band's end, all whole vectors of 16 sums. `stage`
-    /// ([`CHUNK`] long) takes each run on its way out.
+    /// order from zero), all whole vectors of 16 sums. Rows of more than
+    /// 64 outputs by runs along each row ([`Band::row_run`]), stored
+    /// straight from the registers; narrower rows by runs over the band's
+    /// flat sums ([`Band::run`]), several rows a run of up to [`CHUNK`]
+    /// (measured on MobileNetV2: runs of one row, or of two or four rows
+    /// at once, were slower there, the 28-wide rows' by 1.8 times). `stage`
+    /// ([`CHUNK`] long) takes a run on its way out when it cannot be
+    /// stored whole.
     #[inline(always)]
     fn store(&self, out_plane: &mut [T], stage: &mut [T]) {
-        let total = self.count * self.bands.width;
+        let (width, ow) = (self.bands.width, self.ow);
+        if ow > 64 {
+            for row in 0..self.count {
+                let mut column = 0;
+                while column < ow {
+                    // The narrowest run that takes the rest of the row.
+                    let left = ow - column;
+                    let at = row * width + column;
+                    let o = (self.y0 + row) * ow + column;
+                    column += if left > 64 {
+                        self.row_run::<CHUNK>(at, o, left, out_plane, stage)
+                    } else if left > 32 {
+                        self.row_run::<64>(at, o, left, out_plane, stage)
+                    } else if left > 16 {
+                        self.row_run::<32>(at, o, left, out_plane, stage)
+                    } else {
+                        self.row_run::<16>(at, o, left, out_plane, stage)
+                    };
+                }
+            }
+            return;
+        }
+        let total = self.count * width;
         let mut at = 0;
         while at < total {
             let left = total - at;
@@ -400,12 +428,10 @@ impl<T: Scalar> Band<'_, T> {
         }
     }
 
-    /// The `N` sums from flat position `at` of the band (row `at / width`,
-    /// column `at % width`), the outputs among them stored finished;
-    /// returns `N`.
+    /// The `N` sums from flat position `at` of the band, through every tap
+    /// (only whole-array uses, so that they stay in registers).
     #[inline(always)]
-    fn run<const N: usize>(&self, at: usize, out_plane: &mut [T], stage: &mut [T]) -> usize {
-        // Only whole-array uses of `sums`, so that it stays in registers.
+    fn sums<const N: usize>(&self, at: usize) -> [T; N] {
         let mut sums = [T::ZERO; N];
         for (&weight, &start) in self.weights.iter().zip(&self.bands.starts) {
             // Exactly `N` long (the buffer has the slack): the conversion
@@ -417,6 +443,77 @@ impl<T: Scalar> Band<'_, T> {
                 }
             }
         }
+        sums
+    }
+
+    /// The `N` sums from flat position `at` of the band, the start of a
+    /// run of `left` outputs of one row from output `o`: the first
+    /// `min(N, left)` of them stored finished; returns that count.
+    #[inline(always)]
+    fn row_run<const N: usize>(
+        &self,
+        at: usize,
+        o: usize,
+        left: usize,
+        out_plane: &mut [T],
+        stage: &mut [T],
+    ) -> usize {
+        let sums = self.sums::<N>(at);
+        let n = left.min(N);
+        self.finish_run(sums, o, n, out_plane, stage);
+        n
+    }
+
+    /// Stores the first `n` of a run of sums, finished, as the plane's
+    /// outputs `o..o + n` (of one row).
+    #[inline(always)]
+    fn finish_run<const N: usize>(
+        &self,
+        mut sums: [T; N],
+        o: usize,
+        n: usize,
+        out_plane: &mut [T],
+        stage: &mut [T],
+    ) {
+        if let Some(e) = self.epilogue {
+            match self.shortcut {
+                Some(shortcut) => {
+                    // The run's shortcut values (zeros past the row's end).
+                    let near = &mut stage[..N];
+                    near[n..].fill(T::ZERO);
+                    copy_run(&mut near[..n], &shortcut[o..o + n]);
+                    e.apply_inline(self.channel, &mut sums, Some(near));
+                }
+                None => e.apply_inline(self.channel, &mut sums, None),
+            }
+        }
+        if let Ok(whole) = <&mut [T; N]>::try_from(&mut out_plane[o..o + n]) {
+            *whole = sums;
+            return;
+        }
+        let Ok(staged) = <&mut [T; N]>::try_from(&mut stage[..N]) else {
+            return;
+        };
+        *staged = sums;
+        let blocks = n.next_multiple_of(16);
+        if o + blocks <= out_plane.len() {
+            // Whole vectors from the stage, as it was stored: the values
+            // past the row's end land on outputs after it, which are
+            // stored later (rows and bands go in order).
+            for k in (0..blocks).step_by(16) {
+                copy_block::<T, 16>(&mut out_plane[o..], &staged[..], k);
+            }
+        } else {
+            copy_run(&mut out_plane[o..o + n], &staged[..n]);
+        }
+    }
+
+    /// The `N` sums from flat position `at` of the band (row `at / width`,
+    /// column `at % width`), the outputs among them stored finished;
+    /// returns `N`.
+    #[inline(always)]
+    fn run<const N: usize>(&self, at: usize, out_plane: &mut [T], stage: &mut [T]) -> usize {
+        let mut sums = self.sums::<N>(at);
         let Ok(stage) = <&mut [T; N]>::try_from(&mut stage[..N]) else {
             return N;
         };
@@ -628,10 +725,18 @@ mod tests {
             ([3, 3], [2, 2], [1, 1], [1, 1], [3, 4], [3, 4]),
             ([6, 5], [7, 2], [1, 1], [1, 3], [3, 2], [3, 2]),
             // Odd pads with stride 2 (the other phase first), pads that
-            // cut the input's last columns, rows longer than a run of sums.
+            // cut the input's last columns, rows of more than 64 outputs.
             ([9, 12], [3, 3], [2, 2], [1, 1], [3, 3], [0, -1]),
             ([4, 150], [3, 3], [1, 2], [1, 1], [1, 1], [1, 1]),
             ([3, 140], [3, 5], [1, 1], [1, 1], [1, 2], [1, 2]),
+            // Flat runs over rows of 16, 21, 50 and 30 outputs.
+            ([5, 16], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            ([6, 41], [3, 3], [1, 2], [1, 1], [1, 1], [1, 1]),
+            ([7, 50], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            ([7, 30], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            // Runs along rows: one whole run of 128, runs past the row's
+            // end (75 = a run of 128 in part, 140 = 128 + 12 of 16).
+            ([3, 128], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
         ];
         for &(input, kernel, stride, dilation, pad_begin, pad_end) in cases {
             let g = planes(
