@@ -35,16 +35,17 @@ pub(crate) fn depthwise<T: Scalar>(
     depthwise_rows(x, w, g, out, epilogue, shortcut);
 }
 
-/// How many bytes the phase rows of one band of output rows take at most
-/// (unless a band of [`MIN_BAND`] rows takes more): the band, the output
-/// rows being written and the input rows being read stay in L1.
+/// How many bytes the phase rows of one band of output rows take at most,
+/// counted in f32 values (unless a band of [`MIN_BAND`] rows takes more):
+/// the band, the output rows being written and the input rows being read
+/// stay in L1.
 const BAND_BYTES: usize = 16 << 10;
 
 /// The fewest output rows of a band: each band copies the rows it shares
 /// with the next one (the kernel's height less the stride) again.
 const MIN_BAND: usize = 4;
 
-/// The most sums [`band`] keeps in registers through every tap (eight
+/// The most sums [`Band::sums`] keeps in registers through every tap (eight
 /// AVX-512 vectors: enough independent additions in flight to hide their
 /// latency).
 const CHUNK: usize = 128;
