@@ -86,6 +86,17 @@ impl<T: Scalar> Epilogue<T> {
         let shortcut = shortcut.zip(self.shortcut);
         finish(values, bias, shortcut, self.activation);
     }
+
+    /// [`Epilogue::apply_at`] inlined into the caller's loop, so compiled
+    /// for the caller's target and without a call per run of values: for a
+    /// kernel that finishes many short runs (a depthwise convolution's
+    /// rows).
+    #[inline(always)]
+    pub fn apply_inline(&self, channel: usize, values: &mut [T], shortcut: Option<&[T]>) {
+        let bias = self.bias.as_ref().map(|b| b[channel]);
+        let shortcut = shortcut.zip(self.shortcut);
+        finish_inline(values, bias, shortcut, self.activation);
+    }
 }
 
 /// `v = act(v + bias)` (or `act(v)`) over `values`, one branchless loop
@@ -96,6 +107,17 @@ impl<T: Scalar> Epilogue<T> {
     "x86_64+avx2+fma",
 ))]
 fn finish<T: Scalar>(
+    values: &mut [T],
+    bias: Option<T>,
+    shortcut: Option<(&[T], Side)>,
+    activation: Activation<T>,
+) {
+    finish_inline(values, bias, shortcut, activation);
+}
+
+/// [`finish`]'s body, inlined into its callers.
+#[inline(always)]
+fn finish_inline<T: Scalar>(
     values: &mut [T],
     bias: Option<T>,
     shortcut: Option<(&[T], Side)>,

@@ -39,6 +39,7 @@ mod cum_sum;
 mod deformable_convolution;
 mod deformable_psroi_pooling;
 mod depth_to_space;
+mod depthwise;
 mod detection_output;
 pub(crate) mod dft;
 mod einsum;

@@ -1,0 +1,849 @@
+//! Depthwise convolutions (one input and one output channel per group):
+//! each output plane is its input plane convolved with its own kernel,
+//! directly, planes in parallel.
+
+use rayon::prelude::*;
+
+use super::convolution::{Axis, Geometry};
+use crate::fusion::Epilogue;
+use crate::gemm::Scalar;
+
+/// One input and one output channel per group: each output plane is its
+/// input plane convolved with its own kernel, directly. 1-D and 2-D ones
+/// with finite weights and no negative pads take [`depthwise_banded`]; the
+/// others a loop over output rows and kernel taps, a multiply-add over the
+/// run of outputs whose reads are inside the input.
+pub(crate) fn depthwise<T: Scalar>(
+    x: &[T],
+    w: &[T],
+    g: &Geometry,
+    out: &mut [T],
+    epilogue: Option<&Epilogue<T>>,
+    shortcut: Option<&[T]>,
+) {
+    // Padding taps are multiplied in by the banded loop: with a finite
+    // weight they add zero, as skipping them does. (A fold, not `all`: it
+    // vectorizes, and a layer's weights are all finite in practice.)
+    let finite = w
+        .iter()
+        .fold(true, |all, &v| all & (v * T::ZERO == T::ZERO));
+    if g.input[0] == 1 && g.kernel[0] == 1 && g.output[0] == 1 && finite {
+        if let Some(bands) = Bands::new(g, BAND_BYTES, MIN_BAND) {
+            return depthwise_banded(x, w, g, &bands, out, epilogue, shortcut);
+        }
+    }
+    depthwise_rows(x, w, g, out, epilogue, shortcut);
+}
+
+/// How many bytes the phase rows of one band of output rows take at most,
+/// counted in f32 values (unless a band of [`MIN_BAND`] rows takes more):
+/// the band, the output rows being written and the input rows being read
+/// stay in L1.
+const BAND_BYTES: usize = 16 << 10;
+
+/// The fewest output rows of a band: each band copies the rows it shares
+/// with the next one (the kernel's height less the stride) again.
+const MIN_BAND: usize = 4;
+
+/// The most sums [`Band::sums`] keeps in registers through every tap (eight
+/// AVX-512 vectors: enough independent additions in flight to hide their
+/// latency).
+const CHUNK: usize = 128;
+
+/// The layout of [`depthwise_banded`]. The output plane is cut into bands
+/// of `band` rows; for each, the input rows under it, zero-padded, are cut
+/// into `stride²` phase planes (phase `(ry, rx)` holds the padded rows
+/// `ry, ry + sy, …` of the band and their columns `rx, rx + sx, …`), each
+/// `rows × width`, so that every kernel tap reads one phase plane at a
+/// fixed offset from the output position: contiguous for any stride and
+/// dilation, and the whole band is one flat run of `band × width` sums
+/// (the columns past the output's are computed and dropped).
+struct Bands {
+    stride: [usize; 2],
+    /// Output rows per band.
+    band: usize,
+    /// The largest tap row offset in a phase plane: a band of `b` output
+    /// rows reads `b + reach` rows of each phase plane.
+    reach: usize,
+    /// Rows and width of a phase plane (the width is the output's plus
+    /// the largest tap column offset).
+    rows: usize,
+    width: usize,
+    /// Per kernel tap (row-major): where its reads start in the band's
+    /// buffer (its phase plane's start plus its offset in it).
+    starts: Vec<usize>,
+    /// Where a band's buffer holds a run of sums (after the phase planes
+    /// and the slack the last run's reads take past them), and its length
+    /// (with that run).
+    stage: usize,
+    len: usize,
+}
+
+impl Bands {
+    /// `None` when a pad is negative (the row loop handles those). Bands
+    /// take about `budget` bytes of phase rows, and have at least
+    /// `min_band` rows (unless the output has fewer).
+    fn new(g: &Geometry, budget: usize, min_band: usize) -> Option<Bands> {
+        if g.pad_begin[1] < 0 || g.pad_begin[2] < 0 {
+            return None;
+        }
+        let (sy, sx) = (g.stride[1].max(1), g.stride[2].max(1));
+        let (dy, dx) = (g.dilation[1], g.dilation[2]);
+        let [_, kh, kw] = g.kernel;
+        let [_, oh, ow] = g.output;
+        let reach = (kh.saturating_sub(1) * dy) / sy;
+        let qx = (kw.saturating_sub(1) * dx) / sx;
+        let width = ow + qx;
+        let row_bytes = sy * sx * width * std::mem::size_of::<f32>();
+        let band = (budget / row_bytes.max(1))
+            .saturating_sub(reach)
+            .max(min_band)
+            .min(oh)
+            .max(1);
+        let rows = band + reach;
+        let plane = rows * width;
+        let starts = (0..kh * kw)
+            .map(|t| {
+                let (oy, ox) = ((t / kw) * dy, (t % kw) * dx);
+                let phase = (oy % sy) * sx + ox % sx;
+                phase * plane + (oy / sy) * width + ox / sx
+            })
+            .collect();
+        // The last run of a band ends less than a run past its `band ×
+        // width` sums (a flat run at most 15 past, a row's last run less
+        // than half its length past the row), and its last tap starts
+        // `reach` rows and `qx` columns into the last plane.
+        let stage = sy * sx * plane + qx + CHUNK;
+        Some(Bands {
+            stage,
+            len: stage + CHUNK,
+            stride: [sy, sx],
+            band,
+            reach,
+            rows,
+            width,
+            starts,
+        })
+    }
+
+    /// Fills the phase planes of the band whose first output row is `y0`
+    /// and which has `count` rows, from one input plane (`ih × iw`, padded
+    /// by `pad_begin`), into `buf`. Only the input's values and the rows
+    /// of padding are written: the columns of padding are the same places
+    /// in every band and plane, and stay as the buffer was made, zeros.
+    /// Inlined into [`banded_planes`]'s clones, so vectorized as they are.
+    #[inline(always)]
+    fn fill<T: Scalar>(&self, src: &[T], g: &Geometry, y0: usize, count: usize, buf: &mut [T]) {
+        let [sy, sx] = self.stride;
+        let [_, ih, iw] = g.input;
+        let (pt, pl) = (g.pad_begin[1] as usize, g.pad_begin[2] as usize);
+        let (plane, width) = (self.rows * self.width, self.width);
+        for ry in 0..sy {
+            // The phase planes (ry, 0..sx), side by side.
+            let planes = &mut buf[ry * sx * plane..][..sx * plane];
+            for j in 0..count + self.reach {
+                // Padded row (y0 + j)*sy + ry is input row that less pt.
+                let iy = ((y0 + j) * sy + ry).checked_sub(pt).filter(|&iy| iy < ih);
+                let Some(iy) = iy else {
+                    for rx in 0..sx {
+                        planes[rx * plane + j * width..][..width].fill(T::ZERO);
+                    }
+                    continue;
+                };
+                let input = &src[iy * iw..][..iw];
+                match sx {
+                    1 => pad_row(input, pl, &mut planes[j * width..][..width]),
+                    2 => {
+                        let (even, odd) = planes.split_at_mut(plane);
+                        let even = &mut even[j * width..][..width];
+                        let odd = &mut odd[j * width..][..width];
+                        deinterleave_row(input, pl, even, odd);
+                    }
+                    _ => {
+                        for rx in 0..sx {
+                            let row = &mut planes[rx * plane + j * width..][..width];
+                            gather_row(input, pl, rx, sx, row);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The input's part of `row`, the padded input row (`pad` zeros, then
+/// `input`, then zeros) cut to its length.
+#[inline(always)]
+fn pad_row<T: Scalar>(input: &[T], pad: usize, row: &mut [T]) {
+    let inside = inside(row, pad, input.len());
+    copy_run(inside, input);
+}
+
+/// The input's part of the stride-2 phases of the padded input row (`pad`
+/// zeros, then `input`): `even` its columns 0, 2, …, `odd` its columns 1,
+/// 3, …, each cut to its length. Input pair `(2m, 2m + 1)` lands at padded
+/// columns `pad + 2m` and `pad + 2m + 1`, so one pass over the pairs
+/// writes both.
+#[inline(always)]
+fn deinterleave_row<T: Scalar>(input: &[T], pad: usize, even: &mut [T], odd: &mut [T]) {
+    // Input column 2m goes to phase `pad % 2` at `pad / 2 + m`, column
+    // 2m + 1 to the other phase at `(pad + 1) / 2 + m`.
+    let (first, second) = if pad.is_multiple_of(2) {
+        (even, odd)
+    } else {
+        (odd, even)
+    };
+    let firsts = inside(first, pad / 2, input.len().div_ceil(2));
+    let seconds = inside(second, pad.div_ceil(2), input.len() / 2);
+    let both = firsts.len().min(seconds.len());
+    // `both` pairs (at most the input's): a plain zip, which vectorizes.
+    let pairs = input.chunks_exact(2);
+    for ((a, b), pair) in firsts.iter_mut().zip(seconds.iter_mut()).zip(pairs) {
+        *a = pair[0];
+        *b = pair[1];
+    }
+    for (m, a) in firsts.iter_mut().enumerate().skip(both) {
+        *a = input[2 * m];
+    }
+    for (m, b) in seconds.iter_mut().enumerate().skip(both) {
+        *b = input[2 * m + 1];
+    }
+}
+
+/// The `len` values of `row` from `at`, cut to the row.
+#[inline(always)]
+fn inside<T>(row: &mut [T], at: usize, len: usize) -> &mut [T] {
+    let start = at.min(row.len());
+    let end = (at + len).min(row.len());
+    &mut row[start..end]
+}
+
+/// `dst` = `src` (as long), by whole moves of 16, 8 or 4 values (the last
+/// one overlapping the one before) rather than a call to `memcpy`: the
+/// runs here are short (a 7x7 plane's rows) and many.
+#[inline(always)]
+fn copy_run<T: Copy>(dst: &mut [T], src: &[T]) {
+    let n = dst.len();
+    let src = &src[..n];
+    if n >= 16 {
+        let mut k = 0;
+        while k + 16 < n {
+            copy_block::<T, 16>(dst, src, k);
+            k += 16;
+        }
+        copy_block::<T, 16>(dst, src, n - 16);
+    } else if n >= 8 {
+        copy_block::<T, 8>(dst, src, 0);
+        copy_block::<T, 8>(dst, src, n - 8);
+    } else if n >= 4 {
+        copy_block::<T, 4>(dst, src, 0);
+        copy_block::<T, 4>(dst, src, n - 4);
+    } else {
+        for (d, &v) in dst.iter_mut().zip(src) {
+            *d = v;
+        }
+    }
+}
+
+/// `dst[at..at + K]` = `src[at..at + K]`, one move.
+#[inline(always)]
+fn copy_block<T: Copy, const K: usize>(dst: &mut [T], src: &[T], at: usize) {
+    let to = <&mut [T; K]>::try_from(&mut dst[at..at + K]);
+    let from = <&[T; K]>::try_from(&src[at..at + K]);
+    // Both exactly `K` long: the conversions cannot fail.
+    if let (Ok(to), Ok(from)) = (to, from) {
+        *to = *from;
+    }
+}
+
+/// Phase `rx` of stride `sx` of the padded input row (`pad` zeros, then
+/// `input`): its columns `rx, rx + sx, …`, cut to the length of `row`.
+#[inline(always)]
+fn gather_row<T: Scalar>(input: &[T], pad: usize, rx: usize, sx: usize, row: &mut [T]) {
+    for (k, v) in row.iter_mut().enumerate() {
+        let column = (rx + k * sx).checked_sub(pad);
+        *v = column
+            .and_then(|c| input.get(c))
+            .copied()
+            .unwrap_or(T::ZERO);
+    }
+}
+
+/// A 1-D or 2-D depthwise convolution plane by plane and band by band
+/// ([`Bands`]): the band's phase planes are filled, every kernel tap is a
+/// multiply-add over runs of [`CHUNK`] sums kept in registers, and the
+/// sums are stored into the output finished (the epilogue applied). Runs
+/// of planes go to the threads, each with its own band buffer.
+fn depthwise_banded<T: Scalar>(
+    x: &[T],
+    w: &[T],
+    g: &Geometry,
+    bands: &Bands,
+    out: &mut [T],
+    epilogue: Option<&Epilogue<T>>,
+    shortcut: Option<&[T]>,
+) {
+    let p_out = g.output_size();
+    let planes = out.len() / p_out;
+    let threads = rayon::current_num_threads();
+    let run = |first: usize, dst: &mut [T]| {
+        let mut buf = vec![T::ZERO; bands.len];
+        let operands = Operands {
+            x,
+            w,
+            g,
+            bands,
+            epilogue,
+            shortcut,
+        };
+        banded_planes(&operands, first, dst, &mut buf);
+    };
+    if std::mem::size_of_val(out) >= 1 << 16 && threads > 1 && planes > 1 {
+        // A few runs of planes a thread, so a slow thread is made up for.
+        let per_task = planes.div_ceil(4 * threads);
+        out.par_chunks_mut(per_task * p_out)
+            .enumerate()
+            .for_each(|(i, dst)| run(i * per_task, dst));
+    } else {
+        run(0, out);
+    }
+}
+
+/// What [`banded_planes`] reads: the convolution's operands, layout and
+/// epilogue.
+struct Operands<'a, T> {
+    x: &'a [T],
+    w: &'a [T],
+    g: &'a Geometry,
+    bands: &'a Bands,
+    epilogue: Option<&'a Epilogue<T>>,
+    shortcut: Option<&'a [T]>,
+}
+
+/// The output planes `first..` in `dst` (whole planes) of
+/// [`depthwise_banded`], with `buf` ([`Bands::len`]) for the phase planes.
+/// Compiled for AVX-512 and AVX2 too (chosen at run time, once per run of
+/// planes): its loops are the compiler's to vectorize, and the default
+/// target has 4-lane SSE2 only.
+#[multiversion::multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512cd+avx512dq+avx512vl",
+    "x86_64+avx2+fma",
+))]
+fn banded_planes<T: Scalar>(o: &Operands<'_, T>, first: usize, dst: &mut [T], buf: &mut [T]) {
+    let g = o.g;
+    let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
+    let [_, oh, _] = g.output;
+    for (i, out_plane) in dst.chunks_exact_mut(p_out).enumerate() {
+        let index = first + i;
+        let channel = index % g.groups;
+        let src = &o.x[index * p_in..][..p_in];
+        let weights = &o.w[channel * k_size..][..k_size];
+        let shortcut = o.shortcut.map(|s| &s[index * p_out..][..p_out]);
+        let (phases, stage) = buf.split_at_mut(o.bands.stage);
+        let mut y0 = 0;
+        while y0 < oh {
+            let count = o.bands.band.min(oh - y0);
+            o.bands.fill(src, g, y0, count, phases);
+            let band = Band {
+                bands: o.bands,
+                ow: g.output[2],
+                weights,
+                phases,
+                y0,
+                count,
+                epilogue: o.epilogue,
+                channel,
+                shortcut,
+            };
+            band.store(out_plane, stage);
+            y0 += count;
+        }
+    }
+}
+
+/// One band of [`banded_planes`]: its `count` output rows from `y0`, its
+/// phase planes, the plane's kernel `weights`, and how its sums
+/// are finished (the epilogue, the plane's output channel, the plane's
+/// shortcut values).
+struct Band<'a, T> {
+    bands: &'a Bands,
+    ow: usize,
+    weights: &'a [T],
+    phases: &'a [T],
+    y0: usize,
+    count: usize,
+    epilogue: Option<&'a Epilogue<T>>,
+    channel: usize,
+    shortcut: Option<&'a [T]>,
+}
+
+impl<T: Scalar> Band<'_, T> {
+    /// The band's sums, stored into `out_plane` finished: runs of sums in
+    /// registers through every tap (one store per output instead of a
+    /// load and a store per tap; each sum still adds the taps in kernel
+    /// order from zero), all whole vectors of 16 sums. Rows of more than
+    /// 64 outputs by runs along each row ([`Band::row_run`]), stored
+    /// straight from the registers; narrower rows by runs over the band's
+    /// flat sums ([`Band::run`]), several rows a run of up to [`CHUNK`]
+    /// (measured on MobileNetV2: runs of one row, or of two or four rows
+    /// at once, were slower there, the 28-wide rows' by 1.8 times). `stage`
+    /// ([`CHUNK`] long) takes a run on its way out when it cannot be
+    /// stored whole.
+    #[inline(always)]
+    fn store(&self, out_plane: &mut [T], stage: &mut [T]) {
+        let (width, ow) = (self.bands.width, self.ow);
+        if ow > 64 {
+            for row in 0..self.count {
+                let mut column = 0;
+                while column < ow {
+                    // The narrowest run that takes the rest of the row.
+                    let left = ow - column;
+                    let at = row * width + column;
+                    let o = (self.y0 + row) * ow + column;
+                    column += if left > 64 {
+                        self.row_run::<CHUNK>(at, o, left, out_plane, stage)
+                    } else if left > 32 {
+                        self.row_run::<64>(at, o, left, out_plane, stage)
+                    } else if left > 16 {
+                        self.row_run::<32>(at, o, left, out_plane, stage)
+                    } else {
+                        self.row_run::<16>(at, o, left, out_plane, stage)
+                    };
+                }
+            }
+            return;
+        }
+        let total = self.count * width;
+        let mut at = 0;
+        while at < total {
+            let left = total - at;
+            at += if left >= CHUNK {
+                self.run::<CHUNK>(at, out_plane, stage)
+            } else if left >= 64 {
+                self.run::<64>(at, out_plane, stage)
+            } else if left >= 32 {
+                self.run::<32>(at, out_plane, stage)
+            } else {
+                self.run::<16>(at, out_plane, stage)
+            };
+        }
+    }
+
+    /// The `N` sums from flat position `at` of the band, through every tap
+    /// (only whole-array uses, so that they stay in registers).
+    #[inline(always)]
+    fn sums<const N: usize>(&self, at: usize) -> [T; N] {
+        let mut sums = [T::ZERO; N];
+        for (&weight, &start) in self.weights.iter().zip(&self.bands.starts) {
+            // Exactly `N` long (the buffer has the slack): the conversion
+            // cannot fail.
+            let reads = &self.phases[start + at..][..N];
+            if let Ok(reads) = <&[T; N]>::try_from(reads) {
+                for (s, &v) in sums.iter_mut().zip(reads) {
+                    *s = *s + weight * v;
+                }
+            }
+        }
+        sums
+    }
+
+    /// The `N` sums from flat position `at` of the band, the start of a
+    /// run of `left` outputs of one row from output `o`: the first
+    /// `min(N, left)` of them stored finished; returns that count.
+    #[inline(always)]
+    fn row_run<const N: usize>(
+        &self,
+        at: usize,
+        o: usize,
+        left: usize,
+        out_plane: &mut [T],
+        stage: &mut [T],
+    ) -> usize {
+        let sums = self.sums::<N>(at);
+        let n = left.min(N);
+        self.finish_run(sums, o, n, out_plane, stage);
+        n
+    }
+
+    /// Stores the first `n` of a run of sums, finished, as the plane's
+    /// outputs `o..o + n` (of one row).
+    #[inline(always)]
+    fn finish_run<const N: usize>(
+        &self,
+        mut sums: [T; N],
+        o: usize,
+        n: usize,
+        out_plane: &mut [T],
+        stage: &mut [T],
+    ) {
+        if let Some(e) = self.epilogue {
+            match self.shortcut {
+                Some(shortcut) => {
+                    // The run's shortcut values (zeros past the row's end).
+                    let near = &mut stage[..N];
+                    near[n..].fill(T::ZERO);
+                    copy_run(&mut near[..n], &shortcut[o..o + n]);
+                    e.apply_inline(self.channel, &mut sums, Some(near));
+                }
+                None => e.apply_inline(self.channel, &mut sums, None),
+            }
+        }
+        if let Ok(whole) = <&mut [T; N]>::try_from(&mut out_plane[o..o + n]) {
+            *whole = sums;
+            return;
+        }
+        let Ok(staged) = <&mut [T; N]>::try_from(&mut stage[..N]) else {
+            return;
+        };
+        *staged = sums;
+        let blocks = n.next_multiple_of(16);
+        if o + blocks <= out_plane.len() {
+            // Whole vectors from the stage, as it was stored: the values
+            // past the row's end land on outputs after it, which are
+            // stored later (rows and bands go in order).
+            for k in (0..blocks).step_by(16) {
+                copy_block::<T, 16>(&mut out_plane[o..], &staged[..], k);
+            }
+        } else {
+            copy_run(&mut out_plane[o..o + n], &staged[..n]);
+        }
+    }
+
+    /// The `N` sums from flat position `at` of the band (row `at / width`,
+    /// column `at % width`), the outputs among them stored finished;
+    /// returns `N`.
+    #[inline(always)]
+    fn run<const N: usize>(&self, at: usize, out_plane: &mut [T], stage: &mut [T]) -> usize {
+        let mut sums = self.sums::<N>(at);
+        let Ok(stage) = <&mut [T; N]>::try_from(&mut stage[..N]) else {
+            return N;
+        };
+        if let Some(e) = self.epilogue {
+            // On all `N` sums while they are in registers (the same
+            // arithmetic for each as on the outputs alone), the shortcut's
+            // values gathered to the outputs' places first.
+            match self.shortcut {
+                Some(shortcut) => {
+                    self.outputs(at, N, |from, o, n| {
+                        copy_run(&mut stage[from..from + n], &shortcut[o..o + n]);
+                    });
+                    e.apply_inline(self.channel, &mut sums, Some(&stage[..]));
+                }
+                None => e.apply_inline(self.channel, &mut sums, None),
+            }
+        }
+        *stage = sums;
+        self.outputs(at, N, |from, o, n| {
+            copy_run(&mut out_plane[o..o + n], &stage[from..from + n]);
+        });
+        N
+    }
+
+    /// Calls `store(from, o, n)` for each run of outputs among the `len`
+    /// sums from flat position `at` of the band: sums `from..from + n` of
+    /// them are the plane's outputs `o..o + n` (each band row's first `ow`
+    /// sums are outputs, the rest are dropped).
+    #[inline(always)]
+    fn outputs(&self, at: usize, len: usize, mut store: impl FnMut(usize, usize, usize)) {
+        let (width, ow) = (self.bands.width, self.ow);
+        let end = (at + len).min(self.count * width);
+        let mut row = at / width;
+        let mut q = at;
+        while q < end {
+            let row_start = row * width;
+            let outputs_end = (row_start + ow).min(end);
+            if q < outputs_end {
+                let o = (self.y0 + row) * ow + (q - row_start);
+                store(q - at, o, outputs_end - q);
+            }
+            q = (row_start + width).min(end);
+            row += 1;
+        }
+    }
+}
+
+/// A depthwise convolution by output rows: for each output row and kernel
+/// tap, a multiply-add over the run of outputs whose reads are inside the
+/// input (contiguous when the stride is 1).
+fn depthwise_rows<T: Scalar>(
+    x: &[T],
+    w: &[T],
+    g: &Geometry,
+    out: &mut [T],
+    epilogue: Option<&Epilogue<T>>,
+    shortcut: Option<&[T]>,
+) {
+    let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
+    let [od, oh, ow] = g.output;
+    let [_, ih, iw] = g.input;
+    let [kd, kh, kw] = g.kernel;
+    let plane = |index: usize, dst: &mut [T]| {
+        let channel = index % g.groups;
+        let src = &x[index * p_in..(index + 1) * p_in];
+        let taps = &w[channel * k_size..(channel + 1) * k_size];
+        dst.fill(T::ZERO);
+        for z in 0..od {
+            for y in 0..oh {
+                let out_row = &mut dst[(z * oh + y) * ow..][..ow];
+                for tz in 0..kd {
+                    let Some(iz) = Axis::new(g, 0, tz).at(z) else {
+                        continue;
+                    };
+                    for ty in 0..kh {
+                        let Some(iy) = Axis::new(g, 1, ty).at(y) else {
+                            continue;
+                        };
+                        let row = &src[(iz * ih + iy) * iw..][..iw];
+                        for tx in 0..kw {
+                            let weight = taps[(tz * kh + ty) * kw + tx];
+                            let ax = Axis::new(g, 2, tx);
+                            let (lo, hi) = ax.inside(0, ow);
+                            if lo >= hi {
+                                continue;
+                            }
+                            let start = ((lo * ax.stride) as i64 + ax.offset) as usize;
+                            if ax.stride == 1 {
+                                let input = &row[start..start + (hi - lo)];
+                                for (o, &v) in out_row[lo..hi].iter_mut().zip(input) {
+                                    *o = *o + weight * v;
+                                }
+                            } else {
+                                for (k, o) in out_row[lo..hi].iter_mut().enumerate() {
+                                    *o = *o + weight * row[start + k * ax.stride];
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(e) = epilogue {
+            e.apply_at(channel, dst, shortcut.map(|s| &s[index * p_out..][..p_out]));
+        }
+    };
+    if std::mem::size_of_val(out) >= 1 << 16 && rayon::current_num_threads() > 1 {
+        out.par_chunks_mut(p_out)
+            .enumerate()
+            .for_each(|(i, dst)| plane(i, dst));
+    } else {
+        for (i, dst) in out.chunks_mut(p_out).enumerate() {
+            plane(i, dst);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A depthwise convolution by direct enumeration of every tap.
+    fn reference(x: &[f64], w: &[f64], g: &Geometry) -> Vec<f64> {
+        let (p_in, k_size) = (g.input_size(), g.kernel_size());
+        let [_, ih, iw] = g.input;
+        let [_, kh, kw] = g.kernel;
+        let mut out = Vec::new();
+        for plane in 0..g.batch * g.groups {
+            let channel = plane % g.groups;
+            for y in 0..g.output[1] {
+                for o in 0..g.output[2] {
+                    let mut sum = 0.0;
+                    for t in 0..kh * kw {
+                        let iy =
+                            (y * g.stride[1] + (t / kw) * g.dilation[1]) as i64 - g.pad_begin[1];
+                        let ix =
+                            (o * g.stride[2] + (t % kw) * g.dilation[2]) as i64 - g.pad_begin[2];
+                        if (0..ih as i64).contains(&iy) && (0..iw as i64).contains(&ix) {
+                            sum += w[channel * k_size + t]
+                                * x[plane * p_in + iy as usize * iw + ix as usize];
+                        }
+                    }
+                    out.push(sum);
+                }
+            }
+        }
+        out
+    }
+
+    /// A depthwise geometry of `batch` images of `groups` channels, 2-D,
+    /// its output size from the pads.
+    fn planes(
+        (batch, groups): (usize, usize),
+        (input, kernel, stride, dilation): ([usize; 2], [usize; 2], [usize; 2], [usize; 2]),
+        (pad_begin, pad_end): ([i64; 2], [i64; 2]),
+    ) -> Geometry {
+        let output: [usize; 2] = std::array::from_fn(|a| {
+            let span = input[a] as i64 + pad_begin[a] + pad_end[a]
+                - ((kernel[a] - 1) * dilation[a]) as i64
+                - 1;
+            (span / stride[a] as i64 + 1) as usize
+        });
+        Geometry {
+            batch,
+            groups,
+            cin: 1,
+            cout: 1,
+            input: [1, input[0], input[1]],
+            kernel: [1, kernel[0], kernel[1]],
+            output: [1, output[0], output[1]],
+            stride: [1, stride[0], stride[1]],
+            dilation: [1, dilation[0], dilation[1]],
+            pad_begin: [0, pad_begin[0], pad_begin[1]],
+        }
+    }
+
+    /// Inputs and weights of `g` whose sums are exact in any order
+    /// (small integers and halves).
+    fn operands(g: &Geometry) -> (Vec<f64>, Vec<f64>) {
+        let x = (0..g.batch * g.groups * g.input_size())
+            .map(|i| ((i * 37 + 11) % 23) as f64 - 11.0)
+            .collect();
+        let w = (0..g.groups * g.kernel_size())
+            .map(|i| ((i * 7 + 3) % 5) as f64 - 2.5)
+            .collect();
+        (x, w)
+    }
+
+    #[test]
+    fn banded_depthwise_matches_a_direct_loop() {
+        // (input, kernel, stride, dilation, pad_begin, pad_end).
+        type Case = (
+            [usize; 2],
+            [usize; 2],
+            [usize; 2],
+            [usize; 2],
+            [i64; 2],
+            [i64; 2],
+        );
+        let cases: &[Case] = &[
+            ([1, 1], [1, 1], [1, 1], [1, 1], [0, 0], [0, 0]),
+            ([5, 6], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            ([7, 7], [3, 3], [2, 2], [1, 1], [1, 1], [1, 1]),
+            ([8, 9], [3, 3], [2, 2], [1, 1], [0, 0], [1, 1]),
+            ([9, 11], [5, 3], [3, 2], [2, 1], [2, 0], [3, 2]),
+            ([4, 4], [3, 3], [1, 1], [2, 2], [2, 2], [2, 2]),
+            ([1, 13], [1, 4], [1, 3], [1, 2], [0, 3], [0, 1]),
+            // Pads past the window: rows and columns of padding only.
+            ([3, 3], [2, 2], [1, 1], [1, 1], [3, 4], [3, 4]),
+            ([6, 5], [7, 2], [1, 1], [1, 3], [3, 2], [3, 2]),
+            // Odd pads with stride 2 (the other phase first), pads that
+            // cut the input's last columns, rows of more than 64 outputs.
+            ([9, 12], [3, 3], [2, 2], [1, 1], [3, 3], [0, -1]),
+            ([4, 150], [3, 3], [1, 2], [1, 1], [1, 1], [1, 1]),
+            ([3, 140], [3, 5], [1, 1], [1, 1], [1, 2], [1, 2]),
+            // Flat runs over rows of 16, 21, 50 and 30 outputs.
+            ([5, 16], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            ([6, 41], [3, 3], [1, 2], [1, 1], [1, 1], [1, 1]),
+            ([7, 50], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            ([7, 30], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            // Runs along rows: one whole run of 128, runs past the row's
+            // end (75 = a run of 128 in part, 140 = 128 + 12 of 16).
+            ([3, 128], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+        ];
+        for &(input, kernel, stride, dilation, pad_begin, pad_end) in cases {
+            let g = planes(
+                (2, 3),
+                (input, kernel, stride, dilation),
+                (pad_begin, pad_end),
+            );
+            let (x, w) = operands(&g);
+            let want = reference(&x, &w, &g);
+            // A residual epilogue adds each plane's own shortcut values
+            // (two images of three channels), then the ReLU; another adds
+            // a bias first, the shortcut on the right, then clamps.
+            let shortcut: Vec<f64> = (0..want.len()).map(|i| (i % 13) as f64 - 6.0).collect();
+            let relu = Epilogue {
+                bias: None,
+                shortcut: Some(crate::fusion::Side::Left),
+                activation: crate::fusion::Activation::Relu,
+            };
+            let relu_want: Vec<f64> = want
+                .iter()
+                .zip(&shortcut)
+                .map(|(v, s)| (s + v).max(0.0))
+                .collect();
+            let bias = vec![0.5, -1.5, 2.0];
+            let clamp = Epilogue {
+                bias: Some(bias.clone()),
+                shortcut: Some(crate::fusion::Side::Right),
+                activation: crate::fusion::Activation::Clamp { lo: -3.0, hi: 6.0 },
+            };
+            let p_out = g.output_size();
+            let clamp_want: Vec<f64> = want
+                .iter()
+                .zip(&shortcut)
+                .enumerate()
+                .map(|(i, (v, s))| ((v + bias[(i / p_out) % 3]) + s).clamp(-3.0, 6.0))
+                .collect();
+            // Every band height from one row to the whole plane, and the
+            // default.
+            let oh = g.output[1];
+            let layouts = (1..=oh).map(|band| Bands::new(&g, 0, band));
+            let layouts = layouts.chain([Bands::new(&g, BAND_BYTES, MIN_BAND)]);
+            for bands in layouts {
+                let bands = bands.unwrap();
+                let band = bands.band;
+                let mut got = vec![f64::NAN; want.len()];
+                depthwise_banded(&x, &w, &g, &bands, &mut got, None, None);
+                assert_eq!(got, want, "banded by {band} {g:?}");
+                let fused = Some(&relu);
+                depthwise_banded(&x, &w, &g, &bands, &mut got, fused, Some(&shortcut));
+                assert_eq!(got, relu_want, "banded by {band} with a shortcut {g:?}");
+                let fused = Some(&clamp);
+                depthwise_banded(&x, &w, &g, &bands, &mut got, fused, Some(&shortcut));
+                assert_eq!(got, clamp_want, "banded by {band} with a bias {g:?}");
+            }
+            let mut rows = vec![f64::NAN; want.len()];
+            depthwise_rows(&x, &w, &g, &mut rows, None, None);
+            assert_eq!(rows, want, "rows {g:?}");
+            depthwise_rows(&x, &w, &g, &mut rows, Some(&relu), Some(&shortcut));
+            assert_eq!(rows, relu_want, "rows with a shortcut {g:?}");
+        }
+    }
+
+    #[test]
+    fn banded_depthwise_splits_planes_among_threads() {
+        // Enough output (over 64 KiB) for runs of planes on the threads:
+        // 26 planes, a run of 4 at a time on two threads (the last of 2).
+        let g = planes(
+            (2, 13),
+            ([40, 37], [3, 3], [2, 2], [1, 1]),
+            ([1, 1], [1, 1]),
+        );
+        let (x, w) = operands(&g);
+        let want = reference(&x, &w, &g);
+        for threads in [1, 2] {
+            let pool = crate::gemm::test_pool(threads);
+            let mut got = vec![f64::NAN; want.len()];
+            pool.install(|| depthwise(&x, &w, &g, &mut got, None, None));
+            assert_eq!(got, want, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn depthwise_with_an_infinite_weight_skips_the_padding() {
+        let g = Geometry {
+            batch: 1,
+            groups: 1,
+            cin: 1,
+            cout: 1,
+            input: [1, 1, 3],
+            kernel: [1, 1, 3],
+            output: [1, 1, 3],
+            stride: [1; 3],
+            dilation: [1; 3],
+            pad_begin: [0, 0, 1],
+        };
+        let mut out = vec![0.0f32; 3];
+        depthwise(
+            &[1.0, 2.0, 3.0],
+            &[f32::INFINITY, 1.0, 0.0],
+            &g,
+            &mut out,
+            None,
+            None,
+        );
+        // The first output's infinite tap falls in the padding.
+        assert_eq!(out[0], 1.0);
+        assert_eq!(out[1], f32::INFINITY);
+    }
+}
