@@ -100,21 +100,38 @@ pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
     let p_out = pool.geometry.output_size().max(1);
     let p_in = pool.geometry.input_size();
     let index = |k: usize, offset: u32| ((k / p_out) * p_in + offset as usize) % span;
+    // Plane by plane: with `axis` at most 2 the span is a whole number of
+    // planes, so a plane's indices are its offsets plus one base (no
+    // division per element, which took as long as the pooling).
+    let by_planes = span % p_in.max(1) == 0;
+    let fill = |out: &mut [u64]| {
+        if by_planes {
+            let planes = out.chunks_mut(p_out).zip(offsets.chunks(p_out));
+            for (plane, (out, offsets)) in planes.enumerate() {
+                let base = ((plane * p_in) % span) as u64;
+                for (o, &offset) in out.iter_mut().zip(offsets) {
+                    *o = base + u64::from(offset);
+                }
+            }
+        } else {
+            for (k, (o, &offset)) in out.iter_mut().zip(&offsets).enumerate() {
+                *o = index(k, offset) as u64;
+            }
+        }
+    };
     let index_type = call.out_type(1)?;
     let indices = match index_type {
         ElementType::I64 => Tensor::computed(out_shape, |out: &mut [i64]| {
-            for (k, (o, &offset)) in out.iter_mut().zip(&offsets).enumerate() {
-                // Below the input's element count, which fits in i64.
-                *o = index(k, offset) as i64;
-            }
+            // Below the input's element count, which fits in i64.
+            fill(bytemuck::cast_slice_mut(out));
             Ok::<(), crate::ExecError>(())
         })?,
-        ElementType::I32 if span <= 1 << 31 => Tensor::computed(out_shape, |out: &mut [i32]| {
-            for (k, (o, &offset)) in out.iter_mut().zip(&offsets).enumerate() {
-                *o = index(k, offset) as i32;
-            }
-            Ok::<(), crate::ExecError>(())
-        })?,
+        ElementType::I32 if span <= 1 << 31 => {
+            let mut wide = vec![0u64; offsets.len()];
+            fill(&mut wide);
+            let narrow: Vec<i32> = wide.iter().map(|&i| i as i32).collect();
+            Tensor::from_vec(out_shape, narrow)?
+        }
         _ => {
             let indices: Vec<i128> = (offsets.iter().enumerate())
                 .map(|(k, &offset)| index(k, offset) as i128)
