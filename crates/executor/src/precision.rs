@@ -1274,8 +1274,15 @@ fn widen_after(
         .edges_directed(id, Direction::Outgoing)
         .filter(|e| e.weight().from_output == output)
         .filter(|e| {
+            let target = graph.node(e.target());
+            // An f64 Parameter read by a Result reaches it untouched, as the
+            // plugin passes it (`narrow_before` leaves it too).
+            let passes = retyped == ElementType::F64
+                && matches!(target.op, Op::Result)
+                && matches!(graph.node(id).op, Op::Parameter { .. });
             !constant.get(e.target().index()).copied().unwrap_or(false)
-                && (retyped != ElementType::F16 || graph.node(e.target()).op_type.name != "Convert")
+                && (retyped != ElementType::F16 || target.op_type.name != "Convert")
+                && !passes
         })
         .map(|e| (e.id(), e.target(), *e.weight()))
         .collect();
@@ -1301,7 +1308,9 @@ fn widen_after(
 /// its f32 values to an f64 output (`std::min`/`std::max` with f32's
 /// limits before the cast: ±inf become ±3.4028235e38, measured on ONNX's
 /// Cast and CastLike to DOUBLE; a Convert to f64 inside the graph, retyped
-/// to f32, clamps nothing: IsInf after it is still true).
+/// to f32, clamps nothing: IsInf after it is still true). An f64 Result
+/// read straight from a Parameter is left alone: the plugin passes the
+/// input through (`1e300` stays `1e300`).
 fn narrow_before(graph: &mut Graph, result: NodeId, to: ElementType, taken: &mut HashSet<String>) {
     let incoming: Vec<_> = graph
         .graph
@@ -1312,6 +1321,9 @@ fn narrow_before(graph: &mut Graph, result: NodeId, to: ElementType, taken: &mut
         return;
     };
     let (edge, source, weight) = (*edge, *source, *weight);
+    if to == ElementType::F64 && matches!(graph.node(source).op, Op::Parameter { .. }) {
+        return;
+    }
     let convert = add_convert(graph, result, to, &format!("to_{}", to.name()), taken);
     graph.graph.remove_edge(edge);
     let (from, output) = if to == ElementType::F64 {

@@ -348,11 +348,12 @@ fn an_f64_result_is_clamped_to_the_finite_f32_range_under_the_plugin() {
     assert_eq!(got[..2], [f64::INFINITY, f64::NEG_INFINITY]);
 }
 
-/// An f64 Parameter → Add(0) → f64 Result, and → IsInf: the plugin
-/// converts the f64 input to f32 (saturating at f32's finite range,
+/// An f64 Parameter → Add(0) → f64 Result, → IsInf, and → Result: the
+/// plugin converts the f64 input to f32 (saturating at f32's finite range,
 /// underflowing to 0, rounding), computes in f32 and clamps at the f64
-/// Result; an infinite f64 input is finite by the time IsInf reads it
-/// (measured, `f64_models`). Exactly, f64 is computed as f64.
+/// Result; an infinite f64 input is finite by the time IsInf reads it, and
+/// the input read straight by a Result is passed through (measured,
+/// `f64_models`). Exactly, f64 is computed as f64.
 #[test]
 fn f64_layers_compute_in_f32_under_the_plugin() {
     let mut net = Net::new();
@@ -369,6 +370,7 @@ fn f64_layers_compute_in_f32_under_the_plugin() {
     );
     net.result("sum_out", sum);
     net.result("inf_out", inf);
+    net.result("same_out", x);
     let values = [
         f64::INFINITY,
         f64::NEG_INFINITY,
@@ -396,6 +398,10 @@ fn f64_layers_compute_in_f32_under_the_plugin() {
         ]
     );
     assert_eq!(plugin["inf_out"].to_vec::<bool>().unwrap(), vec![false; 8]);
+    // Read straight by a Result, the input passes through.
+    let same = plugin["same_out"].to_vec::<f64>().unwrap();
+    assert_eq!(same[..2], values[..2]);
+    assert_eq!(same[3..], values[3..]);
     let exact = run(&net, Precision::Exact, &[("x", input)]);
     let got = exact["sum_out"].to_vec::<f64>().unwrap();
     assert_eq!(got[..2], [f64::INFINITY, f64::NEG_INFINITY]);
