@@ -16,7 +16,8 @@ Divide computed in f32 and converted back as x86 converts (by zero, past
 the type's range: what ONNX's bit shifts by the width or more become),
 f64 computed in f32 (ONNX's Cast to DOUBLE), i8 and u8 arithmetic
 (saturated; Divide rounded at dynamic shapes), i64, u64 and u32 operands
-past i32's range, and NaN in ReduceMax and ReduceMin.
+past i32's range, NaN in ReduceMax and ReduceMin, and Tile by a run-time
+``repeats`` (wrong in the plugin when the three innermost dims repeat).
 
 Run: ``python3 scripts/probe_cpu_precision.py``. The findings (OpenVINO
 2026.4, AVX-512 with bf16, no AVX512-FP16 or AMX) are written up in
@@ -389,6 +390,7 @@ def main() -> None:
     small_integer_arithmetic(core)
     wide_integers(core)
     reduce_nan(core)
+    tile_run_time_repeats(core)
 
 
 def bf16_attention_chains(core: ov.Core, rng: np.random.Generator) -> None:
@@ -522,6 +524,23 @@ def wide_integers(core: ov.Core) -> None:
     folded = ops.add(unused, ops.constant(np.array([2**40 + 5, -2**40, 2**31, 7], np.int64)))
     got = first_outputs(core, [folded], [unused], [np.zeros(4, np.int64)])[0]
     print(f"  i64 Parameter 0 + Constant [2^40 + 5, -2^40, 2^31, 7]: {got.tolist()}")
+
+
+def tile_run_time_repeats(core: ov.Core) -> None:
+    """Tile of a rank-4 input by a run-time ``repeats`` (ONNX's
+    ``test_tile``): how many elements differ from numpy's, over three runs,
+    against the same Tile by constant repeats. Wrong, and different each
+    run, when each of the three innermost dims repeats."""
+    x = np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
+    for reps in ([1, 2, 2, 2], [2, 2, 2, 2], [7, 6, 4, 2], [2, 2, 2, 1], [2, 2, 1, 2], [2, 1, 2, 2]):
+        p, r = ops.parameter(list(x.shape), np.float32), ops.parameter([4], np.int64)
+        want = np.tile(x, reps)
+        bad = [int((first_outputs(core, [ops.tile(p, r)], [p, r], [x, np.array(reps, np.int64)])[0] != want).sum())
+               for _ in range(3)]
+        q = ops.parameter(list(x.shape), np.float32)
+        constant = first_outputs(core, [ops.tile(q, ops.constant(np.array(reps, np.int64)))], [q], [x])[0]
+        print(f"  Tile by run-time repeats {reps}: elements wrong in 3 runs {bad} of {want.size}; "
+              f"by constant repeats {int((constant != want).sum())}")
 
 
 def reduce_nan(core: ov.Core) -> None:
