@@ -11,9 +11,13 @@ query dim, bf16 attention (ScaledDotProductAttention) and bf16 MatMuls
 scaled by a constant, each against the models its docstring names; and
 run-time rules of the plugin that are not about f16: integer Divide
 (truncated whatever ``m_pythondiv`` says), the start of a float
-ReduceMax or ReduceMin (the type's finite limit), and integer Power and
+ReduceMax or ReduceMin (the type's finite limit), integer Power and
 Divide computed in f32 and converted back as x86 converts (by zero, past
-the type's range: what ONNX's bit shifts by the width or more become).
+the type's range: what ONNX's bit shifts by the width or more become),
+f64 computed in f32 (ONNX's Cast to DOUBLE), i8 and u8 arithmetic
+(saturated; Divide rounded at dynamic shapes), i64, u64 and u32 operands
+past i32's range, NaN in ReduceMax and ReduceMin, and Tile by a run-time
+``repeats`` (wrong in the plugin when the three innermost dims repeat).
 
 Run: ``python3 scripts/probe_cpu_precision.py``. The findings (OpenVINO
 2026.4, AVX-512 with bf16, no AVX512-FP16 or AMX) are written up in
@@ -382,6 +386,11 @@ def main() -> None:
     integer_divide(core)
     reduce_extremes(core)
     integer_power_and_divide(core)
+    f64_models(core)
+    small_integer_arithmetic(core)
+    wide_integers(core)
+    reduce_nan(core)
+    tile_run_time_repeats(core)
 
 
 def bf16_attention_chains(core: ov.Core, rng: np.random.Generator) -> None:
@@ -436,6 +445,125 @@ def bf16_attention_chains(core: ov.Core, rng: np.random.Generator) -> None:
         probe("mask, transposed key", (4, 6, 8), mask=True, transposed=False, dynamic=dynamic)
         probe("mask, larger", (16, 32, 16), mask=True, dynamic=dynamic)
         probe("mask, softmax read twice (IsNaN, Select)", (4, 6, 8), mask=True, select=True, dynamic=dynamic)
+
+
+def first_outputs(core: ov.Core, outs: list, params: list, feeds: list) -> list[np.ndarray]:
+    """Every output of a model of ``outs`` on the CPU plugin, in its own type."""
+    compiled = core.compile_model(ov.Model(outs, params), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    request = compiled.create_infer_request()
+    request.infer(feeds)
+    return [np.array(request.get_output_tensor(k).data, copy=True) for k in range(len(outs))]
+
+
+def f64_models(core: ov.Core) -> None:
+    """f64, which the plugin computes in f32: an f32 input converted to f64
+    (ONNX's Cast to DOUBLE) and written to an f64 Result; a Convert to f64
+    inside the graph; an f64 input computed on (saturated to f32 where it
+    is read, IsInf of +inf false); an f64 constant past f32's range (`1e300
+    * 0` is 0: saturated, not infinite)."""
+    v32 = np.array([np.inf, -np.inf, np.nan, 3e38, 1.5, 0.1], np.float32)
+    v64 = np.array([np.inf, -np.inf, np.nan, 1e300, -1e300, 1e-300, 0.1, 1 / 3], np.float64)
+    p = ops.parameter([6], np.float32)
+    print(f"  f32 {v32.tolist()} -> Convert(f64) -> Result: {first_outputs(core, [ops.convert(p, 'f64')], [p], [v32])[0].tolist()}")
+    back = ops.convert(ops.convert(p, "f64"), "f32")
+    print(f"  -> Convert(f64) -> Convert(f32) -> Result: {first_outputs(core, [back], [p], [v32])[0].tolist()}")
+    print(f"  -> Convert(f64) -> IsInf: {first_outputs(core, [ops.is_inf(ops.convert(p, 'f64'))], [p], [v32])[0].tolist()}")
+    q = ops.parameter([v64.size], np.float64)
+    outs = first_outputs(core, [ops.add(q, ops.constant(np.float64(0))), ops.is_inf(q), q], [q], [v64])
+    print(f"  f64 {v64.tolist()}: + 0 {outs[0].tolist()}; IsInf {outs[1].tolist()}; as the Result {outs[2].tolist()}")
+    q = ops.parameter([3], np.float64)
+    scaled = ops.multiply(q, ops.constant(np.array([1e300, np.inf, -1e300])))
+    print(f"  f64 Constant [1e300, inf, -1e300] * 0: {first_outputs(core, [scaled], [q], [np.zeros(3)])[0].tolist()}")
+
+
+def small_integer_arithmetic(core: ov.Core) -> None:
+    """i8 and u8 Add, Subtract and Multiply (saturated: computed in f32 and
+    converted back), i16 and i32 ones (wrapped), and i8 and u8 Divide:
+    truncated at static shapes, rounded to nearest even at dynamic ones
+    (also when a Multiply follows in the same Eltwise)."""
+    for dt in (np.int8, np.uint8, np.int16, np.int32):
+        small = dt in (np.int8, np.uint8)
+        if small:
+            x, y = np.array([100, 120, 5, 0], dt), np.array([100, 10, 7, 1], dt)
+        elif dt == np.int16:
+            x, y = np.array([32767, -32768, 5, 300], dt), np.array([1, 1, 7, 300], dt)
+        else:
+            x, y = np.array([2**31 - 1, -2**31, 5, 70000], dt), np.array([1, 1, 7, 70000], dt)
+        for name, op in (("Add", ops.add), ("Subtract", ops.subtract), ("Multiply", ops.multiply)):
+            for dims in ([4], [-1]):
+                a, b = ops.parameter(dims, dt), ops.parameter(dims, dt)
+                got = first_outputs(core, [op(a, b)], [a, b], [x, y])[0]
+                print(f"  {name} {dt.__name__} {dims}: {x.tolist()} and {y.tolist()}: {got.tolist()}")
+    x = np.array([7, 5, 9, 3, 1, 11, -7, -5, 7, 0, -128], np.int8)
+    y = np.array([2, 2, 2, 2, 2, 4, 2, 2, 0, 0, -1], np.int8)
+    for dt in (np.int8, np.uint8):
+        keep = (x >= 0) & (y >= 0) if dt == np.uint8 else np.ones(x.size, bool)
+        xs, ys = x[keep].astype(dt), y[keep].astype(dt)
+        for dims in ([int(keep.sum())], [-1]):
+            a, b = ops.parameter(dims, dt), ops.parameter(dims, dt)
+            outs = first_outputs(core, [ops.divide(a, b), ops.multiply(ops.divide(a, b), b)], [a, b], [xs, ys])
+            print(f"  Divide {dt.__name__} {dims}: {xs.tolist()} by {ys.tolist()}: {outs[0].tolist()}; (x / y) * y {outs[1].tolist()}")
+
+
+def wide_integers(core: ov.Core) -> None:
+    """i64, u64 and u32 operands past i32's range: the plugin computes them
+    in i32 (its ConvertPrecision maps i64, u64, u32, i16 and u16 to i32),
+    converting the inputs by keeping their low 32 bits and the results back
+    by sign extension; a Convert reads the input in its own type, and a
+    Parameter read only by a Result passes through."""
+    cases = {np.int64: [2**40, -2**40, 2**31, 3], np.uint32: [2**31, 2**32 - 1, 2**31 + 5, 3],
+             np.uint64: [2**40, 2**63, 2**31, 3]}
+    for dt, values in cases.items():
+        x, y = np.array(values, dt), np.array([1, 1, 1, 2], dt)
+        for dims in ([4], [-1]):
+            a, b = ops.parameter(dims, dt), ops.parameter(dims, dt)
+            outs = first_outputs(core, [ops.add(a, b), ops.multiply(a, b), ops.convert(a, "f32"), a], [a, b], [x, y])
+            print(f"  {dt.__name__} {dims}: {x.tolist()} + {y.tolist()} = {outs[0].tolist()}; * {outs[1].tolist()}; "
+                  f"Convert(f32) {outs[2].tolist()}; Parameter -> Result {outs[3].tolist()}")
+    unused = ops.parameter([4], np.int64)
+    folded = ops.add(unused, ops.constant(np.array([2**40 + 5, -2**40, 2**31, 7], np.int64)))
+    got = first_outputs(core, [folded], [unused], [np.zeros(4, np.int64)])[0]
+    print(f"  i64 Parameter 0 + Constant [2^40 + 5, -2^40, 2^31, 7]: {got.tolist()}")
+
+
+def tile_run_time_repeats(core: ov.Core) -> None:
+    """Tile of a rank-4 input by a run-time ``repeats`` (ONNX's
+    ``test_tile``): how many elements differ from numpy's, over three runs,
+    against the same Tile by constant repeats. Wrong, and different each
+    run, when each of the three innermost dims repeats."""
+    x = np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
+    for reps in ([1, 2, 2, 2], [2, 2, 2, 2], [7, 6, 4, 2], [2, 2, 2, 1], [2, 2, 1, 2], [2, 1, 2, 2]):
+        p, r = ops.parameter(list(x.shape), np.float32), ops.parameter([4], np.int64)
+        want = np.tile(x, reps)
+        bad = [int((first_outputs(core, [ops.tile(p, r)], [p, r], [x, np.array(reps, np.int64)])[0] != want).sum())
+               for _ in range(3)]
+        q = ops.parameter(list(x.shape), np.float32)
+        constant = first_outputs(core, [ops.tile(q, ops.constant(np.array(reps, np.int64)))], [q], [x])[0]
+        print(f"  Tile by run-time repeats {reps}: elements wrong in 3 runs {bad} of {want.size}; "
+              f"by constant repeats {int((constant != want).sum())}")
+
+
+def reduce_nan(core: ov.Core) -> None:
+    """NaN in a float ReduceMax or ReduceMin: the plugin's accumulator keeps
+    `acc > x ? acc : x` (max; `<` for min), so a NaN is dropped when a value
+    follows it in the kernel's accumulation order and kept when it comes
+    last; that order is the vector kernel's (lanes of 16 on AVX-512), not
+    the row's."""
+    rows = np.array([[np.nan, 1, 2, 3], [1, np.nan, 2, 3], [1, 2, 3, np.nan], [np.nan] * 4, [5, np.nan, -np.inf, 1]], np.float32)
+    for dims in (list(rows.shape), [-1, -1]):
+        for axis in (1, 0):
+            p = ops.parameter(dims, np.float32)
+            axes = ops.constant(np.array([axis]))
+            outs = first_outputs(core, [ops.reduce_max(p, axes, False), ops.reduce_min(p, axes, False)], [p], [rows])
+            print(f"  {rows.tolist()} {dims} axis {axis}: ReduceMax {outs[0].tolist()}, ReduceMin {outs[1].tolist()}")
+    long = np.full((4, 40), 1.0, np.float32)
+    long[0, 0] = long[1, 17] = long[2, 39] = np.nan
+    long[3, 10], long[3, 30] = 5.0, np.nan
+    p = ops.parameter([4, 40], np.float32)
+    axes = ops.constant(np.array([1]))
+    outs = first_outputs(core, [ops.reduce_max(p, axes, False), ops.reduce_min(p, axes, False)], [p], [long])
+    print(f"  rows of 40 ones with NaN at 0, 17, 39, and 5 at 10 with NaN at 30: "
+          f"ReduceMax {outs[0].tolist()}, ReduceMin {outs[1].tolist()}")
 
 
 def divide(a, b, python: bool):

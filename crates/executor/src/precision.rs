@@ -32,6 +32,12 @@
 //! f32, as the layer's outer outputs do; a body's own compile-time
 //! constants stay f16 as the top level's do (the plugin folds them in f16).
 //!
+//! f64 is computed in f32 as well (the plugin has no f64 arithmetic): f64
+//! Parameters and compile-time constants are saturated to f32 where the
+//! rest reads them, and an f64 Result gets the f32 value clamped to f32's
+//! finite range (±inf become ±3.4028235e38) and widened, as the plugin
+//! writes an f64 output (`widen`, `narrow_before`).
+//!
 //! bf16 keeps its per-layer rounding under both policies: the CPU plugin
 //! computes bf16 layers in bf16 on every CPU with AVX-512 (each layer
 //! rounds its output to bf16, though layers it fuses keep f32 between them),
@@ -43,11 +49,13 @@
 //! Two more of the plugin's run-time rules are followed under
 //! [`Precision::Plugin`] (compile-time constants, which OpenVINO folds with
 //! its reference implementations, and [`Precision::Exact`] keep the spec's):
-//! an integer Power or Divide (and an i8 or u8 Multiply, which saturates)
-//! computes in f32 and comes back to its type as x86 truncates (NaN,
-//! infinities and values past i32's range give i32::MIN, which i8 and u8
-//! then saturate), so a quotient truncates toward zero whatever
-//! `m_pythondiv` says and a division by zero gives a value, not an error;
+//! an integer Power or Divide (and an i8 or u8 Add, Subtract or Multiply,
+//! which saturate) computes in f32 and comes back to its type as x86
+//! truncates (NaN, infinities and values past i32's range give i32::MIN,
+//! which i8 and u8 then saturate; an i8 or u8 quotient of a dynamic shape
+//! is rounded to nearest even first), so a quotient truncates toward zero
+//! whatever `m_pythondiv` says and a division by zero gives a value, not an
+//! error;
 //! a float ReduceMin starts from the highest finite value of its
 //! type (OpenVINO's reference starts from +inf; both start ReduceMax from
 //! the lowest finite value, as the kernel does under both policies), so a
@@ -67,15 +75,17 @@ use crate::kernels::scaled_dot_product_attention::default_scale;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Precision {
     /// As OpenVINO's CPU plugin on a CPU without native f16 arithmetic (and
-    /// on any CPU with `INFERENCE_PRECISION_HINT=f32`): f16 values are
-    /// computed and passed between layers in f32, widened from f16 where
-    /// the model's f16 Parameters and Constants are read and rounded to f16
-    /// only at its Results. Computed at run time, an integer Power or
-    /// Divide computes in f32 and truncates back through i32 (a quotient
-    /// truncates toward zero whatever `m_pythondiv` says; a division by
-    /// zero gives i32::MIN, or the i8 and u8 saturation of it)
-    /// and a float ReduceMin starts from its type's highest finite value,
-    /// as the plugin's do.
+    /// on any CPU with `INFERENCE_PRECISION_HINT=f32`): f16 and f64 values
+    /// are computed and passed between layers in f32, converted from their
+    /// type where the model's Parameters and Constants are read and
+    /// converted back only at its Results (f16 rounded, f64 clamped to
+    /// f32's finite range). Computed at run time, an integer Power or
+    /// Divide (and an i8 or u8 Add, Subtract or Multiply) computes in f32
+    /// and truncates back through i32 (a quotient truncates toward zero
+    /// whatever `m_pythondiv` says, or rounds to nearest in i8 and u8 of a
+    /// dynamic shape; a division by zero gives i32::MIN, or the i8 and u8
+    /// saturation of it) and a float ReduceMin starts from its type's
+    /// highest finite value, as the plugin's do.
     #[default]
     Plugin,
     /// Every layer computes in the types the IR gives it: an f16 output is
@@ -106,11 +116,12 @@ const TYPE_ATTRIBUTES: &[(&str, &str)] = &[
 ];
 
 /// The graph `precision` runs: `None` when it is `graph` itself (the exact
-/// policy, or a model that computes nothing in f16, has no bf16 product or
+/// policy, or a model that computes nothing in f16 or f64, has no bf16 product or
 /// attention whose scale moves, no integer layer the plugin computes in
 /// f32 and no float ReduceMin), else the rewritten graph the module docs describe.
 pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
     let f16 = computes_in(graph, ElementType::F16);
+    let f64 = computes_in(graph, ElementType::F64);
     let bf16 = computes_in(graph, ElementType::BF16)
         && has_layer(graph, &|node| {
             matches!(
@@ -130,7 +141,7 @@ pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
     let minima = has_layer(graph, &|node| {
         node.op_type.name == "ReduceMin" && declared(node).is_none_or(ElementType::is_real)
     });
-    if precision == Precision::Exact || !(f16 || bf16 || arithmetic || minima) {
+    if precision == Precision::Exact || !(f16 || f64 || bf16 || arithmetic || minima) {
         return None;
     }
     let options = Options {
@@ -143,17 +154,26 @@ pub(crate) fn plan(graph: &Graph, precision: Precision) -> Option<Graph> {
         bodies: &inference.bodies,
         top: true,
     };
-    let f16_results = f16_results(graph, known);
+    let f16_results = results_of(graph, known, ElementType::F16);
+    let f64_results = results_of(graph, known, ElementType::F64);
     let mut rewritten = graph.clone();
     let mut taken = layer_ids(&rewritten);
     let mut rewrote = scale_rewrites(&mut rewritten, Some(known), &mut taken);
     if arithmetic {
         rewrote |= f32_integer_arithmetic(&mut rewritten, Some(known), &mut taken);
     }
-    if f16 {
-        widen(&mut rewritten, Some(known), &mut taken);
-        for result in f16_results {
-            narrow_before(&mut rewritten, result, &mut taken);
+    // f16 and f64 alike compute in f32 between the model's inputs and
+    // Results (the plugin's `ConvertPrecision` maps both to f32).
+    for (computed, retyped, results) in [
+        (f16, ElementType::F16, f16_results),
+        (f64, ElementType::F64, f64_results),
+    ] {
+        if !computed {
+            continue;
+        }
+        widen(&mut rewritten, Some(known), &mut taken, retyped);
+        for result in results {
+            narrow_before(&mut rewritten, result, retyped, &mut taken);
         }
         rewrote = true;
     }
@@ -236,7 +256,7 @@ fn minimum_starts(
                 return None;
             }
             let computed = match known.tensor(id, 0)?.element_type {
-                ElementType::F16 | ElementType::F32 => ElementType::F32,
+                ElementType::F16 | ElementType::F32 | ElementType::F64 => ElementType::F32,
                 ElementType::BF16 => ElementType::BF16,
                 _ => return None,
             };
@@ -289,14 +309,34 @@ fn saturates_from_i32(element_type: ElementType) -> Option<bool> {
 
 /// Whether the CPU plugin computes layer `op` of integer output type
 /// `element_type` in f32 (`f32_integer_arithmetic`): a Power or Divide of
-/// a type it brings back from i32, a Multiply of one it saturates to (i8,
-/// u8: `64 * 2` is 127; i16 and i32 products wrap, as the spec says).
+/// a type it brings back from i32, an Add, Subtract or Multiply of one it
+/// saturates to (i8, u8: `64 * 2` and `100 + 100` are 127 in i8, `5 - 7`
+/// is 0 in u8; i16 and i32 ones wrap, as the spec says).
 fn computed_in_f32(op: &str, element_type: ElementType) -> bool {
     match op {
         "Divide" | "Power" => saturates_from_i32(element_type).is_some(),
-        "Multiply" => saturates_from_i32(element_type) == Some(true),
+        "Add" | "Subtract" | "Multiply" => saturates_from_i32(element_type) == Some(true),
         _ => false,
     }
+}
+
+/// Whether the CPU plugin rounds the f32 quotient of integer Divide `id`
+/// of type `element_type` to nearest (ties to even) rather than truncating
+/// it: an i8 or u8 Divide of a dynamic shape (measured: `7 / 2` is 4,
+/// `5 / 2` is 2, `-7 / 2` is -4, where the same Divide of a static shape
+/// truncates to 3, 2 and -3; a Multiply after it in the same Eltwise reads
+/// the rounded i8). A shape is dynamic here when inference does not know
+/// each of its dims as a number, as the plugin's node is dynamic when the
+/// model's shapes are.
+fn rounds_quotient(graph: &Graph, known: Known<'_>, id: NodeId, element_type: ElementType) -> bool {
+    let static_shape = known.tensor(id, 0).is_some_and(|info| {
+        info.shape
+            .dims()
+            .is_some_and(|dims| dims.iter().all(|d| d.as_constant().is_some()))
+    });
+    graph.node(id).op_type.name == "Divide"
+        && saturates_from_i32(element_type) == Some(true)
+        && !static_shape
 }
 
 /// Computes each integer Power and Divide of `graph` and its bodies that
@@ -308,9 +348,11 @@ fn computed_in_f32(op: &str, element_type: ElementType) -> bool {
 /// the other types (`saturates_from_i32`). So a division by zero gives
 /// i32::MIN (i8: -128, u8 and i16: 0) instead of an error, `2^32` and
 /// `3^20` give i32::MIN where the spec wraps, `2^-1` gives 0, and a
-/// dividend past 2^24 is rounded to f32 first. An i8 or u8 Multiply is
-/// computed so too (it saturates: `64 * 2` is 127 in i8, measured static
-/// and dynamic); an i16 or i32 one wraps, as the spec says. This is what
+/// dividend past 2^24 is rounded to f32 first. An i8 or u8 Add, Subtract
+/// or Multiply is computed so too (it saturates: `64 * 2` and `100 + 100`
+/// are 127 in i8, measured static and dynamic); i16 and i32 ones wrap, as
+/// the spec says. An i8 or u8 Divide of a dynamic shape rounds its
+/// quotient to nearest even before it saturates (`rounds_quotient`). This is what
 /// ONNX's bit shifts by the width or more, or by a negative count, become
 /// through
 /// OpenVINO's frontend (a Power of 2, then a Divide or Multiply): the
@@ -318,11 +360,10 @@ fn computed_in_f32(op: &str, element_type: ElementType) -> bool {
 /// The layer reads its inputs through Converts to f32 and computes f32; a
 /// Select of its result where it lies in [-2^31, 2^31), else -2^31, feeds
 /// a Convert to i32 (or straight to i8 and u8, which saturates) and, for
-/// the other types, a Convert to its type. Not modelled: operands of i64
-/// or u32 beyond i32's range (the plugin converts them to i32 first); an
-/// i8 or u8 layer of dynamic shape, which rounds to nearest and, fused with
-/// its neighbours, passes f32 between them. Returns whether it rewrote a
-/// layer.
+/// the other types, a Convert to its type (a rounded quotient passes a
+/// Round, `half_to_even`, first). Not modelled: operands of i64, u64 or
+/// u32 beyond i32's range (the plugin computes them in i32: docs/
+/// architecture.md). Returns whether it rewrote a layer.
 fn f32_integer_arithmetic(
     graph: &mut Graph,
     known: Option<Known<'_>>,
@@ -344,18 +385,21 @@ fn f32_integer_arithmetic(
         })
         .collect();
     for (id, element_type) in layers {
-        compute_in_f32(graph, id, element_type, taken);
+        let round = rounds_quotient(graph, known, id, element_type);
+        compute_in_f32(graph, id, element_type, round, taken);
         rewrote = true;
     }
     rewrote
 }
 
 /// Rewrites integer layer `id` of type `element_type` to compute in f32
-/// and convert back as `f32_integer_arithmetic` describes.
+/// and convert back as `f32_integer_arithmetic` describes, its result
+/// rounded to nearest even first when `round`.
 fn compute_in_f32(
     graph: &mut Graph,
     id: NodeId,
     element_type: ElementType,
+    round: bool,
     taken: &mut HashSet<String>,
 ) {
     let dims = graph
@@ -422,14 +466,29 @@ fn compute_in_f32(
     if let Some(port) = graph.node_mut(id).outputs.first_mut() {
         port.element_type = Some(real);
     }
-    connect(graph, id, 0, at_least, 0);
+    let value = if round {
+        let mut attributes = ir::Attributes::new();
+        attributes.set("mode", "half_to_even");
+        let unary = Unary {
+            op: "Round",
+            version: "opset5",
+            attributes,
+            output_type: real,
+        };
+        let rounded = add_unary(graph, id, unary, "to_nearest", taken);
+        connect(graph, id, 0, rounded, 0);
+        rounded
+    } else {
+        id
+    };
+    connect(graph, value, 0, at_least, 0);
     connect(graph, lowest, 0, at_least, 1);
-    connect(graph, id, 0, below, 0);
+    connect(graph, value, 0, below, 0);
     connect(graph, limit, 0, below, 1);
     connect(graph, at_least, 0, fits, 0);
     connect(graph, below, 0, fits, 1);
     connect(graph, fits, 0, select, 0);
-    connect(graph, id, 0, select, 1);
+    connect(graph, value, 0, select, 1);
     attach(graph, lowest, select, real);
     connect(graph, select, 0, truncate, 0);
 }
@@ -573,15 +632,11 @@ fn convert_input(
     connect(graph, convert, 0, id, input);
 }
 
-fn is_f16_name(text: &str) -> bool {
-    ElementType::parse(text.trim()) == Some(ElementType::F16)
-}
-
-/// Whether `graph` or one of its bodies computes anything in `half` (f16
-/// or bf16): a Parameter of it, a Constant of it read by a layer other than
-/// a Convert, or a type attribute naming it. (An f32 model whose weights
-/// are stored in f16 and widened by Converts, as OpenVINO saves models by
-/// default, computes nothing in f16 and is left as it is.)
+/// Whether `graph` or one of its bodies computes anything in `half` (f16,
+/// bf16 or f64): a Parameter of it, a Constant of it read by a layer other
+/// than a Convert, or a type attribute naming it. (An f32 model whose
+/// weights are stored in f16 and widened by Converts, as OpenVINO saves
+/// models by default, computes nothing in f16 and is left as it is.)
 fn computes_in(graph: &Graph, half: ElementType) -> bool {
     graph.nodes().any(|(id, node)| match &node.op {
         Op::Parameter { element_type, .. } => *element_type == half,
@@ -608,9 +663,9 @@ fn type_attribute(node: &Node) -> Option<(&'static str, &str)> {
     Some((key, node.attributes.get(key)?))
 }
 
-/// The top-level Results whose input is f16: inferred where inference can,
-/// else as the Result's input port declares.
-fn f16_results(graph: &Graph, known: Known<'_>) -> Vec<NodeId> {
+/// The top-level Results whose input is of type `element_type`: inferred
+/// where inference can, else as the Result's input port declares.
+fn results_of(graph: &Graph, known: Known<'_>, element_type: ElementType) -> Vec<NodeId> {
     graph
         .results()
         .filter(|(id, node)| {
@@ -621,7 +676,7 @@ fn f16_results(graph: &Graph, known: Known<'_>) -> Vec<NodeId> {
             let inferred =
                 source.and_then(|s| known.tensor(s.node, s.output).map(|i| i.element_type));
             let declared = node.inputs.first().and_then(|p| p.element_type);
-            inferred.or(declared) == Some(ElementType::F16)
+            inferred.or(declared) == Some(element_type)
         })
         .map(|(id, _)| id)
         .collect()
@@ -1049,45 +1104,51 @@ fn add_scalar(
     graph.add_node(node)
 }
 
-/// Retypes `graph`'s f16 values to f32, but for the values known when the
-/// model is compiled (`compile_time_constants`), which OpenVINO folds in
-/// f16 before it retypes the rest: they keep their f16 layers and are
-/// widened where a layer that is not constant reads them. At the top level
-/// f16 Parameters keep their type and feed their consumers through a
-/// Convert; in a body they become f32 (the layer feeds them f32). In a body
-/// inference did not reach (`known` is `None`) only Constants count as
-/// constant.
-fn widen(graph: &mut Graph, known: Option<Known<'_>>, taken: &mut HashSet<String>) {
+/// Retypes `graph`'s values of type `retyped` (f16 or f64) to f32, but for
+/// the values known when the model is compiled (`compile_time_constants`),
+/// which OpenVINO folds in their own type before it retypes the rest: they
+/// keep their layers and are converted where a layer that is not constant
+/// reads them (f16 widened exactly; f64 saturated at f32's finite range,
+/// as the plugin converts f64 constants: `1e300 * 0` is 0, not NaN). At
+/// the top level such Parameters keep their type and feed their consumers
+/// through a Convert (an f64 input saturates there: the plugin's IsInf of
+/// an infinite f64 input is false); in a body they become f32 (the layer
+/// feeds them f32). In a body inference did not reach (`known` is `None`)
+/// only Constants count as constant.
+fn widen(
+    graph: &mut Graph,
+    known: Option<Known<'_>>,
+    taken: &mut HashSet<String>,
+    retyped: ElementType,
+) {
     let top = known.is_some_and(|k| k.top);
     let constant = compile_time_constants(graph, known);
     let ids: Vec<NodeId> = graph.nodes().map(|(id, _)| id).collect();
     for id in ids {
         if constant[id.index()] {
             let halves: Vec<usize> = match (&graph.node(id).op, known) {
-                (Op::Constant { element_type, .. }, _) => (*element_type == ElementType::F16)
+                (Op::Constant { element_type, .. }, _) => (*element_type == retyped)
                     .then_some(0)
                     .into_iter()
                     .collect(),
                 (_, Some(known)) => (0..graph.node(id).outputs.len())
-                    .filter(|&k| {
-                        known.tensor(id, k).map(|i| i.element_type) == Some(ElementType::F16)
-                    })
+                    .filter(|&k| known.tensor(id, k).map(|i| i.element_type) == Some(retyped))
                     .collect(),
                 (_, None) => Vec::new(),
             };
             for output in halves {
-                widen_after(graph, id, output, &constant, taken);
+                widen_after(graph, id, output, &constant, taken, retyped);
             }
             continue;
         }
         let node = graph.node_mut(id);
         match &mut node.op {
-            Op::Parameter { element_type, .. } if *element_type == ElementType::F16 => {
+            Op::Parameter { element_type, .. } if *element_type == retyped => {
                 if top {
-                    widen_after(graph, id, 0, &constant, taken);
+                    widen_after(graph, id, 0, &constant, taken, retyped);
                 } else {
                     *element_type = ElementType::F32;
-                    retype_outputs(node);
+                    retype_outputs(node, retyped);
                 }
             }
             Op::SubGraph(sub) => {
@@ -1095,15 +1156,15 @@ fn widen(graph: &mut Graph, known: Option<Known<'_>>, taken: &mut HashSet<String
                     // A body's layer ids are its own.
                     let mut body_taken = layer_ids(&body.graph);
                     let inner = known.and_then(|k| k.body(id, index));
-                    widen(&mut body.graph, inner, &mut body_taken);
+                    widen(&mut body.graph, inner, &mut body_taken, retyped);
                 }
-                retype_outputs(node);
+                retype_outputs(node, retyped);
             }
             // A body's Results pass f32 on (to a back edge, a slice or the
             // layer's output): their declared input is f32 too.
             Op::Result if !top => {
                 for port in &mut node.inputs {
-                    if port.element_type == Some(ElementType::F16) {
+                    if port.element_type == Some(retyped) {
                         port.element_type = Some(ElementType::F32);
                     }
                 }
@@ -1111,11 +1172,11 @@ fn widen(graph: &mut Graph, known: Option<Known<'_>>, taken: &mut HashSet<String
             Op::Parameter { .. } | Op::Result | Op::Constant { .. } => {}
             Op::Other => {
                 if let Some((key, value)) = type_attribute(node) {
-                    if is_f16_name(value) {
+                    if ElementType::parse(value.trim()) == Some(retyped) {
                         node.attributes.set(key, ElementType::F32.name());
                     }
                 }
-                retype_outputs(node);
+                retype_outputs(node, retyped);
             }
         }
     }
@@ -1185,33 +1246,43 @@ fn values_known(known: Known<'_>, id: NodeId, outputs: usize) -> bool {
         })
 }
 
-/// Declares the f16 outputs of a layer that now computes f32 as f32.
-fn retype_outputs(node: &mut Node) {
+/// Declares the `retyped` outputs of a layer that now computes f32 as f32.
+fn retype_outputs(node: &mut Node, retyped: ElementType) {
     for port in &mut node.outputs {
-        if port.element_type == Some(ElementType::F16) {
+        if port.element_type == Some(retyped) {
             port.element_type = Some(ElementType::F32);
         }
     }
 }
 
-/// Feeds the consumers of `id`'s (f16) output `output` through a new
-/// Convert to f32, but for the constant layers (which compute in f16 too)
-/// and Converts (which read f16 as exactly as f32, and by which the
-/// executor's folding of compressed weights recognises them).
+/// Feeds the consumers of `id`'s output `output` (of type `retyped`)
+/// through a new Convert to f32, but for the constant layers (which
+/// compute in that type too) and, for f16, Converts (which read f16 as
+/// exactly as f32, and by which the executor's folding of compressed
+/// weights recognises them; an f64 value reaches even a Convert through
+/// f32, as the plugin's does).
 fn widen_after(
     graph: &mut Graph,
     id: NodeId,
     output: usize,
     constant: &[bool],
     taken: &mut HashSet<String>,
+    retyped: ElementType,
 ) {
     let moved: Vec<_> = graph
         .graph
         .edges_directed(id, Direction::Outgoing)
         .filter(|e| e.weight().from_output == output)
         .filter(|e| {
+            let target = graph.node(e.target());
+            // An f64 Parameter read by a Result reaches it untouched, as the
+            // plugin passes it (`narrow_before` leaves it too).
+            let passes = retyped == ElementType::F64
+                && matches!(target.op, Op::Result)
+                && matches!(graph.node(id).op, Op::Parameter { .. });
             !constant.get(e.target().index()).copied().unwrap_or(false)
-                && graph.node(e.target()).op_type.name != "Convert"
+                && (retyped != ElementType::F16 || target.op_type.name != "Convert")
+                && !passes
         })
         .map(|e| (e.id(), e.target(), *e.weight()))
         .collect();
@@ -1231,8 +1302,16 @@ fn widen_after(
     }
 }
 
-/// Rounds the input of Result `result` to f16 through a new Convert.
-fn narrow_before(graph: &mut Graph, result: NodeId, taken: &mut HashSet<String>) {
+/// Brings the (f32) input of Result `result` back to its type `to` through
+/// a new Convert: an f16 Result is rounded to nearest even; an f64 one is
+/// first clamped to f32's finite range, NaN kept, as the plugin converts
+/// its f32 values to an f64 output (`std::min`/`std::max` with f32's
+/// limits before the cast: ±inf become ±3.4028235e38, measured on ONNX's
+/// Cast and CastLike to DOUBLE; a Convert to f64 inside the graph, retyped
+/// to f32, clamps nothing: IsInf after it is still true). An f64 Result
+/// read straight from a Parameter is left alone: the plugin passes the
+/// input through (`1e300` stays `1e300`).
+fn narrow_before(graph: &mut Graph, result: NodeId, to: ElementType, taken: &mut HashSet<String>) {
     let incoming: Vec<_> = graph
         .graph
         .edges_directed(result, Direction::Incoming)
@@ -1241,10 +1320,37 @@ fn narrow_before(graph: &mut Graph, result: NodeId, taken: &mut HashSet<String>)
     let [(edge, source, weight)] = incoming.as_slice() else {
         return;
     };
-    let convert = add_convert(graph, result, ElementType::F16, "to_f16", taken);
-    graph.graph.remove_edge(*edge);
-    connect(graph, *source, weight.from_output, convert, 0);
+    let (edge, source, weight) = (*edge, *source, *weight);
+    if to == ElementType::F64 && matches!(graph.node(source).op, Op::Parameter { .. }) {
+        return;
+    }
+    let convert = add_convert(graph, result, to, &format!("to_{}", to.name()), taken);
+    graph.graph.remove_edge(edge);
+    let (from, output) = if to == ElementType::F64 {
+        let clamp = add_finite_f32_clamp(graph, result, taken);
+        connect(graph, source, weight.from_output, clamp, 0);
+        (clamp, 0)
+    } else {
+        (source, weight.from_output)
+    };
+    connect(graph, from, output, convert, 0);
     connect(graph, convert, 0, result, weight.to_input);
+}
+
+/// A new unconnected f32 Clamp to f32's finite range (NaN passes), named
+/// after layer `next_to` (`new_name`), with ports declared like its first.
+fn add_finite_f32_clamp(graph: &mut Graph, next_to: NodeId, taken: &mut HashSet<String>) -> NodeId {
+    let mut attributes = ir::Attributes::new();
+    // f64 text that parses back to f32's limits exactly.
+    attributes.set("min", f64::from(f32::MIN).to_string());
+    attributes.set("max", f64::from(f32::MAX).to_string());
+    let unary = Unary {
+        op: "Clamp",
+        version: "opset1",
+        attributes,
+        output_type: ElementType::F32,
+    };
+    add_unary(graph, next_to, unary, "finite_f32", taken)
 }
 
 fn connect(graph: &mut Graph, from: NodeId, output: usize, to: NodeId, input: usize) {
@@ -1282,6 +1388,34 @@ fn add_convert(
     suffix: &str,
     taken: &mut HashSet<String>,
 ) -> NodeId {
+    let mut attributes = ir::Attributes::new();
+    attributes.set("destination_type", to.name());
+    let unary = Unary {
+        op: "Convert",
+        version: "opset1",
+        attributes,
+        output_type: to,
+    };
+    add_unary(graph, next_to, unary, suffix, taken)
+}
+
+/// An elementwise layer of one input that `add_unary` makes.
+struct Unary {
+    op: &'static str,
+    version: &'static str,
+    attributes: ir::Attributes,
+    output_type: ElementType,
+}
+
+/// A new unconnected layer `unary`, named after layer `next_to` and
+/// `suffix` (`new_name`), with ports declared like `next_to`'s first.
+fn add_unary(
+    graph: &mut Graph,
+    next_to: NodeId,
+    unary: Unary,
+    suffix: &str,
+    taken: &mut HashSet<String>,
+) -> NodeId {
     let near = graph.node(next_to);
     let template = near.outputs.first().or(near.inputs.first());
     let port = |id: u32, element_type: Option<ElementType>| PortDecl {
@@ -1291,21 +1425,19 @@ fn add_convert(
         location: near.location,
         ..PortDecl::default()
     };
-    let mut attributes = ir::Attributes::new();
-    attributes.set("destination_type", to.name());
     let (id, name) = new_name(near, suffix, taken);
     let node = Node {
         id,
         name,
         op_type: OpType {
-            name: "Convert".to_owned(),
-            version: "opset1".to_owned(),
+            name: unary.op.to_owned(),
+            version: unary.version.to_owned(),
         },
         op: Op::Other,
-        attributes,
+        attributes: unary.attributes,
         layer_attributes: ir::Attributes::new(),
         inputs: vec![port(0, None)],
-        outputs: vec![port(1, Some(to))],
+        outputs: vec![port(1, Some(unary.output_type))],
         rt_info: None,
         location: near.location,
     };

@@ -331,6 +331,73 @@ fn integer_power_and_division_compute_in_f32_as_the_plugin() {
     );
 }
 
+/// `op` of two `T` Parameters of `shape` (`?` for a dynamic dim) run
+/// under `precision`.
+fn binary_small<T: executor::Element + Copy>(
+    precision: Precision,
+    op: &str,
+    shape: &str,
+    a: Vec<T>,
+    b: Vec<T>,
+) -> Vec<T> {
+    let name = T::TYPE.name();
+    let mut net = Net::new();
+    let x = net.param("a", name, shape);
+    let y = net.param("b", name, shape);
+    let out = net.op("op", op, "opset1", "", &[x, y], Some(vec![-1]));
+    net.result("out", out);
+    let (na, nb) = (a.len(), b.len());
+    let out = Executor::with_precision(&net.graph(), precision)
+        .unwrap()
+        .run(
+            [
+                ("a".to_owned(), Tensor::from_vec(vec![na], a).unwrap()),
+                ("b".to_owned(), Tensor::from_vec(vec![nb], b).unwrap()),
+            ]
+            .into(),
+        )
+        .unwrap();
+    out["out"].to_vec::<T>().unwrap()
+}
+
+/// i8 and u8 Add, Subtract and Multiply saturate in OpenVINO 2026.4's CPU
+/// plugin, static and dynamic shapes alike (measured by
+/// `scripts/probe_cpu_precision.py`, `small_integer_arithmetic`:
+/// `100 + 100` is 127 in i8, `5 - 7` is 0 in u8), as `Precision::Plugin`
+/// computes them; `Precision::Exact` wraps, as the specification says.
+/// Its i8 and u8 Divide truncates at a static shape and rounds to nearest
+/// even at a dynamic one.
+#[test]
+fn small_integer_arithmetic_saturates_and_rounds_as_the_plugin() {
+    let (a, b) = (vec![100i8, 120, 5, 0], vec![100i8, 10, 7, 1]);
+    for shape in ["4", "?"] {
+        let plugin = |op| binary_small(Precision::Plugin, op, shape, a.clone(), b.clone());
+        assert_eq!(plugin("Add"), vec![127, 127, 12, 1]);
+        assert_eq!(plugin("Subtract"), vec![0, 110, -2, -1]);
+        assert_eq!(plugin("Multiply"), vec![127, 127, 35, 0]);
+        let (a, b) = (vec![100u8, 120, 5, 0], vec![100u8, 10, 7, 1]);
+        let plugin = |op| binary_small(Precision::Plugin, op, shape, a.clone(), b.clone());
+        assert_eq!(plugin("Add"), vec![200, 130, 12, 1]);
+        assert_eq!(plugin("Subtract"), vec![0, 110, 0, 0]);
+        assert_eq!(plugin("Multiply"), vec![255, 255, 35, 0]);
+    }
+    let exact = binary_small(Precision::Exact, "Add", "4", a, b);
+    assert_eq!(exact, vec![-56, -126, 12, 1]);
+
+    let a = vec![7i8, 5, 9, 3, 1, 11, -7, -5, 7, 0, -128];
+    let b = vec![2i8, 2, 2, 2, 2, 4, 2, 2, 0, 0, -1];
+    let divide = |shape| binary_small(Precision::Plugin, "Divide", shape, a.clone(), b.clone());
+    assert_eq!(
+        divide("11"),
+        vec![3, 2, 4, 1, 0, 2, -3, -2, -128, -128, 127]
+    );
+    assert_eq!(divide("?"), vec![4, 2, 4, 2, 0, 3, -4, -2, -128, -128, 127]);
+    let (a, b) = (vec![7u8, 5, 9, 3, 11, 7], vec![2u8, 2, 2, 2, 4, 0]);
+    let divide = |shape| binary_small(Precision::Plugin, "Divide", shape, a.clone(), b.clone());
+    assert_eq!(divide("6"), vec![3, 2, 4, 1, 2, 0]);
+    assert_eq!(divide("?"), vec![4, 2, 4, 2, 3, 0]);
+}
+
 #[test]
 fn integer_arithmetic_wraps_and_max_min() {
     assert_eq!(

@@ -316,3 +316,96 @@ fn the_f16_conformance_goldens_tell_the_policies_apart() {
         }
     }
 }
+
+/// f32 → Convert(f64) → Result, as ONNX's `test_cast_FLOAT_to_DOUBLE`
+/// converts: the plugin computes f64 in f32 and clamps the f32 values to
+/// f32's finite range where it writes the f64 output, NaN kept (measured:
+/// `scripts/probe_cpu_precision.py`, `f64_models`); exactly, infinities
+/// stay infinite.
+#[test]
+fn an_f64_result_is_clamped_to_the_finite_f32_range_under_the_plugin() {
+    let mut net = Net::new();
+    let x = net.param("x", "f32", "6");
+    let wide = net.op(
+        "wide",
+        "Convert",
+        "opset1",
+        r#"destination_type="f64""#,
+        &[x],
+        None,
+    );
+    net.result("out", wide);
+    let values = [f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 3e38, 1.5, 0.1];
+    let input = Tensor::from_vec(vec![6], values.to_vec()).unwrap();
+    let limit = f64::from(f32::MAX);
+    let plugin = run(&net, Precision::Plugin, &[("x", input.clone())]);
+    let got = plugin["out"].to_vec::<f64>().unwrap();
+    assert_eq!(got[..2], [limit, -limit]);
+    assert!(got[2].is_nan());
+    assert_eq!(got[3..], [f64::from(3e38f32), 1.5, f64::from(0.1f32)]);
+    let exact = run(&net, Precision::Exact, &[("x", input)]);
+    let got = exact["out"].to_vec::<f64>().unwrap();
+    assert_eq!(got[..2], [f64::INFINITY, f64::NEG_INFINITY]);
+}
+
+/// An f64 Parameter → Add(0) → f64 Result, → IsInf, and → Result: the
+/// plugin converts the f64 input to f32 (saturating at f32's finite range,
+/// underflowing to 0, rounding), computes in f32 and clamps at the f64
+/// Result; an infinite f64 input is finite by the time IsInf reads it, and
+/// the input read straight by a Result is passed through (measured,
+/// `f64_models`). Exactly, f64 is computed as f64.
+#[test]
+fn f64_layers_compute_in_f32_under_the_plugin() {
+    let mut net = Net::new();
+    let x = net.param("x", "f64", "8");
+    let zero = net.constant("zero", "f64", &[], &0f64.to_le_bytes());
+    let sum = net.op("sum", "Add", "opset1", "", &[x, zero], None);
+    let inf = net.op(
+        "inf",
+        "IsInf",
+        "opset10",
+        r#"detect_negative="true" detect_positive="true""#,
+        &[x],
+        None,
+    );
+    net.result("sum_out", sum);
+    net.result("inf_out", inf);
+    net.result("same_out", x);
+    let values = [
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        1e300,
+        -1e300,
+        1e-300,
+        0.1,
+        1.0 / 3.0,
+    ];
+    let input = Tensor::from_vec(vec![8], values.to_vec()).unwrap();
+    let limit = f64::from(f32::MAX);
+    let plugin = run(&net, Precision::Plugin, &[("x", input.clone())]);
+    let got = plugin["sum_out"].to_vec::<f64>().unwrap();
+    assert_eq!(got[..2], [limit, -limit]);
+    assert!(got[2].is_nan());
+    assert_eq!(
+        got[3..],
+        [
+            limit,
+            -limit,
+            0.0,
+            f64::from(0.1f32),
+            f64::from(1.0f32 / 3.0)
+        ]
+    );
+    assert_eq!(plugin["inf_out"].to_vec::<bool>().unwrap(), vec![false; 8]);
+    // Read straight by a Result, the input passes through.
+    let same = plugin["same_out"].to_vec::<f64>().unwrap();
+    assert_eq!(same[..2], values[..2]);
+    assert_eq!(same[3..], values[3..]);
+    let exact = run(&net, Precision::Exact, &[("x", input)]);
+    let got = exact["sum_out"].to_vec::<f64>().unwrap();
+    assert_eq!(got[..2], [f64::INFINITY, f64::NEG_INFINITY]);
+    assert_eq!(got[3..], values[3..]);
+    let infinite = exact["inf_out"].to_vec::<bool>().unwrap();
+    assert_eq!(infinite[..3], [true, true, false]);
+}

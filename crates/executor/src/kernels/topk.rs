@@ -1,7 +1,9 @@
 //! TopK-1/-3/-11: per run along the axis, the `k` elements first in the
-//! order of `mode` (ties to the lower index, as OpenVINO's CPU plugin, which
-//! makes every sort stable), ordered by value, or by index for `sort` index;
-//! `sort` none runs as value, as there. Values are copied as they are (any
+//! order of `mode` (ties to the lower index: ONNX's order, and OpenVINO's
+//! when `stable` is true; when it is false OpenVINO's spec leaves the order
+//! of equal values undefined, and the CPU plugin's depends on the sort it
+//! picks for the shape and `k`: docs/architecture.md), ordered by value, or
+//! by index for `sort` index; `sort` none runs as value, as there. Values are copied as they are (any
 //! numeric type); NaNs order by `total_cmp`.
 
 use ir::ElementType;
