@@ -89,6 +89,43 @@ impl Geometry {
     pub fn kernel_size(&self) -> usize {
         self.kernel.iter().product()
     }
+
+    /// For every output row of a plane and every kernel tap (in window
+    /// order), calls `f(tap, out, input, stride, run)`: outputs `out..out +
+    /// run` of the plane read the plane's inputs `input, input + stride, …`
+    /// under tap `tap` (row-major over the kernel). Only reads inside the
+    /// input are given, so padding is skipped. Pooling and the depthwise
+    /// fallback walk a window with it.
+    pub fn for_each_run(&self, mut f: impl FnMut(usize, usize, usize, usize, usize)) {
+        let [od, oh, ow] = self.output;
+        let [_, ih, iw] = self.input;
+        let [kd, kh, kw] = self.kernel;
+        for z in 0..od {
+            for y in 0..oh {
+                let row_out = (z * oh + y) * ow;
+                for tz in 0..kd {
+                    let Some(iz) = Axis::new(self, 0, tz).at(z) else {
+                        continue;
+                    };
+                    for ty in 0..kh {
+                        let Some(iy) = Axis::new(self, 1, ty).at(y) else {
+                            continue;
+                        };
+                        let row_in = (iz * ih + iy) * iw;
+                        for tx in 0..kw {
+                            let ax = Axis::new(self, 2, tx);
+                            let (lo, hi) = ax.inside(0, ow);
+                            if lo < hi {
+                                let start = ((lo * ax.stride) as i64 + ax.offset) as usize;
+                                let tap = (tz * kh + ty) * kw + tx;
+                                f(tap, row_out + lo, row_in + start, ax.stride, hi - lo);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// `values` (one per spatial axis) padded at the front with `fill` to three.

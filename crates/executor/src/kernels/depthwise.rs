@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use super::convolution::{Axis, Geometry};
+use super::convolution::Geometry;
 use crate::fusion::Epilogue;
 use crate::gemm::Scalar;
 
@@ -574,49 +574,24 @@ fn depthwise_rows<T: Scalar>(
     shortcut: Option<&[T]>,
 ) {
     let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
-    let [od, oh, ow] = g.output;
-    let [_, ih, iw] = g.input;
-    let [kd, kh, kw] = g.kernel;
     let plane = |index: usize, dst: &mut [T]| {
         let channel = index % g.groups;
         let src = &x[index * p_in..(index + 1) * p_in];
         let taps = &w[channel * k_size..(channel + 1) * k_size];
         dst.fill(T::ZERO);
-        for z in 0..od {
-            for y in 0..oh {
-                let out_row = &mut dst[(z * oh + y) * ow..][..ow];
-                for tz in 0..kd {
-                    let Some(iz) = Axis::new(g, 0, tz).at(z) else {
-                        continue;
-                    };
-                    for ty in 0..kh {
-                        let Some(iy) = Axis::new(g, 1, ty).at(y) else {
-                            continue;
-                        };
-                        let row = &src[(iz * ih + iy) * iw..][..iw];
-                        for tx in 0..kw {
-                            let weight = taps[(tz * kh + ty) * kw + tx];
-                            let ax = Axis::new(g, 2, tx);
-                            let (lo, hi) = ax.inside(0, ow);
-                            if lo >= hi {
-                                continue;
-                            }
-                            let start = ((lo * ax.stride) as i64 + ax.offset) as usize;
-                            if ax.stride == 1 {
-                                let input = &row[start..start + (hi - lo)];
-                                for (o, &v) in out_row[lo..hi].iter_mut().zip(input) {
-                                    *o = *o + weight * v;
-                                }
-                            } else {
-                                for (k, o) in out_row[lo..hi].iter_mut().enumerate() {
-                                    *o = *o + weight * row[start + k * ax.stride];
-                                }
-                            }
-                        }
-                    }
+        g.for_each_run(|tap, o, i, stride, run| {
+            let weight = taps[tap];
+            let outs = &mut dst[o..o + run];
+            if stride == 1 {
+                for (o, &v) in outs.iter_mut().zip(&src[i..i + run]) {
+                    *o = *o + weight * v;
+                }
+            } else {
+                for (o, &v) in outs.iter_mut().zip(src[i..].iter().step_by(stride)) {
+                    *o = *o + weight * v;
                 }
             }
-        }
+        });
         if let Some(e) = epilogue {
             e.apply_at(channel, dst, shortcut.map(|s| &s[index * p_out..][..p_out]));
         }

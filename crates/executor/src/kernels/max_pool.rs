@@ -689,34 +689,8 @@ impl Pool {
     /// `input, input + stride, …` under that tap (only reads inside the
     /// input; taps in window order, so the first maximum stays first).
     pub fn for_each_run(&self, mut f: impl FnMut(usize, usize, usize, usize)) {
-        let g = &self.geometry;
-        let [od, oh, ow] = g.output;
-        let [_, ih, iw] = g.input;
-        let [kd, kh, kw] = g.kernel;
-        for z in 0..od {
-            for y in 0..oh {
-                let row_out = (z * oh + y) * ow;
-                for tz in 0..kd {
-                    let Some(iz) = Axis::new(g, 0, tz).at(z) else {
-                        continue;
-                    };
-                    for ty in 0..kh {
-                        let Some(iy) = Axis::new(g, 1, ty).at(y) else {
-                            continue;
-                        };
-                        let row_in = (iz * ih + iy) * iw;
-                        for tx in 0..kw {
-                            let ax = Axis::new(g, 2, tx);
-                            let (lo, hi) = ax.inside(0, ow);
-                            if lo < hi {
-                                let start = ((lo * ax.stride) as i64 + ax.offset) as usize;
-                                f(row_out + lo, row_in + start, ax.stride, hi - lo);
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        self.geometry
+            .for_each_run(|_, out, input, stride, run| f(out, input, stride, run));
     }
 
     /// Whether some spatial axis has a pad at its beginning or end.
