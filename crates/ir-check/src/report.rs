@@ -35,23 +35,22 @@ pub struct Report<'a> {
     symbols: serde_json::Map<String, serde_json::Value>,
     /// How many top-level layers the report lists.
     layers: usize,
-    /// The symbolic dims' text and bounds, each computed once.
+    /// The symbolic dims' text, each computed once.
     dims: Dims<'a>,
 }
 
-/// The text and bounds of symbolic dims, each computed once per expression:
-/// a model's layers repeat a few expressions (a convolution's output dims
-/// pass through its activation unchanged), and bounding a nested rounding
-/// (`floor((floor((H - 1)/2) - 1)/2) + 1`, a MobileNet's spatial dims) was
-/// the report's costliest step.
+/// The text of symbolic dims, computed once per expression: a model's
+/// layers repeat a few expressions (a convolution's output dims pass
+/// through its activation unchanged). Their bounds need no memo here:
+/// [`SymbolTable::bounds`] keeps its own (bounding a nested rounding,
+/// `floor((floor((H - 1)/2) - 1)/2) + 1`, was the report's costliest step).
 struct Dims<'a> {
     symbols: &'a SymbolTable,
     texts: RefCell<ahash::AHashMap<Expr, Box<str>>>,
-    bounds: RefCell<ahash::AHashMap<Expr, [Option<i64>; 2]>>,
 }
 
 impl<'a> Dims<'a> {
-    /// How many expressions each memo holds before it starts again: a chain
+    /// How many expressions the memo holds before it starts again: a chain
     /// whose every layer has a new expression (nested Slices) would
     /// otherwise keep one entry per layer.
     const REMEMBERED: usize = 1 << 12;
@@ -60,7 +59,6 @@ impl<'a> Dims<'a> {
         Dims {
             symbols,
             texts: RefCell::default(),
-            bounds: RefCell::default(),
         }
     }
 
@@ -79,22 +77,10 @@ impl<'a> Dims<'a> {
 
     /// `[lo, hi]` of `dim`, `None` where unbounded or not computable.
     fn bounds(&self, dim: &Expr) -> [Option<i64>; 2] {
-        let compute = |dim: &Expr| match self.symbols.bounds(dim) {
+        match self.symbols.bounds(dim) {
             Ok(b) => [b.lo, b.hi],
             Err(_) => [None, None],
-        };
-        // A constant's or a lone symbol's bounds cost less than a look-up.
-        if dim.as_constant().is_some() || dim.as_symbol().is_some() {
-            return compute(dim);
         }
-        let mut known = self.bounds.borrow_mut();
-        if let Some(&bounds) = known.get(dim) {
-            return bounds;
-        }
-        if known.len() >= Self::REMEMBERED {
-            known.clear();
-        }
-        *known.entry(dim.clone()).or_insert_with(|| compute(dim))
     }
 }
 
