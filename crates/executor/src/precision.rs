@@ -269,18 +269,13 @@ fn minimum_starts(
             _ => f32::MAX,
         };
         let bound = add_scalar(graph, id, highest, computed, "highest", taken);
-        let dims = graph
-            .node(id)
-            .outputs
-            .first()
-            .map(|p| p.dims.clone())
-            .unwrap_or_default();
+        let dims = output_dims(graph, id);
         let clamp = add_binary(
             graph,
             id,
             "Minimum",
             computed,
-            dims,
+            Operands::TensorScalar(dims),
             "accumulator_start",
             taken,
         );
@@ -402,12 +397,7 @@ fn compute_in_f32(
     round: bool,
     taken: &mut HashSet<String>,
 ) {
-    let dims = graph
-        .node(id)
-        .outputs
-        .first()
-        .map(|p| p.dims.clone())
-        .unwrap_or_default();
+    let dims = output_dims(graph, id);
     let (real, boolean) = (ElementType::F32, ElementType::Boolean);
     let lowest = add_scalar(graph, id, i32::MIN as f32, real, "i32_min", taken);
     let limit = add_scalar(graph, id, -(i32::MIN as f32), real, "i32_limit", taken);
@@ -416,7 +406,7 @@ fn compute_in_f32(
         id,
         "GreaterEqual",
         boolean,
-        dims.clone(),
+        Operands::TensorScalar(dims.clone()),
         "at_least_i32_min",
         taken,
     );
@@ -425,7 +415,7 @@ fn compute_in_f32(
         id,
         "Less",
         boolean,
-        dims.clone(),
+        Operands::TensorScalar(dims.clone()),
         "below_i32_limit",
         taken,
     );
@@ -434,17 +424,21 @@ fn compute_in_f32(
         id,
         "LogicalAnd",
         boolean,
-        dims.clone(),
+        Operands::Tensors(dims.clone()),
         "fits_i32",
         taken,
     );
-    let select = add_binary(graph, id, "Select", real, dims.clone(), "or_i32_min", taken);
-    // Both operands of the LogicalAnd, and the Select's value, are tensors.
-    for layer in [fits, select] {
-        if let Some(port) = graph.node_mut(layer).inputs.get_mut(1) {
-            port.dims = dims.clone();
-        }
-    }
+    // The Select's condition and value are tensors; `attach` adds its
+    // scalar third input.
+    let select = add_binary(
+        graph,
+        id,
+        "Select",
+        real,
+        Operands::Tensors(dims),
+        "or_i32_min",
+        taken,
+    );
     let saturates = saturates_from_i32(element_type) == Some(true);
     let first = if saturates {
         element_type
@@ -970,7 +964,7 @@ fn scale_input(
         id,
         "Multiply",
         ElementType::BF16,
-        dims,
+        Operands::TensorScalar(dims),
         "scaled_input",
         taken,
     );
@@ -980,18 +974,39 @@ fn scale_input(
     connect(graph, multiply, 0, id, input);
 }
 
-/// A new unconnected elementwise layer `op` (opset1) of a tensor with
-/// `dims` and a scalar, of type `element_type`, named after layer `near`
-/// and `suffix` (`new_name`).
+/// The operands of a layer `add_binary` makes: the first is a tensor of
+/// these dims (as is the output), the second a scalar or a tensor of them.
+enum Operands {
+    TensorScalar(Vec<ir::DeclaredDim>),
+    Tensors(Vec<ir::DeclaredDim>),
+}
+
+/// The declared dims of layer `id`'s output 0 (none when it declares none).
+fn output_dims(graph: &Graph, id: NodeId) -> Vec<ir::DeclaredDim> {
+    graph
+        .node(id)
+        .outputs
+        .first()
+        .map(|p| p.dims.clone())
+        .unwrap_or_default()
+}
+
+/// A new unconnected elementwise layer `op` (opset1) of `operands`, of
+/// type `element_type`, named after layer `near` and `suffix`
+/// (`new_name`).
 fn add_binary(
     graph: &mut Graph,
     near: NodeId,
     op: &str,
     element_type: ElementType,
-    dims: Vec<ir::DeclaredDim>,
+    operands: Operands,
     suffix: &str,
     taken: &mut HashSet<String>,
 ) -> NodeId {
+    let (dims, second) = match operands {
+        Operands::TensorScalar(dims) => (dims, Vec::new()),
+        Operands::Tensors(dims) => (dims.clone(), dims),
+    };
     let near = graph.node(near);
     let port = |port_id: u32, element_type: Option<ElementType>, dims: Vec<_>| PortDecl {
         id: port_id,
@@ -1011,7 +1026,7 @@ fn add_binary(
         op: Op::Other,
         attributes: ir::Attributes::new(),
         layer_attributes: ir::Attributes::new(),
-        inputs: vec![port(0, None, dims.clone()), port(1, None, Vec::new())],
+        inputs: vec![port(0, None, dims.clone()), port(1, None, second)],
         outputs: vec![port(2, Some(element_type), dims)],
         rt_info: None,
         location: near.location,
