@@ -7,6 +7,7 @@
 
 pub mod diagnostics;
 pub mod dot;
+mod pretty;
 pub mod report;
 pub mod run;
 pub mod sarif;

@@ -20,6 +20,8 @@ use shape_infer::engine::BodyOutcome;
 use shape_infer::{Inference, NodeOutcome, ShapeOrigin, TensorInfo};
 use symdim::{Expr, SymbolTable};
 
+use crate::pretty::Pretty;
+
 /// The version of `docs/report.schema.json` the JSON report follows: the
 /// major number changes when a field is removed or changes meaning, the minor
 /// number when one is added.
@@ -229,7 +231,7 @@ impl<'a> Report<'a> {
     /// `BufWriter`, a `Vec`), not a `dyn Write`, so that each write is a
     /// copy into its buffer.
     pub fn write_json<W: Write>(&self, mut out: W) -> io::Result<()> {
-        let mut serializer = serde_json::Serializer::pretty(&mut out);
+        let mut serializer = serde_json::Serializer::with_formatter(&mut out, Pretty::default());
         self.serialize(&mut serializer).map_err(io::Error::from)?;
         out.write_all(b"\n")
     }
