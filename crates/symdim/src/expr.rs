@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::DimError;
 
@@ -443,6 +443,25 @@ impl Expr {
 
     /// The constant `v`.
     pub fn constant(v: i64) -> Expr {
+        // Every i8 and u8 value, each allocated once and then shared: a
+        // quantized model's weights (up to 1,024 of them per
+        // Constant, carried as values through their Convert and Subtract)
+        // and shape tensors are made of these, and each element was an
+        // allocation.
+        const SHARED_FROM: i64 = -128;
+        static SHARED: [OnceLock<Expr>; 384] = [const { OnceLock::new() }; 384];
+        let slot = v
+            .checked_sub(SHARED_FROM)
+            .and_then(|i| usize::try_from(i).ok())
+            .and_then(|i| SHARED.get(i));
+        match slot {
+            Some(slot) => slot.get_or_init(|| Expr::new_constant(v)).clone(),
+            None => Expr::new_constant(v),
+        }
+    }
+
+    /// The constant `v`, newly allocated.
+    fn new_constant(v: i64) -> Expr {
         if v == 0 {
             Expr {
                 terms: Arc::new([]),
@@ -544,6 +563,15 @@ impl Expr {
         }
         if self.is_zero() && !negate {
             return Ok(o.clone());
+        }
+        if let (Some(a), Some(b)) = (self.as_constant(), o.as_constant()) {
+            // Folding constants (a weight minus its zero point) needs no map.
+            let c = if negate {
+                a.checked_sub(b)
+            } else {
+                a.checked_add(b)
+            };
+            return c.map(Expr::constant).ok_or(DimError::Overflow);
         }
         let mut map: BTreeMap<Monomial, i64> = self.terms.iter().cloned().collect();
         for (m, c) in o.terms.iter() {

@@ -178,9 +178,13 @@ fn convert(
     // and back around float arithmetic).
     if let Some(limit) = exact_integer_limit(target) {
         let (lo, hi) = (Expr::constant(-limit), Expr::constant(limit));
-        let exact = values.iter().all(|v| {
-            ctx.symbols.decide(&Predicate::Le(v.clone(), hi.clone())) == Some(true)
-                && ctx.symbols.decide(&Predicate::Ge(v.clone(), lo.clone())) == Some(true)
+        let exact = values.iter().all(|v| match v.as_constant() {
+            // A weight's elements: no predicate to build and decide.
+            Some(c) => (-limit..=limit).contains(&c),
+            None => {
+                ctx.symbols.decide(&Predicate::Le(v.clone(), hi.clone())) == Some(true)
+                    && ctx.symbols.decide(&Predicate::Ge(v.clone(), lo.clone())) == Some(true)
+            }
         });
         return Ok(if exact {
             out.with_value(values.clone())
@@ -195,9 +199,16 @@ fn convert(
     let (true, Some((lo, hi))) = (source_known, integer_range(target)) else {
         return Ok(out);
     };
+    let range = lo..=hi;
     let (lo, hi) = (Expr::constant(lo), Expr::constant(hi));
     let mut undecided = Vec::new();
     for v in values {
+        if let Some(c) = v.as_constant() {
+            if range.contains(&c) {
+                continue;
+            }
+            return Ok(out);
+        }
         for bound in [
             Predicate::Ge(v.clone(), lo.clone()),
             Predicate::Le(v.clone(), hi.clone()),

@@ -511,6 +511,9 @@ fn float_element(ctx: &mut InferContext, kind: Kind, a: &Dim, b: &Dim, limit: i6
         }
         _ => element(ctx, kind, a, b, true)?,
     };
+    if let Some(c) = r.as_constant() {
+        return (-limit..=limit).contains(&c).then_some(r);
+    }
     let within = |p: Predicate| ctx.symbols.decide(&p) == Some(true);
     (within(Predicate::Le(r.clone(), Expr::constant(limit)))
         && within(Predicate::Ge(r.clone(), Expr::constant(-limit))))
