@@ -362,11 +362,11 @@ impl<'a> XmlStream<'a> {
         // The tag's content (between `<` and `>` or `/>`) is the document's
         // text right after the `<` at `at`: slice it from the document itself,
         // so that what the attributes borrow lives as long as the document.
+        // quick-xml borrows the tag from the document: it is found there by
+        // its address, without comparing its bytes with the text after `at`.
         let raw: &[u8] = tag;
-        let content = at
-            .checked_add(1)
-            .and_then(|from| self.text.get(from..from.checked_add(raw.len())?))
-            .filter(|content| content.as_bytes() == raw)
+        let content = within(self.text, raw)
+            .filter(|content| content.as_ptr() as usize == self.text.as_ptr() as usize + at + 1)
             .ok_or_else(|| self.error_at(at, "a start tag that is not in the document"))?;
         let name_len = tag.name().as_ref().len();
         let name = content
