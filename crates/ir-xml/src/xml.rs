@@ -181,7 +181,8 @@ impl<'t, 'a> Element<'t, 'a> {
         self.slot().child_count
     }
 
-    /// The concatenated (unescaped) text directly inside the element.
+    /// The concatenated (unescaped) text directly inside the element, except
+    /// for whitespace before its first other text (callers trim it).
     pub fn text(self) -> Cow<'t, str> {
         let texts = &self.tree.texts;
         let slot = self.slot();
@@ -454,6 +455,16 @@ impl<'a> XmlStream<'a> {
                     }
                 }
                 Event::Text(_) | Event::CData(_) if skipped > 0 => {}
+                // Whitespace before an element's first other text (the
+                // indentation of a pretty-printed file, before and between
+                // its children) is not kept: it could only lead the text,
+                // which every reader of an element's text trims.
+                Event::Text(text)
+                    if tree
+                        .open
+                        .last()
+                        .is_some_and(|&current| tree.slots[current].first_text == NONE)
+                        && text.iter().all(u8::is_ascii_whitespace) => {}
                 Event::Text(text) => {
                     // Text of the document: only unescaped, as for attributes.
                     let text = match within(self.text, &text) {
