@@ -271,7 +271,7 @@ impl<'x> PendingEdge<'x> {
     fn read(edge: Element<'_, 'x>) -> Self {
         let mut problems = Vec::new();
         let layer = |key: &str, problems: &mut Vec<String>| {
-            let value = edge.attrs().iter().find(|(k, _)| k == key).map(|(_, v)| v);
+            let value = edge.attrs().iter().find(|(k, _)| *k == key).map(|(_, v)| v);
             if value.is_none() {
                 problems.push(format!("`{key}` is missing"));
             }
@@ -394,7 +394,7 @@ impl Builder<'_> {
     fn net_attributes(&mut self, attrs: &[Attr<'_>], at: usize) {
         let location = self.loc(at);
         for (key, value) in attrs {
-            match key.as_ref() {
+            match *key {
                 "name" => self.graph.name = value.to_string(),
                 "version" => match value.trim().parse::<u32>() {
                     Ok(version @ (10 | 11)) => self.graph.ir_version = version,
@@ -419,7 +419,7 @@ impl Builder<'_> {
                 _ => {}
             }
         }
-        if !attrs.iter().any(|(k, _)| k == "version") {
+        if !attrs.iter().any(|(k, _)| *k == "version") {
             self.diagnostics.push(
                 Diagnostic::error(rules::NET_VERSION_UNSUPPORTED, "`<net>` has no `version`")
                     .at(location),
@@ -472,7 +472,7 @@ impl Builder<'_> {
         let mut version = None;
         let mut layer_attributes = Vec::new();
         for (key, value) in element.attrs() {
-            match key.as_ref() {
+            match *key {
                 "id" => id = Some(value.as_ref()),
                 "name" => name = Some(value.as_ref()),
                 "type" => type_name = Some(value.as_ref()),
@@ -923,7 +923,7 @@ impl Builder<'_> {
         let mut names = Vec::new();
         let mut attributes = Vec::new();
         for (key, value) in port.attrs() {
-            match key.as_ref() {
+            match *key {
                 "id" => match value.trim().parse::<u32>() {
                     Ok(v) => id = Some(v),
                     Err(_) => {

@@ -17,9 +17,9 @@ use crate::ReadError;
 /// `layer`).
 const MAX_KEPT_DEPTH: usize = 8 + 3 * crate::reader::MAX_BODY_DEPTH;
 
-/// A name and value of an attribute; borrowed from the document unless
-/// unescaping changed them.
-pub(crate) type Attr<'a> = (Cow<'a, str>, Cow<'a, str>);
+/// A name and value of an attribute, borrowed from the document (the value
+/// owned when unescaping changed it; a name has nothing to unescape).
+pub(crate) type Attr<'a> = (&'a str, Cow<'a, str>);
 
 /// The elements [`XmlStream::read_element`] read, flat: one list of elements
 /// in document order linked to their first child and next sibling, one list
@@ -164,7 +164,7 @@ impl<'t, 'a> Element<'t, 'a> {
     pub fn attr(self, key: &str) -> Option<&'t str> {
         self.attrs()
             .iter()
-            .find(|(k, _)| k == key)
+            .find(|(k, _)| *k == key)
             .map(|(_, v)| v.as_ref())
     }
 
@@ -384,7 +384,7 @@ impl<'a> XmlStream<'a> {
                 None => std::str::from_utf8(attr.key.into_inner())
                     .map_err(|e| self.error_at(at, format!("in `<{name}>`: {e}")))?,
             };
-            if let Some((first, _)) = attrs[first..].iter().find(|(k, _)| k == key) {
+            if let Some((first, _)) = attrs[first..].iter().find(|(k, _)| *k == key) {
                 let offset = |k: &str| k.as_ptr() as usize - content.as_ptr() as usize;
                 let e = AttrError::Duplicated(offset(key), offset(first));
                 return Err(self.error_at(at, format!("in `<{name}>`: {e}")));
@@ -396,7 +396,7 @@ impl<'a> XmlStream<'a> {
                 None => attr.unescape_value(),
             }
             .map_err(|e| self.error_at(at, format!("in attribute `{key}` of `<{name}>`: {e}")))?;
-            attrs.push((Cow::Borrowed(key), value));
+            attrs.push((key, value));
         }
         Ok(name)
     }
