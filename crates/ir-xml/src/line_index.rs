@@ -22,20 +22,26 @@ pub struct LineIndex<'a> {
 struct Lines {
     /// The start of every line that starts at or before `scanned`.
     starts: Vec<usize>,
-    /// Per line whose end has been found (every line in `starts` but the
-    /// last, and the last too once the whole text is scanned), whether it
-    /// is all ASCII: its
-    /// columns are then byte counts, and a long line (a Concat of 10,000
-    /// ports written on one) does not cost a count of its characters per
-    /// location.
-    ascii: Vec<bool>,
-    /// How far the text has been searched for line ends.
+    /// The lines (indices into `starts`) whose end has been found and that
+    /// hold a byte that is not ASCII, in ascending order. The columns of
+    /// every other line are byte counts, so a long line (a Concat of
+    /// 10,000 ports written on one) does not cost a count of its characters
+    /// per location; IR is nearly always ASCII, and a stretch of it is
+    /// checked at once rather than line by line.
+    non_ascii: Vec<usize>,
+    /// How far the text has been searched for line ends: the start of a
+    /// line, or the end of the text.
     scanned: usize,
     /// The line (index into `starts`) of the last location asked for: the
     /// reader asks in file order, mostly on that line or the next, which is
     /// then found without a search over millions of line starts.
     last: usize,
 }
+
+/// How far past the location asked for the text is searched for line ends
+/// in one go: a search per line (a pretty-printed model has lines of 20
+/// bytes) cost more than the lines it found.
+const SCAN_AHEAD: usize = 64 << 10;
 
 impl<'a> LineIndex<'a> {
     /// An index of the lines of `text` (lines end at `\n`).
@@ -44,7 +50,7 @@ impl<'a> LineIndex<'a> {
             text,
             lines: RefCell::new(Lines {
                 starts: vec![0],
-                ascii: Vec::new(),
+                non_ascii: Vec::new(),
                 scanned: 0,
                 last: 0,
             }),
@@ -62,8 +68,8 @@ impl<'a> LineIndex<'a> {
         lines.last = line - 1;
         let start = lines.starts[line.saturating_sub(1)];
         // The line of `offset` has been scanned to its end.
-        let ascii = lines.ascii.get(line.saturating_sub(1)).copied();
-        let column = if ascii.unwrap_or(false) {
+        let ascii = lines.non_ascii.binary_search(&(line - 1)).is_err();
+        let column = if ascii {
             offset - start
         } else {
             self.text
@@ -111,32 +117,44 @@ impl Lines {
     }
 
     /// Finds every line that starts at or before `offset`, and the end of
-    /// the line `offset` is on.
+    /// the line `offset` is on (searching up to [`SCAN_AHEAD`] further).
     fn scan_to(&mut self, text: &str, offset: usize) {
-        let complete = self.ascii.len() == self.starts.len();
-        if offset < self.scanned || complete {
+        let bytes = text.as_bytes();
+        if offset < self.scanned || self.scanned >= bytes.len() && !bytes.is_empty() {
             return;
         }
-        let bytes = text.as_bytes();
         let from = self.scanned;
-        // One SIMD scan for the newlines of all the lines to find (memchr's
-        // iterator: a search per line costs more on the short lines of IR).
+        let first_new_line = self.starts.len() - 1;
+        // One SIMD search for the newlines of all the lines to find (memchr's
+        // iterator), up to a stretch past `offset`, then on to the end of the
+        // line that stretch ends in.
+        let ahead = offset.max(from.saturating_add(SCAN_AHEAD)).min(bytes.len());
+        let mut scanned = bytes.len();
         for at in memchr::memchr_iter(b'\n', bytes.get(from..).unwrap_or_default()) {
-            let start = self.starts.last().copied().unwrap_or_default();
             let end = from + at + 1;
-            let line = bytes.get(start..end).unwrap_or_default();
-            self.ascii.push(line.is_ascii());
             self.starts.push(end);
-            if end > offset {
-                self.scanned = end;
-                return;
+            if end > ahead {
+                scanned = end;
+                break;
             }
         }
-        // The last line, without a newline: complete at the end.
-        let start = self.starts.last().copied().unwrap_or_default();
-        let rest = bytes.get(start..).unwrap_or_default();
-        self.ascii.push(rest.is_ascii());
-        self.scanned = text.len();
+        self.scanned = scanned;
+        let stretch = bytes.get(from..scanned).unwrap_or_default();
+        if !stretch.is_ascii() {
+            // The new lines whose end was found, the last one too at the end
+            // of the text.
+            let ends = self.starts[first_new_line + 1..]
+                .iter()
+                .copied()
+                .chain((scanned == bytes.len()).then_some(bytes.len()));
+            let mut start = from;
+            for (line, end) in (first_new_line..).zip(ends) {
+                if !bytes.get(start..end).unwrap_or_default().is_ascii() {
+                    self.non_ascii.push(line);
+                }
+                start = end;
+            }
+        }
     }
 }
 
@@ -174,6 +192,53 @@ mod tests {
         let jumping = LineIndex::new(text);
         for offset in [9, 0, 13, 4, 11, 2, 15] {
             assert_eq!(jumping.location(offset), expected[offset], "{offset}");
+        }
+    }
+
+    /// The location of every character boundary of `text` (and of its
+    /// end), counted in one pass from its start.
+    fn counted(text: &str) -> Vec<(usize, SourceLocation)> {
+        let (mut line, mut column) = (1, 1);
+        let mut all = Vec::new();
+        for (offset, c) in text.char_indices() {
+            all.push((offset, loc(line, column)));
+            (line, column) = if c == '\n' {
+                (line + 1, 1)
+            } else {
+                (line, column + 1)
+            };
+        }
+        all.push((text.len(), loc(line, column)));
+        all
+    }
+
+    #[test]
+    fn lines_past_a_stretch_and_non_ascii_ones_anywhere_are_counted() {
+        // Three stretches of short lines, a few with `é`, and a long last
+        // line without a newline.
+        let mut text = String::new();
+        for i in 0..(3 * SCAN_AHEAD / 10) {
+            text.push_str(if i % 997 == 5 {
+                "a é b\n"
+            } else {
+                "<d>1</d>\n"
+            });
+        }
+        text.push_str(&"xé".repeat(40_000));
+        let expected = counted(&text);
+        let index = LineIndex::new(&text);
+        for &(offset, location) in expected.iter().step_by(5) {
+            assert_eq!(index.location(offset), location, "{offset}");
+        }
+        let jumping = LineIndex::new(&text);
+        for &(offset, location) in expected.iter().rev().step_by(1009) {
+            assert_eq!(jumping.location(offset), location, "{offset}");
+        }
+        for text in ["", "\n", "é", "a\n\n", "é\nx"] {
+            let index = LineIndex::new(text);
+            for (offset, location) in counted(text) {
+                assert_eq!(index.location(offset), location, "{text:?} {offset}");
+            }
         }
     }
 

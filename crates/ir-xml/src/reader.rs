@@ -91,11 +91,15 @@ pub(crate) fn read(
     let xml = xml.strip_prefix('\u{feff}').unwrap_or(xml);
     let mut releaser = Releaser::new(mapped, full_len - xml.len());
     let lines = LineIndex::new(xml);
+    let (layer_estimate, edge_estimate) = item_estimate(xml);
     let mut stream = XmlStream::new(xml, &lines);
+    let mut graph = Graph::default();
+    graph.graph.reserve_nodes(layer_estimate);
+    graph.graph.reserve_edges(edge_estimate);
     let mut builder = Builder {
         src: xml,
         lines: &lines,
-        graph: Graph::default(),
+        graph,
         diagnostics: Vec::new(),
         ids: IdMap::default(),
         weights,
@@ -126,7 +130,7 @@ pub(crate) fn read(
     }
     builder.net_attributes(&root_attrs, at);
 
-    let mut edges = Vec::new();
+    let mut edges = Vec::with_capacity(edge_estimate);
     // The model's `<rt_info>` is kept until every layer is read; the tree
     // of the other elements of `<net>` is reused.
     let mut model_rt_info = Tree::default();
@@ -191,6 +195,33 @@ pub(crate) fn read(
     })
 }
 
+/// Texts up to this size are searched for how many layers and edges they
+/// hold before reading (see [`item_estimate`]).
+const ESTIMATED_UP_TO: usize = 4 << 20;
+
+/// About how many `<layer>`s and `<edge>`s `xml` holds (their start tags
+/// counted, those of bodies too), so that the graph's node and edge vectors
+/// and the list of edges are made at their size once instead of grown by
+/// doubling: each growth copied the nodes so far into fresh pages, and in a
+/// fresh process every fresh page is a page fault (a 1,000-layer model's
+/// nodes are a quarter of a MiB). A larger text is not searched: the search
+/// would make all of a mapped text resident at once, which reading it a
+/// stretch at a time avoids, and its vectors' growth is a small part of its
+/// read. An estimate only sizes vectors: a text made of `<layer ` (in
+/// comments, say) gets at most one slot per 32 bytes.
+fn item_estimate(xml: &str) -> (usize, usize) {
+    if xml.len() > ESTIMATED_UP_TO {
+        return (0, 0);
+    }
+    let most = xml.len() / 32;
+    let count = |tag: &str| {
+        memchr::memmem::find_iter(xml.as_bytes(), tag)
+            .count()
+            .min(most)
+    };
+    (count("<layer "), count("<edge "))
+}
+
 /// Attribute `key` of `element`, trimmed and parsed: a missing one gives
 /// `default` and, when there is none, a problem; one that does not parse
 /// gives `None` and a problem saying it is not `kind`.
@@ -240,7 +271,7 @@ impl<'x> PendingEdge<'x> {
     fn read(edge: Element<'_, 'x>) -> Self {
         let mut problems = Vec::new();
         let layer = |key: &str, problems: &mut Vec<String>| {
-            let value = edge.attrs().iter().find(|(k, _)| k == key).map(|(_, v)| v);
+            let value = edge.attrs().iter().find(|(k, _)| *k == key).map(|(_, v)| v);
             if value.is_none() {
                 problems.push(format!("`{key}` is missing"));
             }
@@ -363,7 +394,7 @@ impl Builder<'_> {
     fn net_attributes(&mut self, attrs: &[Attr<'_>], at: usize) {
         let location = self.loc(at);
         for (key, value) in attrs {
-            match key.as_ref() {
+            match *key {
                 "name" => self.graph.name = value.to_string(),
                 "version" => match value.trim().parse::<u32>() {
                     Ok(version @ (10 | 11)) => self.graph.ir_version = version,
@@ -388,7 +419,7 @@ impl Builder<'_> {
                 _ => {}
             }
         }
-        if !attrs.iter().any(|(k, _)| k == "version") {
+        if !attrs.iter().any(|(k, _)| *k == "version") {
             self.diagnostics.push(
                 Diagnostic::error(rules::NET_VERSION_UNSUPPORTED, "`<net>` has no `version`")
                     .at(location),
@@ -441,7 +472,7 @@ impl Builder<'_> {
         let mut version = None;
         let mut layer_attributes = Vec::new();
         for (key, value) in element.attrs() {
-            match key.as_ref() {
+            match *key {
                 "id" => id = Some(value.as_ref()),
                 "name" => name = Some(value.as_ref()),
                 "type" => type_name = Some(value.as_ref()),
@@ -892,7 +923,7 @@ impl Builder<'_> {
         let mut names = Vec::new();
         let mut attributes = Vec::new();
         for (key, value) in port.attrs() {
-            match key.as_ref() {
+            match *key {
                 "id" => match value.trim().parse::<u32>() {
                     Ok(v) => id = Some(v),
                     Err(_) => {

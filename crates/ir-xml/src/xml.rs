@@ -17,9 +17,9 @@ use crate::ReadError;
 /// `layer`).
 const MAX_KEPT_DEPTH: usize = 8 + 3 * crate::reader::MAX_BODY_DEPTH;
 
-/// A name and value of an attribute; borrowed from the document unless
-/// unescaping changed them.
-pub(crate) type Attr<'a> = (Cow<'a, str>, Cow<'a, str>);
+/// A name and value of an attribute, borrowed from the document (the value
+/// owned when unescaping changed it; a name has nothing to unescape).
+pub(crate) type Attr<'a> = (&'a str, Cow<'a, str>);
 
 /// The elements [`XmlStream::read_element`] read, flat: one list of elements
 /// in document order linked to their first child and next sibling, one list
@@ -164,7 +164,7 @@ impl<'t, 'a> Element<'t, 'a> {
     pub fn attr(self, key: &str) -> Option<&'t str> {
         self.attrs()
             .iter()
-            .find(|(k, _)| k == key)
+            .find(|(k, _)| *k == key)
             .map(|(_, v)| v.as_ref())
     }
 
@@ -181,7 +181,8 @@ impl<'t, 'a> Element<'t, 'a> {
         self.slot().child_count
     }
 
-    /// The concatenated (unescaped) text directly inside the element.
+    /// The concatenated (unescaped) text directly inside the element, except
+    /// for whitespace before its first other text (callers trim it).
     pub fn text(self) -> Cow<'t, str> {
         let texts = &self.tree.texts;
         let slot = self.slot();
@@ -362,11 +363,11 @@ impl<'a> XmlStream<'a> {
         // The tag's content (between `<` and `>` or `/>`) is the document's
         // text right after the `<` at `at`: slice it from the document itself,
         // so that what the attributes borrow lives as long as the document.
+        // quick-xml borrows the tag from the document: it is found there by
+        // its address, without comparing its bytes with the text after `at`.
         let raw: &[u8] = tag;
-        let content = at
-            .checked_add(1)
-            .and_then(|from| self.text.get(from..from.checked_add(raw.len())?))
-            .filter(|content| content.as_bytes() == raw)
+        let content = within(self.text, raw)
+            .filter(|content| content.as_ptr() as usize == self.text.as_ptr() as usize + at + 1)
             .ok_or_else(|| self.error_at(at, "a start tag that is not in the document"))?;
         let name_len = tag.name().as_ref().len();
         let name = content
@@ -383,7 +384,7 @@ impl<'a> XmlStream<'a> {
                 None => std::str::from_utf8(attr.key.into_inner())
                     .map_err(|e| self.error_at(at, format!("in `<{name}>`: {e}")))?,
             };
-            if let Some((first, _)) = attrs[first..].iter().find(|(k, _)| k == key) {
+            if let Some((first, _)) = attrs[first..].iter().find(|(k, _)| *k == key) {
                 let offset = |k: &str| k.as_ptr() as usize - content.as_ptr() as usize;
                 let e = AttrError::Duplicated(offset(key), offset(first));
                 return Err(self.error_at(at, format!("in `<{name}>`: {e}")));
@@ -395,7 +396,7 @@ impl<'a> XmlStream<'a> {
                 None => attr.unescape_value(),
             }
             .map_err(|e| self.error_at(at, format!("in attribute `{key}` of `<{name}>`: {e}")))?;
-            attrs.push((Cow::Borrowed(key), value));
+            attrs.push((key, value));
         }
         Ok(name)
     }
@@ -454,6 +455,16 @@ impl<'a> XmlStream<'a> {
                     }
                 }
                 Event::Text(_) | Event::CData(_) if skipped > 0 => {}
+                // Whitespace before an element's first other text (the
+                // indentation of a pretty-printed file, before and between
+                // its children) is not kept: it could only lead the text,
+                // which every reader of an element's text trims.
+                Event::Text(text)
+                    if tree
+                        .open
+                        .last()
+                        .is_some_and(|&current| tree.slots[current].first_text == NONE)
+                        && text.iter().all(u8::is_ascii_whitespace) => {}
                 Event::Text(text) => {
                     // Text of the document: only unescaped, as for attributes.
                     let text = match within(self.text, &text) {

@@ -164,6 +164,28 @@ fn port_dim_invalid() {
 }
 
 #[test]
+fn dims_split_by_comments_and_whitespace_read_as_their_whole_text() {
+    // Whitespace before a dim's text is not its text; whitespace between
+    // two pieces of it is.
+    let layer = RELU.replace(
+        "<output><port id=\"1\" precision=\"FP32\"><dim>2</dim>",
+        "<output><port id=\"1\" precision=\"FP32\">\n  <dim>\n <!-- a -->\t 1<!-- b -->2 </dim>\n  <dim>1<!-- c --> <!-- d -->2</dim>\n  ",
+    );
+    let outcome = read(&net(&format!("{PARAM}{layer}"), EDGE), None);
+    assert_eq!(rules(&outcome.diagnostics), ["port-dim-invalid"]);
+    assert!(
+        outcome.diagnostics[0].message.contains("<dim>1 2</dim>"),
+        "{}",
+        outcome.diagnostics[0].message
+    );
+    let (_, relu) = outcome.graph.nodes().nth(1).expect("relu");
+    assert_eq!(
+        relu.outputs[0].dims,
+        [ir::DeclaredDim::Static(12), ir::DeclaredDim::Dynamic]
+    );
+}
+
+#[test]
 fn port_precision_unknown() {
     let layer = RELU.replace(
         "<port id=\"1\" precision=\"FP32\">",

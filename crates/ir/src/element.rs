@@ -77,6 +77,16 @@ impl ElementType {
     /// Parses an `element_type` attribute value (`f32`, `boolean`, `u1`…).
     /// Also accepts the port `precision` spellings (`FP32`, `BOOL`…), case-insensitively.
     pub fn parse(text: &str) -> Option<ElementType> {
+        // Every port's precision is parsed: the spellings writers use most
+        // are matched as they are, before the trimmed, case-insensitive
+        // search of the whole table.
+        match text {
+            "FP32" | "f32" => return Some(ElementType::F32),
+            "FP16" | "f16" => return Some(ElementType::F16),
+            "I64" | "i64" => return Some(ElementType::I64),
+            "I32" | "i32" => return Some(ElementType::I32),
+            _ => {}
+        }
         let text = text.trim();
         SPELLINGS
             .iter()
