@@ -40,8 +40,10 @@ pub(crate) fn depthwise<T: Scalar + bytemuck::Pod>(
                 epilogue,
                 shortcut,
             };
-            if let Some(blocked) = Blocked::new(g, std::mem::size_of::<T>(), BLOCKED_BYTES) {
-                return depthwise_blocked(&operands, &blocked, out);
+            if let Some(o) = as_f32(&operands) {
+                if let Some(blocked) = Blocked::new(g, BLOCKED_BYTES) {
+                    return depthwise_blocked(&o, &blocked, bytemuck::cast_slice_mut(out));
+                }
             }
             return depthwise_banded(&operands, out);
         }
@@ -563,6 +565,15 @@ impl<T: Scalar> Band<'_, T> {
 /// Channels per block of [`depthwise_blocked`]: one AVX-512 vector of f32.
 const LANES: usize = 16;
 
+/// The largest output plane [`Blocked`] takes (values). Measured on
+/// MobileNetV2 (one thread, fastest calls): the blocked path wins where the
+/// planar one pays per plane and per row, 7x7 to 28x28 outputs (960x7x7
+/// 0.083 → 0.037 ms, 384x14x14 0.053 → 0.041, 144x28x28 from 56x56 0.129 →
+/// 0.106), and loses on large planes, where its transposes cost more than
+/// the planar bands' copies (32x112x112 0.156 → 0.250, 144x56x56 0.202 →
+/// 0.275; the stride-2 96x56x56 is even).
+const BLOCKED_MAX_PLANE: usize = 1024;
+
 /// How many bytes one band of [`Blocked`] scratch rows takes at most
 /// (unless a band of [`Blocked::min_band`] rows takes more): the rows stay
 /// in L2, and the three rows a tap row reads from, in L1.
@@ -587,26 +598,24 @@ struct Blocked {
     band: usize,
     min_band: usize,
     /// Per kernel tap (row-major): its read's offset from an output
-    /// pixel's first value in the scratch.
+    /// pixel's first value in the scratch, and the largest of them.
     offsets: Vec<usize>,
+    reach: usize,
     /// The scratch's length in values.
     len: usize,
 }
 
 impl Blocked {
-    /// `None` unless this CPU has AVX-512, the values are 4 bytes, there
-    /// are at least 16 channels and each input and output plane holds at
-    /// least 16 values, and no pad is negative. Bands take about `budget`
-    /// bytes of scratch rows.
-    fn new(g: &Geometry, value_bytes: usize, budget: usize) -> Option<Blocked> {
+    /// `None` unless this CPU has AVX-512, there are at least 16 channels,
+    /// each input and output plane holds at least 16 values, the output
+    /// plane at most [`BLOCKED_MAX_PLANE`], and no pad is negative. Bands
+    /// take about `budget` bytes of scratch rows.
+    fn new(g: &Geometry, budget: usize) -> Option<Blocked> {
         let planes_fit = g.groups >= LANES
             && g.input_size() >= LANES
-            && g.output_size() >= LANES
+            && (LANES..=BLOCKED_MAX_PLANE).contains(&g.output_size())
             && g.kernel_size() > 0;
-        if value_bytes != 4 || !planes_fit || g.pad_begin[1] < 0 || g.pad_begin[2] < 0 {
-            return None;
-        }
-        if !has_avx512() {
+        if !planes_fit || g.pad_begin[1] < 0 || g.pad_begin[2] < 0 || !has_avx512() {
             return None;
         }
         let (sy, sx) = (g.stride[1].max(1), g.stride[2].max(1));
@@ -615,13 +624,13 @@ impl Blocked {
         let [_, oh, ow] = g.output;
         let pw = (ow - 1) * sx + (kw - 1) * dx + 1;
         let rows = |band: usize| (band - 1) * sy + (kh - 1) * dy + 1;
-        let row_bytes = pw * LANES * value_bytes;
+        let row_bytes = pw * LANES * std::mem::size_of::<f32>();
         let min_band = LANES.div_ceil(ow).min(oh);
         let mut band = min_band;
         while band < oh && rows(band + 1) * row_bytes <= budget {
             band += 1;
         }
-        let offsets = (0..kh * kw)
+        let offsets: Vec<usize> = (0..kh * kw)
             .map(|t| ((t / kw) * dy * pw + (t % kw) * dx) * LANES)
             .collect();
         Some(Blocked {
@@ -629,6 +638,7 @@ impl Blocked {
             pw,
             band,
             min_band,
+            reach: offsets.iter().max().map_or(0, |&o| o),
             offsets,
             len: rows(band + min_band - 1) * pw * LANES,
         })
@@ -651,28 +661,47 @@ fn has_avx512() -> bool {
     }
 }
 
+/// `o` as f32 operands when `T` is f32 (the blocked path's type).
+fn as_f32<'a, T: Scalar + bytemuck::Pod>(o: &Operands<'a, T>) -> Option<Operands<'a, f32>> {
+    if std::any::TypeId::of::<T>() != std::any::TypeId::of::<f32>() {
+        return None;
+    }
+    let epilogue = match o.epilogue {
+        Some(e) => Some((e as &dyn std::any::Any).downcast_ref::<Epilogue<f32>>()?),
+        None => None,
+    };
+    Some(Operands {
+        x: bytemuck::cast_slice(o.x),
+        w: bytemuck::cast_slice(o.w),
+        g: o.g,
+        bands: o.bands,
+        epilogue,
+        shortcut: o.shortcut.map(bytemuck::cast_slice),
+    })
+}
+
 /// One task of [`depthwise_blocked`]: a block of 16 planes, or the planes
 /// of an image left after its blocks (fewer than 16, by [`banded_planes`]);
 /// the index of the first plane and the output planes.
-enum Work<'a, T> {
-    Block(usize, &'a mut [T]),
-    Planes(usize, &'a mut [T]),
+enum Work<'a> {
+    Block(usize, &'a mut [f32]),
+    Planes(usize, &'a mut [f32]),
 }
 
 /// A thread's buffers for [`depthwise_blocked`]: the blocked scratch (its
 /// padding columns zeros, as made), the block's weights by tap, and the
 /// phase planes of [`banded_planes`] (made when first needed).
-struct Scratch<T> {
-    rows: Vec<T>,
-    taps: Vec<[T; LANES]>,
-    phases: Vec<T>,
+struct Scratch {
+    rows: Vec<f32>,
+    taps: Vec<[f32; LANES]>,
+    phases: Vec<f32>,
 }
 
 /// A 1-D or 2-D depthwise convolution by blocks of 16 channels
 /// ([`Blocked`]), each image's last planes (the channels past its last
 /// whole block) by [`banded_planes`]. Blocks go to the threads, each with
 /// its own scratch.
-fn depthwise_blocked<T: Scalar + bytemuck::Pod>(o: &Operands<'_, T>, b: &Blocked, out: &mut [T]) {
+fn depthwise_blocked(o: &Operands<'_, f32>, b: &Blocked, out: &mut [f32]) {
     let p_out = o.g.output_size();
     let channels = o.g.groups;
     let whole = channels / LANES * LANES;
@@ -688,11 +717,11 @@ fn depthwise_blocked<T: Scalar + bytemuck::Pod>(o: &Operands<'_, T>, b: &Blocked
         }
     }
     let init = || Scratch {
-        rows: vec![T::ZERO; b.len],
+        rows: vec![0.0; b.len],
         taps: Vec::new(),
         phases: Vec::new(),
     };
-    let run = |s: &mut Scratch<T>, item: Work<'_, T>| match item {
+    let run = |s: &mut Scratch, item: Work<'_>| match item {
         Work::Block(first, dst) => {
             // SAFETY: `b` exists, so `Blocked::new` found the CPU's
             // AVX-512 (`has_avx512`), the features `blocked_group` needs.
@@ -703,7 +732,7 @@ fn depthwise_blocked<T: Scalar + bytemuck::Pod>(o: &Operands<'_, T>, b: &Blocked
         }
         Work::Planes(first, dst) => {
             if s.phases.is_empty() {
-                s.phases = vec![T::ZERO; o.bands.len];
+                s.phases = vec![0.0; o.bands.len];
             }
             banded_planes(o, first, dst, &mut s.phases);
         }
@@ -718,6 +747,33 @@ fn depthwise_blocked<T: Scalar + bytemuck::Pod>(o: &Operands<'_, T>, b: &Blocked
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::{
+    __m512, _mm512_add_ps, _mm512_castpd_ps, _mm512_castps_pd, _mm512_loadu_ps, _mm512_mul_ps,
+    _mm512_setzero_ps, _mm512_shuffle_f32x4, _mm512_storeu_ps, _mm512_unpackhi_pd,
+    _mm512_unpackhi_ps, _mm512_unpacklo_pd, _mm512_unpacklo_ps,
+};
+
+/// The 16 values of `s` from `at` as a vector.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn load(s: &[f32], at: usize) -> __m512 {
+    let v = &s[at..at + LANES];
+    // SAFETY: `v` holds the 16 values read.
+    unsafe { _mm512_loadu_ps(v.as_ptr()) }
+}
+
+/// Stores `v` as the 16 values of `s` from `at`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn store(s: &mut [f32], at: usize, v: __m512) {
+    let to = &mut s[at..at + LANES];
+    // SAFETY: `to` holds the 16 values written.
+    unsafe { _mm512_storeu_ps(to.as_mut_ptr(), v) }
+}
+
 /// The 16 output planes `dst` of the planes from `first` (one image's
 /// channels `c0..c0 + 16`), band by band: the input rows under the band
 /// transposed into `s.rows`, then 16 output pixels at a time, each the
@@ -726,12 +782,12 @@ fn depthwise_blocked<T: Scalar + bytemuck::Pod>(o: &Operands<'_, T>, b: &Blocked
 /// planes, finished by the epilogue, and stored.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
-fn blocked_group<T: Scalar + bytemuck::Pod>(
-    o: &Operands<'_, T>,
+fn blocked_group(
+    o: &Operands<'_, f32>,
     b: &Blocked,
     first: usize,
-    dst: &mut [T],
-    s: &mut Scratch<T>,
+    dst: &mut [f32],
+    s: &mut Scratch,
 ) {
     let g = o.g;
     let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
@@ -742,6 +798,7 @@ fn blocked_group<T: Scalar + bytemuck::Pod>(
     s.taps
         .extend((0..k_size).map(|t| std::array::from_fn(|lane| o.w[(c0 + lane) * k_size + t])));
     let [_, oh, ow] = g.output;
+    let [sy, sx] = b.stride;
     let mut y0 = 0;
     while y0 < oh {
         let mut count = b.band.min(oh - y0);
@@ -749,29 +806,52 @@ fn blocked_group<T: Scalar + bytemuck::Pod>(
             count = oh - y0;
         }
         fill_blocked(src, g, b, y0, count, &mut s.rows);
-        let band = BlockedBand {
-            b,
-            ow,
-            taps: &s.taps,
-            rows: &s.rows,
-            y0,
-        };
+        let rows = &s.rows[..];
         let mut p = y0 * ow;
         let end = (y0 + count) * ow;
         while p < end {
             // The band holds at least 16 outputs: the last block of 16
             // overlaps the one before (the same sums again).
             let at = p.min(end - LANES);
-            let mut sums = band.sums(at);
-            transpose(&mut sums);
-            for (lane, mut values) in sums.into_iter().enumerate() {
-                if let Some(e) = o.epilogue {
-                    let near = shortcut.map(|sc| &sc[lane * p_out + at..][..LANES]);
-                    e.apply_inline(c0 + lane, &mut values, near);
+            // Where each of the 16 pixels' reads start (in order, so the
+            // last one reads furthest: checked once, not at every read).
+            let (mut y, mut x) = (at / ow - y0, at % ow);
+            let bases: [usize; LANES] = std::array::from_fn(|_| {
+                let base = (y * sy * b.pw + x * sx) * LANES;
+                x += 1;
+                if x == ow {
+                    x = 0;
+                    y += 1;
                 }
-                if let Ok(to) = <&mut [T; LANES]>::try_from(&mut dst[lane * p_out + at..][..LANES])
-                {
-                    *to = values;
+                base
+            });
+            assert!(bases[LANES - 1] + b.reach + LANES <= rows.len());
+            let mut sums = [_mm512_setzero_ps(); LANES];
+            for (weights, &offset) in s.taps.iter().zip(&b.offsets) {
+                // SAFETY: 16 weights.
+                let w = unsafe { _mm512_loadu_ps(weights.as_ptr()) };
+                for (sum, &base) in sums.iter_mut().zip(&bases) {
+                    // SAFETY: `base + offset + LANES` is at most the last
+                    // pixel's `base + reach + LANES`, inside `rows`
+                    // (asserted above).
+                    let v = unsafe { _mm512_loadu_ps(rows.as_ptr().add(base + offset)) };
+                    *sum = _mm512_add_ps(*sum, _mm512_mul_ps(w, v));
+                }
+            }
+            for (lane, v) in transpose(sums).into_iter().enumerate() {
+                let at = lane * p_out + at;
+                if let Some(e) = o.epilogue {
+                    let mut values = [0.0f32; LANES];
+                    // SAFETY: 16 values.
+                    unsafe { _mm512_storeu_ps(values.as_mut_ptr(), v) };
+                    e.apply_inline(
+                        c0 + lane,
+                        &mut values,
+                        shortcut.map(|sc| &sc[at..at + LANES]),
+                    );
+                    dst[at..at + LANES].copy_from_slice(&values);
+                } else {
+                    store(dst, at, v);
                 }
             }
             p = at + LANES;
@@ -787,14 +867,7 @@ fn blocked_group<T: Scalar + bytemuck::Pod>(
 /// of padding are never written (zeros since the scratch was made).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
-fn fill_blocked<T: Scalar + bytemuck::Pod>(
-    src: &[T],
-    g: &Geometry,
-    b: &Blocked,
-    y0: usize,
-    count: usize,
-    rows: &mut [T],
-) {
+fn fill_blocked(src: &[f32], g: &Geometry, b: &Blocked, y0: usize, count: usize, rows: &mut [f32]) {
     let [sy, _] = b.stride;
     let [_, ih, iw] = g.input;
     let (kh, dy) = (g.kernel[1], g.dilation[1]);
@@ -806,7 +879,7 @@ fn fill_blocked<T: Scalar + bytemuck::Pod>(
     let r1 = (y0 + count - 1) * sy + (kh - 1) * dy + 1;
     for r in r0..r1 {
         if r < pt || r - pt >= ih {
-            rows[(r - r0) * row..][..row].fill(T::ZERO);
+            rows[(r - r0) * row..][..row].fill(0.0);
         }
     }
     let first_row = r0.saturating_sub(pt).min(ih);
@@ -815,84 +888,52 @@ fn fill_blocked<T: Scalar + bytemuck::Pod>(
     let columns = iw.min(b.pw.saturating_sub(pl));
     let end = end_row * iw;
     let mut p = first_row * iw;
+    // The input pixel at `p` (row, column), carried from block to block.
+    let (mut iy, mut ix) = (first_row, 0);
     while p < end {
         // A whole block of 16 from the plane, its values outside the band
         // dropped.
         let at = p.min(p_in - LANES);
-        let mut pixels: [[T; LANES]; LANES] = std::array::from_fn(|lane| {
-            let mut v = [T::ZERO; LANES];
-            v.copy_from_slice(&src[lane * p_in + at..][..LANES]);
-            v
-        });
-        transpose(&mut pixels);
-        let (mut iy, mut ix) = (at / iw, at % iw);
-        for (j, pixel) in pixels.iter().enumerate() {
-            let q = at + j;
-            if q >= p && q < end && ix < columns {
-                let to = ((iy + pt - r0) * b.pw + pl + ix) * LANES;
-                rows[to..to + LANES].copy_from_slice(pixel);
+        let pixels = transpose(std::array::from_fn(|lane| load(src, lane * p_in + at)));
+        if at == p && at + LANES <= end && columns == iw {
+            // All 16 are the band's and read: stored one after the other,
+            // a row's end skipping the padding columns.
+            let mut to = ((iy + pt - r0) * b.pw + pl + ix) * LANES;
+            for pixel in pixels {
+                store(rows, to, pixel);
+                to += LANES;
+                ix += 1;
+                if ix == iw {
+                    ix = 0;
+                    iy += 1;
+                    to += (b.pw - iw) * LANES;
+                }
             }
-            ix += 1;
-            if ix == iw {
-                ix = 0;
-                iy += 1;
+        } else {
+            (iy, ix) = (at / iw, at % iw);
+            for (j, pixel) in pixels.into_iter().enumerate() {
+                let q = at + j;
+                if q >= p && q < end && ix < columns {
+                    store(rows, ((iy + pt - r0) * b.pw + pl + ix) * LANES, pixel);
+                }
+                ix += 1;
+                if ix == iw {
+                    ix = 0;
+                    iy += 1;
+                }
             }
         }
         p = at + LANES;
     }
 }
 
-/// One band of [`blocked_group`]: its scratch rows (from padded row `y0 ×
-/// stride`) and the block's weights by tap.
-struct BlockedBand<'a, T> {
-    b: &'a Blocked,
-    ow: usize,
-    taps: &'a [[T; LANES]],
-    rows: &'a [T],
-    y0: usize,
-}
-
-impl<T: Scalar> BlockedBand<'_, T> {
-    /// The sums of the 16 output pixels from flat output position `at`
-    /// (all in the band), by pixel: 16 vectors of 16 channels, through
-    /// every tap in registers.
-    #[inline(always)]
-    fn sums(&self, at: usize) -> [[T; LANES]; LANES] {
-        let [sy, sx] = self.b.stride;
-        let (mut y, mut x) = (at / self.ow - self.y0, at % self.ow);
-        let bases: [usize; LANES] = std::array::from_fn(|_| {
-            let base = (y * sy * self.b.pw + x * sx) * LANES;
-            x += 1;
-            if x == self.ow {
-                x = 0;
-                y += 1;
-            }
-            base
-        });
-        let mut sums = [[T::ZERO; LANES]; LANES];
-        for (weights, &offset) in self.taps.iter().zip(&self.b.offsets) {
-            for (sum, &base) in sums.iter_mut().zip(&bases) {
-                let reads = &self.rows[base + offset..][..LANES];
-                for ((s, &w), &v) in sum.iter_mut().zip(weights).zip(reads) {
-                    *s = *s + w * v;
-                }
-            }
-        }
-        sums
-    }
-}
-
-/// Transposes 16 vectors of 16 four-byte values in registers: four rounds
-/// of AVX-512 shuffles (pairs of values, pairs of pairs, then 128-bit
-/// lanes twice), 64 instructions for 256 values.
+/// Transposes 16 vectors of 16 values in registers: four rounds of
+/// AVX-512 shuffles (pairs of values, pairs of pairs, then 128-bit lanes
+/// twice), 64 instructions for 256 values.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 #[inline]
-fn transpose<T: bytemuck::Pod>(m: &mut [[T; LANES]; LANES]) {
-    use std::arch::x86_64::*;
-    let m: &mut [[f32; LANES]; LANES] = bytemuck::cast_mut(m);
-    // SAFETY: each load and store is of the 16 values of one of `m`'s rows.
-    let r: [__m512; LANES] = std::array::from_fn(|i| unsafe { _mm512_loadu_ps(m[i].as_ptr()) });
+fn transpose(r: [__m512; LANES]) -> [__m512; LANES] {
     // Rows 2i and 2i + 1 interleaved by pairs of values, within each lane.
     let t: [__m512; LANES] = std::array::from_fn(|i| {
         let (a, b) = (r[i & !1], r[i | 1]);
@@ -902,8 +943,8 @@ fn transpose<T: bytemuck::Pod>(m: &mut [[T; LANES]; LANES]) {
             _mm512_unpackhi_ps(a, b)
         }
     });
-    // Then by pairs of pairs: u[4k + m] holds, in lane l, column 4l + m of
-    // rows 4k..4k + 4.
+    // Then by pairs of pairs: u[4k + col] holds, in lane l, column 4l +
+    // col of rows 4k..4k + 4.
     let u: [__m512; LANES] = std::array::from_fn(|i| {
         let (k, col) = (i / 4, i % 4);
         let (a, b) = (
@@ -916,7 +957,8 @@ fn transpose<T: bytemuck::Pod>(m: &mut [[T; LANES]; LANES]) {
             _mm512_unpackhi_pd(a, b)
         })
     });
-    // Lanes 0-1 and 2-3 of rows m and 4 + m (v), of 8 + m and 12 + m (w).
+    // Lanes 0-1 and 2-3 of rows col and 4 + col (v), of 8 + col and 12 +
+    // col (w).
     let v: [__m512; 8] = std::array::from_fn(|i| {
         let col = i % 4;
         if i < 4 {
@@ -933,18 +975,16 @@ fn transpose<T: bytemuck::Pod>(m: &mut [[T; LANES]; LANES]) {
             _mm512_shuffle_f32x4::<0xEE>(u[8 + col], u[12 + col])
         }
     });
-    // Column 4l + m: lane l of u[m], u[4 + m], u[8 + m], u[12 + m].
-    for (i, row) in m.iter_mut().enumerate() {
+    // Column 4l + col: lane l of u[col], u[4 + col], u[8 + col], u[12 + col].
+    std::array::from_fn(|i| {
         let (l, col) = (i / 4, i % 4);
         let half = if l < 2 { col } else { 4 + col };
-        let out = if l % 2 == 0 {
+        if l % 2 == 0 {
             _mm512_shuffle_f32x4::<0x88>(v[half], w[half])
         } else {
             _mm512_shuffle_f32x4::<0xDD>(v[half], w[half])
-        };
-        // SAFETY: as above.
-        unsafe { _mm512_storeu_ps(row.as_mut_ptr(), out) };
-    }
+        }
+    })
 }
 
 /// A depthwise convolution by output rows: for each output row and kernel
@@ -1175,13 +1215,16 @@ mod tests {
         if !has_avx512() {
             return;
         }
-        let mut m: [[u32; LANES]; LANES] =
-            std::array::from_fn(|i| std::array::from_fn(|j| (i * LANES + j) as u32));
+        let m: [[f32; LANES]; LANES] =
+            std::array::from_fn(|i| std::array::from_fn(|j| (i * LANES + j) as f32));
         // SAFETY: the CPU has AVX-512 (checked above).
-        unsafe { transpose(&mut m) };
-        for (i, row) in m.iter().enumerate() {
+        let t = unsafe { transpose(m.map(|row| load(&row, 0))) };
+        for (i, v) in t.into_iter().enumerate() {
+            let mut row = [0.0f32; LANES];
+            // SAFETY: as above.
+            unsafe { store(&mut row, 0, v) };
             for (j, &v) in row.iter().enumerate() {
-                assert_eq!(v, (j * LANES + i) as u32, "({i}, {j})");
+                assert_eq!(v, (j * LANES + i) as f32, "({i}, {j})");
             }
         }
     }
@@ -1192,7 +1235,7 @@ mod tests {
     /// against the banded path on values whose sums round (bit for bit).
     fn check_blocked(g: &Geometry, budget: usize) {
         let bands = Bands::new(g, BAND_BYTES, MIN_BAND).unwrap();
-        let blocked = Blocked::new(g, 4, budget).unwrap_or_else(|| panic!("not blocked: {g:?}"));
+        let blocked = Blocked::new(g, budget).unwrap_or_else(|| panic!("not blocked: {g:?}"));
         let (x, w) = operands(g);
         let want: Vec<f32> = reference(&x, &w, g).iter().map(|&v| v as f32).collect();
         let (x, w): (Vec<f32>, Vec<f32>) = (
@@ -1332,13 +1375,26 @@ mod tests {
                 ([1, 1], [1, 1]),
             )
         };
-        assert!(Blocked::new(&g(15, [8, 8]), 4, BLOCKED_BYTES).is_none());
-        assert!(Blocked::new(&g(32, [3, 3]), 4, BLOCKED_BYTES).is_none());
-        assert!(Blocked::new(&g(32, [8, 8]), 8, BLOCKED_BYTES).is_none());
+        assert!(Blocked::new(&g(15, [8, 8]), BLOCKED_BYTES).is_none());
+        assert!(Blocked::new(&g(32, [3, 3]), BLOCKED_BYTES).is_none());
+        assert!(Blocked::new(&g(32, [56, 56]), BLOCKED_BYTES).is_none());
         assert_eq!(
-            Blocked::new(&g(32, [8, 8]), 4, BLOCKED_BYTES).is_some(),
+            Blocked::new(&g(32, [8, 8]), BLOCKED_BYTES).is_some(),
             has_avx512()
         );
+        // f64 values stay planar.
+        let g = g(32, [8, 8]);
+        let bands = Bands::new(&g, BAND_BYTES, MIN_BAND).unwrap();
+        let (x, w) = operands(&g);
+        let o = Operands {
+            x: &x,
+            w: &w,
+            g: &g,
+            bands: &bands,
+            epilogue: None,
+            shortcut: None,
+        };
+        assert!(as_f32(&o).is_none());
     }
 
     #[test]
@@ -1356,11 +1412,26 @@ mod tests {
             x.iter().map(|&v| v as f32).collect(),
             w.iter().map(|&v| v as f32).collect(),
         );
+        // And fused (the epilogue reaches the blocked path as f32's).
+        let shortcut: Vec<f32> = (0..want.len()).map(|i| (i % 13) as f32 - 6.0).collect();
+        let relu = Epilogue {
+            bias: None,
+            shortcut: Some(crate::fusion::Side::Right),
+            activation: crate::fusion::Activation::Relu,
+        };
+        let relu_want: Vec<f32> = want
+            .iter()
+            .zip(&shortcut)
+            .map(|(v, s)| (v + s).max(0.0))
+            .collect();
         for threads in [1, 2] {
             let pool = crate::gemm::test_pool(threads);
             let mut got = vec![f32::NAN; want.len()];
             pool.install(|| depthwise(&x, &w, &g, &mut got, None, None));
             assert_eq!(got, want, "{threads} threads");
+            let fused = (Some(&relu), Some(&shortcut[..]));
+            pool.install(|| depthwise(&x, &w, &g, &mut got, fused.0, fused.1));
+            assert_eq!(got, relu_want, "{threads} threads, fused");
         }
     }
 
