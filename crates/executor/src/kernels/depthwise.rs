@@ -12,9 +12,11 @@ use crate::gemm::Scalar;
 
 /// One input and one output channel per group: each output plane is its
 /// input plane convolved with its own kernel, directly. 1-D and 2-D ones
-/// with finite weights and no negative pads take [`depthwise_banded`]; the
-/// others a loop over output rows and kernel taps, a multiply-add over the
-/// run of outputs whose reads are inside the input.
+/// with finite weights and no negative pads take [`depthwise_blocked`] (f32
+/// on AVX-512, small output planes and at least 16 channels) or
+/// [`depthwise_banded`]; the others a loop over output rows and kernel
+/// taps, a multiply-add over the run of outputs whose reads are inside the
+/// input.
 pub(crate) fn depthwise<T: Scalar + bytemuck::Pod>(
     x: &[T],
     w: &[T],
