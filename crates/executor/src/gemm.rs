@@ -965,6 +965,38 @@ mod tests {
     }
 
     #[test]
+    fn few_rows_are_cut_by_columns_for_the_threads() {
+        // SqueezeNet's squeeze layer (128 -> 16 channels at 55x55): its 16
+        // output rows are one row block, so two threads each take half of
+        // the columns.
+        let (m, k, n) = (16, 128, 3025);
+        let a = vec![0.5f32; m * k];
+        let b = vec![0.25f32; k * n];
+        let firsts = std::sync::Mutex::new(std::collections::BTreeSet::new());
+        let finish = |_: usize, first: usize, _: &mut [f32]| {
+            firsts.lock().unwrap().insert(first);
+        };
+        let mut c = vec![0.0f32; m * n];
+        test_pool(2)
+            .install(|| {
+                matmul_by_column_blocks(
+                    &mut c,
+                    n,
+                    (m, k, n),
+                    Mat::rows(&a, k),
+                    Columns::Matrix(Mat::rows(&b, n)),
+                    Some(&finish),
+                )
+            })
+            .unwrap();
+        assert_eq!(
+            firsts.into_inner().unwrap().into_iter().collect::<Vec<_>>(),
+            [0, 1520]
+        );
+        assert!(c.iter().all(|&v| v == 16.0));
+    }
+
+    #[test]
     fn column_blocks_share_the_columns_within_a_bound() {
         // Deep products: blocks within 4 MiB of f32; as many blocks for
         // each thread; multiples of 16.
