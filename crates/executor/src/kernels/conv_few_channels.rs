@@ -20,8 +20,9 @@
 //! loop's order (channel, kernel row, kernel column) from zero by fused
 //! multiply-adds, skipping the kernel rows in the padding.
 //!
-//! Off unless `OVIR_FEW_CHANNELS` is set (see [`enabled`]): it does not
-//! beat the GEMM path yet.
+//! It runs 7x7 kernels (ResNet's stem) by default; smaller ones, where it
+//! does not beat the GEMM path yet, when `OVIR_FEW_CHANNELS` is set (see
+//! [`chosen`]).
 
 use ir::ElementType;
 use rayon::prelude::*;
@@ -80,18 +81,24 @@ fn has_avx512() -> bool {
     }
 }
 
-/// Whether `OVIR_FEW_CHANNELS` was set when first asked: the kernel runs
-/// only then. Measured on SqueezeNet's stem (3x3 stride 2, 3 → 64, 224 →
-/// 111, fastest call at one thread) it took 0.59-0.62 ms against the GEMM
-/// path's 0.41 (docs/performance.md, `sqz13`): kept, tested, for the
-/// next round of tuning, but off.
-fn enabled() -> bool {
-    static SET: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *SET.get_or_init(|| std::env::var_os("OVIR_FEW_CHANNELS").is_some())
+/// Kernels of at least this many taps (7x7) take this kernel by default:
+/// ResNet's stem (7x7 stride 2, 3 → 64, 224 → 112) took 1.19-1.20 ms
+/// here against the GEMM path's 1.62-1.65 (fastest call at one thread),
+/// while the 3x3 stems were slower here (SqueezeNet's 0.59-0.62 ms against
+/// 0.41, MobileNetV2's 0.34-0.37 against 0.31): with 27 taps a run, the
+/// cost of finishing and storing each run of sums is not covered.
+/// `OVIR_FEW_CHANNELS` set takes every kernel size here.
+const DEFAULT_MIN_TAPS: usize = 49;
+
+/// Whether a convolution of `taps` kernel taps (per input channel) runs
+/// here: 7x7 and larger, or any when `OVIR_FEW_CHANNELS` was set when
+/// first asked.
+fn chosen(taps: usize) -> bool {
+    static ALL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    taps >= DEFAULT_MIN_TAPS || *ALL.get_or_init(|| std::env::var_os("OVIR_FEW_CHANNELS").is_some())
 }
 
-/// [`compute`] when `OVIR_FEW_CHANNELS` is set ([`enabled`]); returns
-/// whether it ran.
+/// [`compute`] for the kernel sizes [`chosen`]; returns whether it ran.
 pub(crate) fn run<T: Scalar + Element + bytemuck::Pod>(
     x: &[T],
     w: &[T],
@@ -100,7 +107,7 @@ pub(crate) fn run<T: Scalar + Element + bytemuck::Pod>(
     epilogue: Option<&Epilogue<T>>,
     shortcut: Option<&[T]>,
 ) -> bool {
-    enabled() && compute(x, w, g, out, epilogue, shortcut)
+    chosen(g.kernel_size()) && compute(x, w, g, out, epilogue, shortcut)
 }
 
 /// Computes the convolution of `x` by `w` into `out` (the layouts of
