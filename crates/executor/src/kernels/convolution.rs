@@ -489,6 +489,9 @@ pub(crate) fn compute_fused<T: Scalar + Element + bytemuck::Pod>(
         super::depthwise::depthwise(x, w, g, out, epilogue, shortcut);
         return Ok(());
     }
+    if super::conv_few_channels::run(x, w, g, out, epilogue, shortcut) {
+        return Ok(());
+    }
     by_gemm(x, w, g, out, epilogue, shortcut)
 }
 

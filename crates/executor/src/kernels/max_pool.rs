@@ -528,14 +528,22 @@ fn split_pairs<T: Scalar>(padded: &[T], even: &mut [T], odd: &mut [T], len: usiz
     for start in chunk_starts(len.max(LANES)) {
         let pairs = padded.get(2 * start..2 * start + 2 * LANES);
         let pairs: Option<&[T; 2 * LANES]> = pairs.and_then(|p| p.try_into().ok());
-        if let (Some(e), Some(o), Some(pairs)) =
+        if let (Some(e), Some(o), Some(&pairs)) =
             (lanes_mut(even, start), lanes_mut(odd, start), pairs)
         {
-            // Indexed, not zipped: this form becomes two permutes.
+            // Cut in registers, then stored whole: written into `e` and
+            // `o` element by element, the compiler kept every load and
+            // store apart (the buffers might overlap `padded`, for all it
+            // knew), 32 scalar moves whose stores then stalled the
+            // vector loads of the taps. Indexed, not zipped: this form
+            // becomes two permutes.
+            let (mut evens, mut odds) = ([T::ZERO; LANES], [T::ZERO; LANES]);
             for i in 0..LANES {
-                e[i] = pairs[2 * i];
-                o[i] = pairs[2 * i + 1];
+                evens[i] = pairs[2 * i];
+                odds[i] = pairs[2 * i + 1];
             }
+            *e = evens;
+            *o = odds;
         }
     }
 }

@@ -26,6 +26,7 @@ mod col2im;
 mod compress;
 mod concat;
 mod constant;
+mod conv_few_channels;
 pub(crate) mod convert;
 mod convert_color;
 mod convert_color_to_nv12;
