@@ -143,14 +143,20 @@ def bench(xml: str, shapes: dict[str, list[int]], runs: int, threads: int, binar
     expected = compiled(inputs)[0]
     ov_rounds, ours_rounds = [], [[] for _ in binaries]
     result = {"flops": flops}
-    for _ in range(rounds):
+    for round_index in range(rounds):
         times = []
         for _ in range(runs):
             start = time.perf_counter()
             compiled(inputs)
             times.append((time.perf_counter() - start) * 1e3)
         ov_rounds.append(float(np.median(times)))
-        for i, binary in enumerate(binaries):
+        # The binary run first follows OpenVINO's inferences, whose worker
+        # threads may still be spinning: every other round the binaries go
+        # in the reverse order, so that no build always runs first.
+        order = list(enumerate(binaries))
+        if round_index % 2 == 1:
+            order.reverse()
+        for i, binary in order:
             r = run_ours(binary, xml, inputs, runs, threads)
             if "error" in r:
                 result.setdefault("errors", {})[i] = r["error"]
