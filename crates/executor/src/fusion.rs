@@ -71,6 +71,14 @@ pub(crate) struct Epilogue<T> {
     pub activation: Activation<T>,
 }
 
+impl<T: 'static> Epilogue<T> {
+    /// This epilogue as an f32 one when `T` is f32: the hand-vectorized
+    /// kernels, f32 only, are reached from generic code.
+    pub fn as_f32(&self) -> Option<&Epilogue<f32>> {
+        (self as &dyn std::any::Any).downcast_ref()
+    }
+}
+
 impl<T: Scalar> Epilogue<T> {
     /// Whether the bias has one value per channel of `channels`.
     pub fn fits(&self, channels: usize) -> bool {

@@ -38,6 +38,7 @@ mod parallel;
 mod pool;
 mod precision;
 mod profile;
+mod simd;
 mod state;
 mod tensor;
 

@@ -30,6 +30,7 @@ use rayon::prelude::*;
 use super::convolution::Geometry;
 use crate::fusion::{Activation, Epilogue, Side};
 use crate::gemm::Scalar;
+use crate::simd::{cut_pairs, has_avx512};
 use crate::tensor::Element;
 
 /// At most this many input channels (per group; groups must be 1).
@@ -67,18 +68,6 @@ pub(crate) fn applies(g: &Geometry) -> bool {
         && (1..=2).contains(&g.stride[2])
         && g.stride[1] >= 1
         && has_avx512()
-}
-
-/// Whether the CPU runs AVX-512F instructions (detected once by std).
-fn has_avx512() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
 }
 
 /// Kernels of at least this many taps (7x7) take this kernel by default:
@@ -127,7 +116,7 @@ fn compute<T: Scalar + Element + bytemuck::Pod>(
     }
     // T is f32: the casts cannot fail.
     let epilogue = match epilogue {
-        Some(e) => match (e as &dyn std::any::Any).downcast_ref::<Epilogue<f32>>() {
+        Some(e) => match e.as_f32() {
             Some(e) => Some(e),
             None => return false,
         },
@@ -542,16 +531,7 @@ fn lay_out_row(src: &[f32], stride: usize, pad: i64, phase_len: usize, dst: &mut
                 let o: Option<&mut [f32; NARROW]> =
                     odd.get_mut(m..m + NARROW).and_then(|o| o.try_into().ok());
                 if let (Some(&pairs), Some(e), Some(o)) = (pairs, e, o) {
-                    // Cut in registers and stored whole (written element
-                    // by element, the moves stay scalar: `even` and `odd`
-                    // might overlap `src` for all the compiler knows).
-                    let (mut evens, mut odds) = ([0f32; NARROW], [0f32; NARROW]);
-                    for i in 0..NARROW {
-                        evens[i] = pairs[2 * i];
-                        odds[i] = pairs[2 * i + 1];
-                    }
-                    *e = evens;
-                    *o = odds;
+                    (*e, *o) = cut_pairs(&pairs);
                 }
             }
         }

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use super::convolution::Geometry;
 use crate::fusion::Epilogue;
 use crate::gemm::Scalar;
+use crate::simd::has_avx512;
 
 /// One input and one output channel per group: each output plane is its
 /// input plane convolved with its own kernel, directly. 1-D and 2-D ones
@@ -650,29 +651,13 @@ impl Blocked {
     }
 }
 
-/// Whether this CPU runs [`blocked_group`]'s target features.
-fn has_avx512() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-            && std::arch::is_x86_feature_detected!("avx512cd")
-            && std::arch::is_x86_feature_detected!("avx512dq")
-            && std::arch::is_x86_feature_detected!("avx512vl")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
 /// `o` as f32 operands when `T` is f32 (the blocked path's type).
 fn as_f32<'a, T: Scalar + bytemuck::Pod>(o: &Operands<'a, T>) -> Option<Operands<'a, f32>> {
     if std::any::TypeId::of::<T>() != std::any::TypeId::of::<f32>() {
         return None;
     }
     let epilogue = match o.epilogue {
-        Some(e) => Some((e as &dyn std::any::Any).downcast_ref::<Epilogue<f32>>()?),
+        Some(e) => Some(e.as_f32()?),
         None => None,
     };
     Some(Operands {

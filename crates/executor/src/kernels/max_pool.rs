@@ -20,6 +20,7 @@ use shape_infer::window::{self, WindowAttrs, WindowKind};
 use super::convolution::{elements, narrow, pad3, sizes, widen, Axis, Geometry};
 use super::{from_f64s, from_i128s, norm_axis, to_f64s, Call, KResult};
 use crate::gemm::Scalar;
+use crate::simd::cut_pairs;
 use crate::tensor::{byte_size, Element, Tensor};
 
 pub(crate) fn run(call: &Call<'_>) -> KResult<Vec<Tensor>> {
@@ -531,19 +532,7 @@ fn split_pairs<T: Scalar>(padded: &[T], even: &mut [T], odd: &mut [T], len: usiz
         if let (Some(e), Some(o), Some(&pairs)) =
             (lanes_mut(even, start), lanes_mut(odd, start), pairs)
         {
-            // Cut in registers, then stored whole: written into `e` and
-            // `o` element by element, the compiler kept every load and
-            // store apart (the buffers might overlap `padded`, for all it
-            // knew), 32 scalar moves whose stores then stalled the
-            // vector loads of the taps. Indexed, not zipped: this form
-            // becomes two permutes.
-            let (mut evens, mut odds) = ([T::ZERO; LANES], [T::ZERO; LANES]);
-            for i in 0..LANES {
-                evens[i] = pairs[2 * i];
-                odds[i] = pairs[2 * i + 1];
-            }
-            *e = evens;
-            *o = odds;
+            (*e, *o) = cut_pairs(&pairs);
         }
     }
 }
