@@ -14,7 +14,7 @@ use crate::simd::has_avx512;
 /// One input and one output channel per group: each output plane is its
 /// input plane convolved with its own kernel, directly. 1-D and 2-D ones
 /// with finite weights and no negative pads take [`depthwise_blocked`] (f32
-/// on AVX-512, small output planes and at least 16 channels) or
+/// on AVX-512, output planes up to 112x112 and at least 16 channels) or
 /// [`depthwise_banded`]; the others a loop over output rows and kernel
 /// taps, a multiply-add over the run of outputs whose reads are inside the
 /// input.
@@ -568,16 +568,27 @@ impl<T: Scalar> Band<'_, T> {
 /// Channels per block of [`depthwise_blocked`]: one AVX-512 vector of f32.
 const LANES: usize = 16;
 
-/// The largest output plane [`Blocked`] takes (values), with a stride of
-/// one and of more. Measured on MobileNetV2 (one thread, fastest calls):
-/// the blocked path wins where the planar one pays per plane and per row
-/// or cuts stride phases, 7x7 and 14x14 outputs (960x7x7 0.083 → 0.038
-/// ms, 384x14x14 0.053 → 0.042) and 28x28 ones of stride 2 (144x28x28
-/// 0.130 → 0.115), and loses on larger planes, where its transposes cost
-/// more than the planar bands' copies (192x28x28 of stride 1 0.080 →
-/// 0.100, 32x112x112 0.156 → 0.250, 144x56x56 0.202 → 0.275; the stride-2
-/// 96x56x56 is even).
-const BLOCKED_MAX_PLANE: [usize; 2] = [256, 1024];
+/// The largest output plane [`Blocked`] takes (values): the largest
+/// measured. On MobileNetV2 (one thread, fastest calls, loaded machine),
+/// with its tap loop and epilogue in registers the blocked path wins or
+/// ties at every size against the planar bands: 384x14x14 0.032 → 0.028
+/// ms, 192x28x28 0.081 → 0.058, 144x56x56 0.197 → 0.181 (0.173 with its
+/// fill's prefetch), the stride-2 96x56x56 0.287 → 0.227 (0.212), and
+/// 32x112x112 0.151 → 0.149. (Before those, it lost from 28x28 planes of
+/// stride 1 on: its transposes cost more than the bands' row copies.)
+const BLOCKED_MAX_PLANE: usize = 112 * 112;
+
+/// From how many bytes of input (an image's planes) [`fill_blocked`]
+/// prefetches: inputs that do not fit in L2 come from L3 or memory, along
+/// 16 planes at once, more streams than the hardware prefetcher follows
+/// well. Measured on MobileNetV2's layers of 1.6 MB and more (96x56x56 of
+/// stride 2 0.227 → 0.212 ms, 144x56x56 0.181 → 0.173); on smaller ones
+/// it cost up to 0.004 ms.
+const PREFETCH_INPUT_BYTES: usize = 1 << 20;
+
+/// How far ahead [`fill_blocked`] prefetches along each plane, in lines
+/// of 16 values (8 measured better than 24).
+const PREFETCH_LINES: usize = 8;
 
 /// How many bytes one band of [`Blocked`] scratch rows takes at most
 /// (unless a band of [`Blocked::min_band`] rows takes more): the rows stay
@@ -608,6 +619,9 @@ struct Blocked {
     reach: usize,
     /// The scratch's length in values.
     len: usize,
+    /// How many lines of 16 values ahead [`fill_blocked`] prefetches along
+    /// each plane (0: none).
+    ahead: usize,
 }
 
 impl Blocked {
@@ -616,10 +630,9 @@ impl Blocked {
     /// plane at most [`BLOCKED_MAX_PLANE`]'s, and no pad is negative. Bands
     /// take about `budget` bytes of scratch rows.
     fn new(g: &Geometry, budget: usize) -> Option<Blocked> {
-        let strided = g.stride[1] > 1 || g.stride[2] > 1;
         let planes_fit = g.groups >= LANES
             && g.input_size() >= LANES
-            && (LANES..=BLOCKED_MAX_PLANE[usize::from(strided)]).contains(&g.output_size())
+            && (LANES..=BLOCKED_MAX_PLANE).contains(&g.output_size())
             && g.kernel_size() > 0;
         if !planes_fit || g.pad_begin[1] < 0 || g.pad_begin[2] < 0 || !has_avx512() {
             return None;
@@ -647,6 +660,12 @@ impl Blocked {
             reach: offsets.iter().max().map_or(0, |&o| o),
             offsets,
             len: rows(band + min_band - 1) * pw * LANES,
+            ahead: if g.groups * g.input_size() * std::mem::size_of::<f32>() >= PREFETCH_INPUT_BYTES
+            {
+                PREFETCH_LINES
+            } else {
+                0
+            },
         })
     }
 }
@@ -685,6 +704,10 @@ struct Scratch {
     rows: Vec<f32>,
     taps: Vec<[f32; LANES]>,
     phases: Vec<f32>,
+    /// Where each input value of a band goes in `rows` ([`fill_blocked`]),
+    /// and the first output row of the band it was made for.
+    places: Vec<u32>,
+    places_band: Option<usize>,
 }
 
 /// A 1-D or 2-D depthwise convolution by blocks of 16 channels
@@ -707,9 +730,12 @@ fn depthwise_blocked(o: &Operands<'_, f32>, b: &Blocked, out: &mut [f32]) {
         }
     }
     let init = || Scratch {
-        rows: vec![0.0; b.len],
+        // With a pixel past the band's rows for the values a fill drops.
+        rows: vec![0.0; b.len + LANES],
         taps: Vec::new(),
         phases: Vec::new(),
+        places: Vec::new(),
+        places_band: None,
     };
     let run = |s: &mut Scratch, item: Work<'_>| match item {
         Work::Block(first, dst) => {
@@ -744,7 +770,7 @@ fn depthwise_blocked(o: &Operands<'_, f32>, b: &Blocked, out: &mut [f32]) {
 use std::arch::x86_64::{
     __m512, _mm512_add_ps, _mm512_castpd_ps, _mm512_castps_pd, _mm512_loadu_ps, _mm512_mul_ps,
     _mm512_setzero_ps, _mm512_shuffle_f32x4, _mm512_storeu_ps, _mm512_unpackhi_pd,
-    _mm512_unpackhi_ps, _mm512_unpacklo_pd, _mm512_unpacklo_ps,
+    _mm512_unpackhi_ps, _mm512_unpacklo_pd, _mm512_unpacklo_ps, _mm_prefetch, _MM_HINT_T0,
 };
 
 /// The 16 values of `s` from `at` as a vector.
@@ -772,7 +798,7 @@ fn store(s: &mut [f32], at: usize, v: __m512) {
 /// transposed into `s.rows`, then 16 output pixels at a time, each the
 /// sum of its taps in kernel order from zero (a multiply, then an add:
 /// the same roundings as the planar paths), transposed back to the
-/// planes, finished by the epilogue, and stored.
+/// planes, finished by the epilogue in registers, and stored.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
 fn blocked_group(
@@ -783,68 +809,88 @@ fn blocked_group(
     s: &mut Scratch,
 ) {
     let g = o.g;
-    let (p_in, p_out, k_size) = (g.input_size(), g.output_size(), g.kernel_size());
+    let (p_in, p_out) = (g.input_size(), g.output_size());
     let c0 = first % g.groups;
     let src = &o.x[first * p_in..][..LANES * p_in];
     let shortcut = o.shortcut.map(|sc| &sc[first * p_out..][..LANES * p_out]);
-    s.taps.clear();
-    s.taps
-        .extend((0..k_size).map(|t| std::array::from_fn(|lane| o.w[(c0 + lane) * k_size + t])));
+    block_weights(o.w, g.kernel_size(), c0, &mut s.taps);
+    // The bias of the block's 16 channels, one per lane.
+    let bias = o
+        .epilogue
+        .and_then(|e| e.bias.as_ref())
+        .map(|bias| load(bias, c0));
     let [_, oh, ow] = g.output;
     let [sy, sx] = b.stride;
+    let (kh, kw) = (g.kernel[1], g.kernel[2]);
+    let walk = Walk {
+        ow,
+        step: sx * LANES,
+        row_step: sy * b.pw * LANES,
+        tap_row: g.dilation[1] * b.pw * LANES,
+        tap_column: g.dilation[2] * LANES,
+    };
     let mut y0 = 0;
     while y0 < oh {
         let mut count = b.band.min(oh - y0);
         if oh - y0 - count < b.min_band {
             count = oh - y0;
         }
-        fill_blocked(src, g, b, y0, count, &mut s.rows);
-        let rows = &s.rows[..];
+        if s.places_band != Some(y0) {
+            band_places(g, b, y0, count, &mut s.places);
+            s.places_band = Some(y0);
+        }
+        fill_blocked(src, g, b, y0, count, &s.places, &mut s.rows);
+        let rows = &s.rows[..b.len];
         let mut p = y0 * ow;
         let end = (y0 + count) * ow;
         while p < end {
             // The band holds at least 16 outputs: the last block of 16
             // overlaps the one before (the same sums again).
             let at = p.min(end - LANES);
-            // Where each of the 16 pixels' reads start (in order, so the
-            // last one reads furthest: checked once, not at every read).
-            let (mut y, mut x) = (at / ow - y0, at % ow);
-            let bases: [usize; LANES] = std::array::from_fn(|_| {
-                let base = (y * sy * b.pw + x * sx) * LANES;
-                x += 1;
-                if x == ow {
-                    x = 0;
-                    y += 1;
+            // Each pixel's reads start further than the one before (rows
+            // in order, a row's pixels in order): the last pixel's last
+            // read is the furthest, checked once, not at every read.
+            let base_of = |q: usize| ((q / ow - y0) * sy * b.pw + q % ow * sx) * LANES;
+            assert!(base_of(at + LANES - 1) + b.reach + LANES <= rows.len());
+            let (base, x) = (base_of(at), at % ow);
+            // SAFETY: every read is at most the last pixel's furthest
+            // (asserted above).
+            let sums = unsafe {
+                match (kh, kw) {
+                    (3, 3) => walk.sums::<3, 3>(rows, &s.taps, base, x),
+                    (5, 5) => walk.sums::<5, 5>(rows, &s.taps, base, x),
+                    _ => walk.sums_any(rows, &s.taps, &b.offsets, base, x),
                 }
-                base
-            });
-            assert!(bases[LANES - 1] + b.reach + LANES <= rows.len());
-            let mut sums = [_mm512_setzero_ps(); LANES];
-            for (weights, &offset) in s.taps.iter().zip(&b.offsets) {
-                // SAFETY: 16 weights.
-                let w = unsafe { _mm512_loadu_ps(weights.as_ptr()) };
-                for (sum, &base) in sums.iter_mut().zip(&bases) {
-                    // SAFETY: `base + offset + LANES` is at most the last
-                    // pixel's `base + reach + LANES`, inside `rows`
-                    // (asserted above).
-                    let v = unsafe { _mm512_loadu_ps(rows.as_ptr().add(base + offset)) };
-                    *sum = _mm512_add_ps(*sum, _mm512_mul_ps(w, v));
+            };
+            match (o.epilogue, shortcut) {
+                // The shortcut is by planes: the bias is added to the
+                // pixels' 16 channels, the rest to the planes' 16 pixels.
+                (Some(e), Some(sc)) => {
+                    let mut sums = sums;
+                    if let Some(bias) = bias {
+                        for v in &mut sums {
+                            *v = _mm512_add_ps(*v, bias);
+                        }
+                    }
+                    for (lane, v) in transpose(sums).into_iter().enumerate() {
+                        let at = lane * p_out + at;
+                        store(dst, at, e.apply_vector(None, v, Some(load(sc, at))));
+                    }
                 }
-            }
-            for (lane, v) in transpose(sums).into_iter().enumerate() {
-                let at = lane * p_out + at;
-                if let Some(e) = o.epilogue {
-                    let mut values = [0.0f32; LANES];
-                    // SAFETY: 16 values.
-                    unsafe { _mm512_storeu_ps(values.as_mut_ptr(), v) };
-                    e.apply_inline(
-                        c0 + lane,
-                        &mut values,
-                        shortcut.map(|sc| &sc[at..at + LANES]),
-                    );
-                    dst[at..at + LANES].copy_from_slice(&values);
-                } else {
-                    store(dst, at, v);
+                // All of it on the pixels' 16 channels.
+                (Some(e), None) => {
+                    let mut sums = sums;
+                    for v in &mut sums {
+                        *v = e.apply_vector(bias, *v, None);
+                    }
+                    for (lane, v) in transpose(sums).into_iter().enumerate() {
+                        store(dst, lane * p_out + at, v);
+                    }
+                }
+                (None, _) => {
+                    for (lane, v) in transpose(sums).into_iter().enumerate() {
+                        store(dst, lane * p_out + at, v);
+                    }
                 }
             }
             p = at + LANES;
@@ -853,18 +899,208 @@ fn blocked_group(
     }
 }
 
+/// The weights of channels `c0..c0 + 16` by tap into `taps` (tap `t`'s 16
+/// weights, one per channel), 16 taps at a time by a transpose of their
+/// rows (masked loads past a channel's last tap).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
+fn block_weights(w: &[f32], k_size: usize, c0: usize, taps: &mut Vec<[f32; LANES]>) {
+    use std::arch::x86_64::_mm512_maskz_loadu_ps;
+    taps.clear();
+    let channels = &w[c0 * k_size..][..LANES * k_size];
+    for t0 in (0..k_size).step_by(LANES) {
+        let n = LANES.min(k_size - t0);
+        let mask = ((1u32 << n) - 1) as u16;
+        let rows: [__m512; LANES] = std::array::from_fn(|lane| {
+            let row = &channels[lane * k_size + t0..][..n];
+            // SAFETY: the mask reads only the `n` values of `row`.
+            unsafe { _mm512_maskz_loadu_ps(mask, row.as_ptr()) }
+        });
+        for v in &transpose(rows)[..n] {
+            let mut tap = [0.0f32; LANES];
+            store(&mut tap, 0, *v);
+            taps.push(tap);
+        }
+    }
+}
+
+/// How [`blocked_group`] steps from one output pixel's reads to the
+/// next's and to its taps' in the scratch, in values: the next pixel of a
+/// row (of `ow`) is `step` further, the next row's first `row_step` after
+/// this row's first; tap `(ky, kx)` is `ky * tap_row + kx * tap_column`
+/// from the pixel's start.
+#[cfg(target_arch = "x86_64")]
+struct Walk {
+    ow: usize,
+    step: usize,
+    row_step: usize,
+    tap_row: usize,
+    tap_column: usize,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Walk {
+    /// Where the reads of the pixel after the one at `base` (column `x`)
+    /// start, and its column.
+    #[inline(always)]
+    fn next(&self, base: usize, x: usize) -> (usize, usize) {
+        if x + 1 == self.ow {
+            (base - x * self.step + self.row_step, 0)
+        } else {
+            (base + self.step, x + 1)
+        }
+    }
+
+    /// Where the reads of the 16 output pixels from the one at `base`
+    /// (column `x`) start.
+    #[inline(always)]
+    fn bases(&self, base: usize, x: usize) -> [usize; LANES] {
+        let (mut base, mut x) = (base, x);
+        let mut bases = [0; LANES];
+        for b in &mut bases {
+            *b = base;
+            (base, x) = self.next(base, x);
+        }
+        bases
+    }
+
+    /// The sums of the 16 output pixels whose reads start at `base` in
+    /// `rows` (the first at column `x` of its row), for a `KH x KW`
+    /// kernel: four pixels at a time through their taps in kernel order
+    /// (four independent chains of additions in flight), the weights in
+    /// registers and each read at a fixed distance from its pixel's start.
+    /// (Sixteen pixels at a time through each tap kept 16 addresses, which
+    /// did not fit in the general registers and were reloaded from the
+    /// stack at every read.)
+    ///
+    /// # Safety
+    /// Every read, up to the last pixel's last tap's 16 values, is inside
+    /// `rows`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
+    #[inline]
+    unsafe fn sums<const KH: usize, const KW: usize>(
+        &self,
+        rows: &[f32],
+        taps: &[[f32; LANES]],
+        base: usize,
+        x: usize,
+    ) -> [__m512; LANES] {
+        let weights: [[__m512; KW]; KH] =
+            std::array::from_fn(|ky| std::array::from_fn(|kx| load(&taps[ky * KW + kx], 0)));
+        let bases = self.bases(base, x);
+        let mut sums = [_mm512_setzero_ps(); LANES];
+        for (group, out) in bases.chunks_exact(4).zip(sums.chunks_exact_mut(4)) {
+            let pixels = [0, 1, 2, 3].map(|k| rows.as_ptr().wrapping_add(group[k]));
+            let mut acc = [_mm512_setzero_ps(); 4];
+            for (ky, row) in weights.iter().enumerate() {
+                for (kx, &w) in row.iter().enumerate() {
+                    let at = ky * self.tap_row + kx * self.tap_column;
+                    for (sum, pixel) in acc.iter_mut().zip(pixels) {
+                        // SAFETY: as the caller guarantees.
+                        let v = unsafe { _mm512_loadu_ps(pixel.add(at)) };
+                        *sum = _mm512_add_ps(*sum, _mm512_mul_ps(w, v));
+                    }
+                }
+            }
+            out.copy_from_slice(&acc);
+        }
+        sums
+    }
+
+    /// [`Walk::sums`] for any kernel: the taps' weights read with their
+    /// values, their distances from `offsets`.
+    ///
+    /// # Safety
+    /// As [`Walk::sums`].
+    #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
+    #[inline]
+    unsafe fn sums_any(
+        &self,
+        rows: &[f32],
+        taps: &[[f32; LANES]],
+        offsets: &[usize],
+        base: usize,
+        x: usize,
+    ) -> [__m512; LANES] {
+        let bases = self.bases(base, x);
+        let mut sums = [_mm512_setzero_ps(); LANES];
+        for (group, out) in bases.chunks_exact(4).zip(sums.chunks_exact_mut(4)) {
+            let pixels = [0, 1, 2, 3].map(|k| rows.as_ptr().wrapping_add(group[k]));
+            let mut acc = [_mm512_setzero_ps(); 4];
+            for (weights, &at) in taps.iter().zip(offsets) {
+                let w = load(weights, 0);
+                for (sum, pixel) in acc.iter_mut().zip(pixels) {
+                    // SAFETY: as the caller guarantees.
+                    let v = unsafe { _mm512_loadu_ps(pixel.add(at)) };
+                    *sum = _mm512_add_ps(*sum, _mm512_mul_ps(w, v));
+                }
+            }
+            out.copy_from_slice(&acc);
+        }
+        sums
+    }
+}
+
+/// Where each input value under the band of `count` output rows from
+/// `y0` goes in the [`Blocked`] scratch (the first value of its pixel),
+/// in the order of the input from the band's first row: the same for
+/// every block of channels, so made once per band. Values never read (the
+/// columns a negative end pad cuts) go to the pixel past the band's rows,
+/// [`Blocked::len`].
+fn band_places(g: &Geometry, b: &Blocked, y0: usize, count: usize, places: &mut Vec<u32>) {
+    let (first_row, end_row) = band_input_rows(g, b, y0, count);
+    let [_, _, iw] = g.input;
+    let (pt, pl) = (g.pad_begin[1] as usize, g.pad_begin[2] as usize);
+    let r0 = y0 * b.stride[0];
+    let columns = iw.min(b.pw.saturating_sub(pl));
+    places.clear();
+    for iy in first_row..end_row {
+        let row = (iy + pt - r0) * b.pw + pl;
+        places.extend((0..iw).map(|ix| {
+            let at = if ix < columns {
+                (row + ix) * LANES
+            } else {
+                b.len
+            };
+            // The scratch is far below 2^32 values (a band's budget).
+            at as u32
+        }));
+    }
+}
+
+/// The input rows `first..end` under the band of `count` output rows
+/// from `y0` (those of its padded rows that are not padding).
+fn band_input_rows(g: &Geometry, b: &Blocked, y0: usize, count: usize) -> (usize, usize) {
+    let [_, ih, _] = g.input;
+    let (kh, dy) = (g.kernel[1], g.dilation[1]);
+    let pt = g.pad_begin[1] as usize;
+    let r0 = y0 * b.stride[0];
+    let r1 = (y0 + count - 1) * b.stride[0] + (kh - 1) * dy + 1;
+    (r0.saturating_sub(pt).min(ih), r1.saturating_sub(pt).min(ih))
+}
+
 /// Copies the padded input rows under the band of `count` output rows from
 /// `y0` from the 16 planes `src` into `rows`, channel-interleaved: 16
 /// input values of each plane at a time (along the plane, across its
-/// rows), transposed into 16 pixels. Rows of padding are zeroed; columns
-/// of padding are never written (zeros since the scratch was made).
+/// rows), transposed into 16 pixels, each stored where `places` (made by
+/// [`band_places`] for this band) says. Rows of padding are zeroed;
+/// columns of padding are never written (zeros since the scratch was
+/// made).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
-fn fill_blocked(src: &[f32], g: &Geometry, b: &Blocked, y0: usize, count: usize, rows: &mut [f32]) {
+fn fill_blocked(
+    src: &[f32],
+    g: &Geometry,
+    b: &Blocked,
+    y0: usize,
+    count: usize,
+    places: &[u32],
+    rows: &mut [f32],
+) {
     let [sy, _] = b.stride;
     let [_, ih, iw] = g.input;
     let (kh, dy) = (g.kernel[1], g.dilation[1]);
-    let (pt, pl) = (g.pad_begin[1] as usize, g.pad_begin[2] as usize);
+    let pt = g.pad_begin[1] as usize;
     let p_in = g.input_size();
     let row = b.pw * LANES;
     // Padded rows r0..r1 are scratch rows 0..r1 - r0.
@@ -875,45 +1111,40 @@ fn fill_blocked(src: &[f32], g: &Geometry, b: &Blocked, y0: usize, count: usize,
             rows[(r - r0) * row..][..row].fill(0.0);
         }
     }
-    let first_row = r0.saturating_sub(pt).min(ih);
-    let end_row = r1.saturating_sub(pt).min(ih);
-    // Input columns past the scratch's are never read (a negative end pad).
-    let columns = iw.min(b.pw.saturating_sub(pl));
-    let end = end_row * iw;
-    let mut p = first_row * iw;
-    // The input pixel at `p` (row, column), carried from block to block.
-    let (mut iy, mut ix) = (first_row, 0);
+    let (first_row, end_row) = band_input_rows(g, b, y0, count);
+    let (start, end) = (first_row * iw, end_row * iw);
+    let places = &places[..end - start];
+    let mut p = start;
     while p < end {
         // A whole block of 16 from the plane, its values outside the band
-        // dropped.
+        // dropped (stored past the band's rows).
         let at = p.min(p_in - LANES);
         let pixels = transpose(std::array::from_fn(|lane| load(src, lane * p_in + at)));
-        if at == p && at + LANES <= end && columns == iw {
-            // All 16 are the band's and read: stored one after the other,
-            // a row's end skipping the padding columns.
-            let mut to = ((iy + pt - r0) * b.pw + pl + ix) * LANES;
-            for pixel in pixels {
-                store(rows, to, pixel);
-                to += LANES;
-                ix += 1;
-                if ix == iw {
-                    ix = 0;
-                    iy += 1;
-                    to += (b.pw - iw) * LANES;
-                }
+        if b.ahead > 0 {
+            // The same line of each plane `ahead` lines on (past a
+            // plane's end, the next plane's first: read next or soon).
+            for lane in 0..LANES {
+                let line = src
+                    .as_ptr()
+                    .wrapping_add(lane * p_in + at + b.ahead * LANES);
+                // A prefetch reads nothing and faults on no address.
+                _mm_prefetch::<_MM_HINT_T0>(line.cast());
+            }
+        }
+        if at == p && at + LANES <= end {
+            let to = &places[at - start..][..LANES];
+            for (pixel, &to) in pixels.into_iter().zip(to) {
+                store(rows, to as usize, pixel);
             }
         } else {
-            (iy, ix) = (at / iw, at % iw);
             for (j, pixel) in pixels.into_iter().enumerate() {
                 let q = at + j;
-                if q >= p && q < end && ix < columns {
-                    store(rows, ((iy + pt - r0) * b.pw + pl + ix) * LANES, pixel);
-                }
-                ix += 1;
-                if ix == iw {
-                    ix = 0;
-                    iy += 1;
-                }
+                let to = if q >= p && q < end {
+                    places[q - start] as usize
+                } else {
+                    b.len
+                };
+                store(rows, to, pixel);
             }
         }
         p = at + LANES;
@@ -1226,9 +1457,10 @@ mod tests {
     /// `budget`, unfused and with both epilogues, against the direct loop
     /// (`want`, `relu_want`, `clamp_want` as in the banded test) and
     /// against the banded path on values whose sums round (bit for bit).
-    fn check_blocked(g: &Geometry, budget: usize) {
+    fn check_blocked(g: &Geometry, budget: usize, ahead: usize) {
         let bands = Bands::new(g, BAND_BYTES, MIN_BAND).unwrap();
-        let blocked = Blocked::new(g, budget).unwrap_or_else(|| panic!("not blocked: {g:?}"));
+        let mut blocked = Blocked::new(g, budget).unwrap_or_else(|| panic!("not blocked: {g:?}"));
+        blocked.ahead = ahead;
         let (x, w) = operands(g);
         let want: Vec<f32> = reference(&x, &w, g).iter().map(|&v| v as f32).collect();
         let (x, w): (Vec<f32>, Vec<f32>) = (
@@ -1326,6 +1558,8 @@ mod tests {
             ([14, 14], [3, 3], [2, 2], [1, 1], [1, 1], [1, 1]),
             ([30, 37], [3, 3], [2, 2], [1, 1], [1, 1], [1, 1]),
             ([15, 13], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            // Planes of several bands, of stride 1.
+            ([40, 37], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
             // An odd pad with stride 2, a negative end pad (the input's last
             // columns and rows unread), stride 3 with a dilation.
             ([9, 12], [3, 3], [2, 2], [1, 1], [3, 3], [0, -1]),
@@ -1341,6 +1575,11 @@ mod tests {
             ([17, 3], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
             ([2, 9], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
             ([5, 8], [1, 1], [1, 1], [1, 1], [0, 0], [0, 0]),
+            // The kernels with their own tap loops: 5x5 (stride 2, a
+            // dilation) and 3x3 with a dilation and stride 3.
+            ([12, 12], [5, 5], [1, 1], [1, 1], [2, 2], [2, 2]),
+            ([17, 19], [5, 5], [2, 2], [1, 2], [2, 3], [2, 3]),
+            ([13, 20], [3, 3], [3, 3], [2, 2], [2, 1], [0, 2]),
         ];
         for &(input, kernel, stride, dilation, pad_begin, pad_end) in cases {
             // Two images of 19 channels: one block of 16 and 3 planes left
@@ -1353,8 +1592,10 @@ mod tests {
                 );
                 // The fewest band rows, a few, and the default.
                 for budget in [0, 4 << 10, BLOCKED_BYTES] {
-                    check_blocked(&g, budget);
+                    check_blocked(&g, budget, 0);
                 }
+                // With the fill's prefetches (past the input's end too).
+                check_blocked(&g, BLOCKED_BYTES, PREFETCH_LINES);
             }
         }
     }
@@ -1370,11 +1611,20 @@ mod tests {
         };
         assert!(Blocked::new(&g(15, [8, 8]), BLOCKED_BYTES).is_none());
         assert!(Blocked::new(&g(32, [3, 3]), BLOCKED_BYTES).is_none());
-        assert!(Blocked::new(&g(32, [28, 28]), BLOCKED_BYTES).is_none());
-        assert_eq!(
-            Blocked::new(&g(32, [8, 8]), BLOCKED_BYTES).is_some(),
-            has_avx512()
-        );
+        assert!(Blocked::new(&g(32, [113, 112]), BLOCKED_BYTES).is_none());
+        for input in [[8, 8], [28, 28], [112, 112]] {
+            assert_eq!(
+                Blocked::new(&g(32, input), BLOCKED_BYTES).is_some(),
+                has_avx512()
+            );
+        }
+        // The fill prefetches from 1 MiB of input.
+        if has_avx512() {
+            let ahead =
+                |groups, input| Blocked::new(&g(groups, input), BLOCKED_BYTES).map(|b| b.ahead);
+            assert_eq!(ahead(32, [92, 92]), Some(PREFETCH_LINES));
+            assert_eq!(ahead(32, [56, 56]), Some(0));
+        }
         // f64 values stay planar.
         let g = g(32, [8, 8]);
         let bands = Bands::new(&g, BAND_BYTES, MIN_BAND).unwrap();
