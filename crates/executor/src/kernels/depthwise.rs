@@ -571,11 +571,11 @@ const LANES: usize = 16;
 /// The largest output plane [`Blocked`] takes (values): the largest
 /// measured. On MobileNetV2 (one thread, fastest calls, loaded machine),
 /// with its tap loop and epilogue in registers the blocked path wins or
-/// ties at every size against the planar bands: 384x14x14 0.032 → 0.028
-/// ms, 192x28x28 0.081 → 0.058, 144x56x56 0.197 → 0.181 (0.173 with its
-/// fill's prefetch), the stride-2 96x56x56 0.287 → 0.227 (0.212), and
-/// 32x112x112 0.151 → 0.149. (Before those, it lost from 28x28 planes of
-/// stride 1 on: its transposes cost more than the bands' row copies.)
+/// ties at every size against the planar bands: 192x28x28 0.081 → 0.058
+/// ms, 144x56x56 0.197 → 0.181 (0.173 with its fill's prefetch), the
+/// stride-2 96x56x56 0.287 → 0.227 (0.212), and 32x112x112 0.151 →
+/// 0.149. (Before those, it lost from 28x28 planes of stride 1 on: its
+/// transposes cost more than the bands' row copies.)
 const BLOCKED_MAX_PLANE: usize = 112 * 112;
 
 /// From how many bytes of input (an image's planes) [`fill_blocked`]
