@@ -180,16 +180,109 @@ pub fn opset_runs(mask: u32) -> String {
     runs.join(", ")
 }
 
-/// The ops known to shape inference, sorted by type name, looked up by
-/// binary search together with the OpenVINO opsets that contain each
-/// ([`OPSET_MASKS`], sorted the same way; the project's ops have none).
+/// The ops known to shape inference ([`crate::ops::ALL`]), each with the
+/// OpenVINO opsets that contain it ([`OPSET_MASKS`]; the project's ops have
+/// none).
 ///
-/// Both tables are static, so a registry costs nothing to make: a hash map
-/// of them took 0.07 ms to build in a fresh process, a quarter of a small
-/// model's whole check (issue 18).
+/// Nothing is built at run time: a name is looked up by binary search in a
+/// table of the names' first eight bytes made at compile time ([`PREFIXES`])
+/// and each op's mask is found at compile time too ([`MASKS`]). A hash map
+/// of both tables took 0.07 ms to build in a fresh process (a quarter of a
+/// small model's whole check), and a search of the tables themselves, by
+/// string comparisons through a pointer per op, 0.3 µs a layer (issue 18).
 pub struct Registry {
     ops: &'static [&'static OpDef],
 }
+
+/// How many ops the registry knows.
+const OPS: usize = crate::ops::ALL.len();
+
+/// The first eight bytes of `name` as a big-endian number, zero-padded:
+/// two names' keys compare as the names' first eight bytes do (a name has
+/// no NUL byte, so a shorter name that is a prefix of a longer sorts first,
+/// as in byte order).
+const fn prefix_key(name: &str) -> u64 {
+    let bytes = name.as_bytes();
+    let mut key = 0u64;
+    let mut i = 0;
+    while i < 8 {
+        key <<= 8;
+        if i < bytes.len() {
+            key |= bytes[i] as u64;
+        }
+        i += 1;
+    }
+    key
+}
+
+/// `a` against `b` in byte order, as `-1`, `0` or `1` (usable in constants).
+const fn compare(a: &str, b: &str) -> i8 {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut i = 0;
+    while i < a.len() && i < b.len() {
+        if a[i] != b[i] {
+            return if a[i] < b[i] { -1 } else { 1 };
+        }
+        i += 1;
+    }
+    if a.len() == b.len() {
+        0
+    } else if a.len() < b.len() {
+        -1
+    } else {
+        1
+    }
+}
+
+/// [`prefix_key`] of each op's type name, in [`crate::ops::ALL`]'s order.
+/// That table is in byte order (checked here, when the crate is compiled),
+/// so these keys are sorted too.
+static PREFIXES: [u64; OPS] = {
+    let all = crate::ops::ALL;
+    let mut keys = [0u64; OPS];
+    let mut i = 0;
+    while i < OPS {
+        assert!(
+            i == 0 || compare(all[i - 1].type_name, all[i].type_name) < 0,
+            "ops::ALL must be sorted by type name in byte order, without duplicates"
+        );
+        keys[i] = prefix_key(all[i].type_name);
+        i += 1;
+    }
+    keys
+};
+
+/// Each op's [`OPSET_MASKS`] entry, in [`crate::ops::ALL`]'s order (`None`
+/// for an op OpenVINO does not have), by one merge of the two sorted
+/// tables when the crate is compiled.
+static MASKS: [Option<u32>; OPS] = {
+    let all = crate::ops::ALL;
+    let mut masks = [None; OPS];
+    let (mut i, mut j) = (0, 0);
+    while j < OPENVINO_OPS {
+        assert!(
+            j == 0 || compare(OPSET_MASKS[j - 1].0, OPSET_MASKS[j].0) < 0,
+            "OPSET_MASKS must be sorted by name in byte order, without duplicates"
+        );
+        j += 1;
+    }
+    j = 0;
+    while i < OPS && j < OPENVINO_OPS {
+        match compare(all[i].type_name, OPSET_MASKS[j].0) {
+            0 => {
+                masks[i] = Some(OPSET_MASKS[j].1);
+                i += 1;
+                j += 1;
+            }
+            -1 => i += 1,
+            _ => j += 1,
+        }
+    }
+    masks
+};
+
+/// How many ops [`OPSET_MASKS`] lists.
+const OPENVINO_OPS: usize = OPSET_MASKS.len();
 
 impl std::fmt::Debug for OpDef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -226,24 +319,27 @@ impl Registry {
         self.ops.to_vec()
     }
 
+    /// The position in [`crate::ops::ALL`] of the op named `type_name`.
+    fn position(type_name: &str) -> Option<usize> {
+        let key = prefix_key(type_name);
+        let first = PREFIXES.partition_point(|&k| k < key);
+        // The few ops whose names share their first eight bytes
+        // (`Convolution`, `ConvolutionBackpropData`) are side by side.
+        (first..OPS)
+            .take_while(|&i| PREFIXES[i] == key)
+            .find(|&i| crate::ops::ALL[i].type_name == type_name)
+    }
+
     /// Resolves a layer's `type` and `version` attributes.
     pub fn resolve(&self, type_name: &str, version: &str) -> Resolution<'_> {
-        let type_name = ir::ir_type_name(type_name);
-        let Ok(at) = self
-            .ops
-            .binary_search_by(|def| def.type_name.cmp(type_name))
-        else {
+        let Some(at) = Registry::position(ir::ir_type_name(type_name)) else {
             return Resolution::UnknownType;
         };
         let def = self.ops[at];
-        let mask = OPSET_MASKS
-            .binary_search_by(|(name, _)| name.cmp(&type_name))
-            .ok()
-            .map(|at| OPSET_MASKS[at].1);
         let Some((family, opset)) = OpsetFamily::parse(version) else {
             return Resolution::UnknownVersion;
         };
-        if let (OpsetFamily::OpenVino, Some(in_opsets)) = (family, mask) {
+        if let (OpsetFamily::OpenVino, Some(in_opsets)) = (family, MASKS[at]) {
             let contained = opset < u32::BITS && in_opsets & (1 << opset) != 0;
             if !contained {
                 return Resolution::NotInOpset { opset, in_opsets };
@@ -328,36 +424,39 @@ mod tests {
     }
 
     #[test]
-    fn the_tables_are_sorted_by_type_name_without_duplicates() {
-        // `resolve` searches both by halves.
-        for pair in crate::ops::ALL.windows(2) {
-            assert!(
-                pair[0].type_name < pair[1].type_name,
-                "ops::ALL: `{}` before `{}`",
-                pair[0].type_name,
-                pair[1].type_name
+    fn every_op_and_its_mask_are_found_by_name() {
+        for (at, def) in crate::ops::ALL.iter().enumerate() {
+            assert_eq!(
+                Registry::position(def.type_name),
+                Some(at),
+                "{}",
+                def.type_name
             );
-        }
-        for pair in OPSET_MASKS.windows(2) {
-            assert!(
-                pair[0].0 < pair[1].0,
-                "OPSET_MASKS: `{}` before `{}`",
-                pair[0].0,
-                pair[1].0
-            );
-        }
-        let registry = Registry::standard();
-        for def in crate::ops::ALL {
-            assert_ne!(
-                registry.resolve(def.type_name, "opset1"),
-                Resolution::UnknownType,
+            let listed = OPSET_MASKS.iter().find(|(name, _)| *name == def.type_name);
+            assert_eq!(
+                MASKS[at],
+                listed.map(|(_, mask)| *mask),
                 "{}",
                 def.type_name
             );
         }
-        for name in ["", "AAA", "Abs ", "Zzz", "abs"] {
-            assert_eq!(registry.resolve(name, "opset1"), Resolution::UnknownType);
+        // Absent names, including prefixes and extensions of present ones
+        // and names that share a present one's first eight bytes.
+        for name in [
+            "",
+            "A",
+            "Ad",
+            "Add2",
+            "Abs ",
+            "abs",
+            "Convolutio",
+            "ConvolutionX",
+            "Zzz",
+        ] {
+            assert_eq!(Registry::position(name), None, "{name}");
         }
+        assert_eq!(prefix_key("Add"), u64::from_be_bytes(*b"Add\0\0\0\0\0"));
+        assert!(compare("Add", "Addx") < 0 && compare("B", "Ab") > 0 && compare("Ab", "Ab") == 0);
     }
 
     #[test]
