@@ -577,8 +577,11 @@ impl Expr {
             let c = if negate { b.checked_neg() } else { Some(b) };
             return self.plus_constant(c.ok_or(DimError::Overflow)?);
         }
-        if let (Some(a), false) = (self.as_constant(), negate) {
-            return o.plus_constant(a);
+        if let Some(a) = self.as_constant() {
+            // `a - o` is `-o + a`: negating keeps every term's monomial, so
+            // the canonical order and every simplification stay.
+            let o = if negate { o.neg()? } else { o.clone() };
+            return if a == 0 { Ok(o) } else { o.plus_constant(a) };
         }
         let mut map: BTreeMap<Monomial, i64> = self.terms.iter().cloned().collect();
         for (m, c) in o.terms.iter() {
