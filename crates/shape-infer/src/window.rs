@@ -300,14 +300,17 @@ pub fn forward_extent(
     rounding: Rounding,
     axis: usize,
 ) -> Result<Dim, ShapeError> {
-    let padded = input.add(&pads.begin)?.add(&pads.end)?;
     // Stated on the input alone (`H >= 3`), which reads better than the
-    // equivalent `H + 2 >= 5`.
+    // equivalent `H + 2 >= 5`. The pads and the window are constants in
+    // almost every model: they fold first, so the input's expression takes
+    // one sum (`H - 1`), not three.
     let needed = window.sub(&pads.begin)?.sub(&pads.end)?;
+    let slack = input.sub(&needed)?;
     let fits = Predicate::Ge(input.clone(), needed);
     match ctx.symbols.decide(&fits) {
         Some(true) => {}
         Some(false) => {
+            let padded = input.add(&pads.begin)?.add(&pads.end)?;
             return Err(ShapeError::rule(
                 "window-exceeds-input",
                 format!(
@@ -318,11 +321,10 @@ pub fn forward_extent(
                     ctx.symbols.display(&pads.begin),
                     ctx.symbols.display(&pads.end),
                 ),
-            ))
+            ));
         }
         None => ctx.assume(fits)?,
     }
-    let slack = padded.sub(window)?;
     Ok(match rounding {
         Rounding::Floor => floor_positions(&slack, stride)?,
         Rounding::Ceil => slack.ceil_div(stride)?.add_const(1)?,

@@ -573,6 +573,16 @@ impl Expr {
             };
             return c.map(Expr::constant).ok_or(DimError::Overflow);
         }
+        if let Some(b) = o.as_constant() {
+            let c = if negate { b.checked_neg() } else { Some(b) };
+            return self.plus_constant(c.ok_or(DimError::Overflow)?);
+        }
+        if let Some(a) = self.as_constant() {
+            // `a - o` is `-o + a`: negating keeps every term's monomial, so
+            // the canonical order and every simplification stay.
+            let o = if negate { o.neg()? } else { o.clone() };
+            return if a == 0 { Ok(o) } else { o.plus_constant(a) };
+        }
         let mut map: BTreeMap<Monomial, i64> = self.terms.iter().cloned().collect();
         for (m, c) in o.terms.iter() {
             let slot = map.entry(m.clone()).or_insert(0);
@@ -584,6 +594,33 @@ impl Expr {
             .ok_or(DimError::Overflow)?;
         }
         Expr::from_map(map)
+    }
+
+    /// `self + c` without a term map (a convolution's `H + 2 - 3`, a
+    /// slice's `D - 2`: most sums in a model): the constant is the last
+    /// term in canonical order, and no simplification involves it (an exact
+    /// division folds with a multiple of its operand's monomial, never `1`:
+    /// a division of a constant is itself a constant).
+    fn plus_constant(&self, c: i64) -> Result<Expr, DimError> {
+        let mut terms = self.terms.to_vec();
+        match terms.last_mut() {
+            Some((m, k)) if m.is_one() => {
+                *k = k.checked_add(c).ok_or(DimError::Overflow)?;
+                if *k == 0 {
+                    terms.pop();
+                }
+                Ok(Expr {
+                    terms: terms.into(),
+                })
+            }
+            _ => {
+                terms.push((Monomial::default(), c));
+                Expr {
+                    terms: terms.into(),
+                }
+                .within_limits()
+            }
+        }
     }
 
     /// `self + o`.

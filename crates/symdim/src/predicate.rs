@@ -165,6 +165,28 @@ impl SymbolTable {
             {
                 return (Some(d), Some(d));
             }
+            // Against a constant, the other side's bounds shifted: no
+            // difference built (a window rule's `H >= k - pb - pe`).
+            if let Some(c) = a.as_constant() {
+                // c - b lies in [c - hi(b), c - lo(b)].
+                return match self.bounds(b) {
+                    Ok(r) => (
+                        r.hi.and_then(|h| c.checked_sub(h)),
+                        r.lo.and_then(|l| c.checked_sub(l)),
+                    ),
+                    Err(_) => (None, None),
+                };
+            }
+            if let Some(c) = b.as_constant() {
+                // a - c lies in [lo(a) - c, hi(a) - c].
+                return match self.bounds(a) {
+                    Ok(r) => (
+                        r.lo.and_then(|l| l.checked_sub(c)),
+                        r.hi.and_then(|h| h.checked_sub(c)),
+                    ),
+                    Err(_) => (None, None),
+                };
+            }
             match a.sub(b).ok().and_then(|d| self.bounds(&d).ok()) {
                 Some(i) => (i.lo, i.hi),
                 None => (None, None),

@@ -228,6 +228,29 @@ proptest! {
         }
     }
 
+    /// Adding or subtracting a constant, or subtracting from one (which
+    /// skip the term map), gives the form the general sum gives: `e + c ==
+    /// (e + (x + c)) - x`, `c - e == ((x + c) - e) - x`.
+    #[test]
+    fn constant_sums_are_canonical(a in ast(), r in ranges(), c in -1000i64..1000) {
+        let (t, syms) = table(&r);
+        let Ok(e) = build(&a, &t, &syms) else { return Ok(()) };
+        let x = Expr::symbol(syms[0]);
+        let Ok(x_plus_c) = x.add_const(c) else { return Ok(()) };
+        let by_map = e.add(&x_plus_c).and_then(|s| s.sub(&x));
+        let Ok(by_map) = by_map else { return Ok(()) };
+        prop_assert_eq!(e.add_const(c), Ok(by_map.clone()), "{} + {}", t.display(&e), c);
+        prop_assert_eq!(Expr::constant(c).add(&e), Ok(by_map));
+        let from = x_plus_c.sub(&e).and_then(|s| s.sub(&x));
+        if let Ok(from) = from {
+            prop_assert_eq!(Expr::constant(c).sub(&e), Ok(from), "{} - {}", c, t.display(&e));
+        }
+        let minus = x.sub(&Expr::constant(c)).and_then(|x_minus_c| e.add(&x_minus_c)).and_then(|s| s.sub(&x));
+        if let Ok(minus) = minus {
+            prop_assert_eq!(e.sub(&Expr::constant(c)), Ok(minus));
+        }
+    }
+
     /// (2) `parse_expr(display(e)) == e`.
     #[test]
     fn display_parse_round_trip(a in ast(), r in ranges()) {

@@ -51,10 +51,16 @@ fn infer(_: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, Sha
         Some(n) if n <= MAX_VALUE_ELEMENTS => {
             match decode_integers(*element_type, data.as_slice()) {
                 Some(values) => tensor.with_value(values),
-                None => match decode_reals(*element_type, data.as_slice()) {
-                    Some(values) if n <= MAX_REAL_VALUE_ELEMENTS => tensor.with_real_value(values),
-                    _ => tensor,
-                },
+                // Checked before decoding: a float weight of up to 1024
+                // elements was decoded and then dropped (a fifth of a small
+                // CNN's check, issue 18).
+                None if n <= MAX_REAL_VALUE_ELEMENTS => {
+                    match decode_reals(*element_type, data.as_slice()) {
+                        Some(values) => tensor.with_real_value(values),
+                        None => tensor,
+                    }
+                }
+                None => tensor,
             }
         }
         _ => tensor,

@@ -13,6 +13,7 @@ use symdim::{Expr, Interval, Predicate};
 
 use crate::context::InferContext;
 use crate::error::ShapeError;
+use crate::ops::support::MAX_REAL_VALUE_ELEMENTS;
 use crate::registry::{OpCall, OpDef, OpDoc};
 use crate::tensor::TensorInfo;
 
@@ -177,6 +178,12 @@ fn convert(
     // mantissa (OpenVINO's interval propagation converts shape values to f32
     // and back around float arithmetic).
     if let Some(limit) = exact_integer_limit(target) {
+        if values.len() > MAX_REAL_VALUE_ELEMENTS {
+            // A float tensor carries values only while it is small, as a
+            // float Const does: a shape's numbers, not an int8 model's
+            // weights on their way to being dequantized (issue 18).
+            return Ok(out);
+        }
         let (lo, hi) = (Expr::constant(-limit), Expr::constant(limit));
         let exact = values.iter().all(|v| match v.as_constant() {
             // A weight's elements: no predicate to build and decide.

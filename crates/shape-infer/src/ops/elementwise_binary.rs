@@ -397,8 +397,12 @@ fn values(
     python_div: bool,
     element_type: ElementType,
 ) -> Option<Vec<Dim>> {
+    // Float tensors carry values only while they are small (as a float
+    // Const) and exact integers.
+    if element_type.is_real() && !small_float_result(out) {
+        return None;
+    }
     let (va, vb) = (integer_values(call, 0)?, integer_values(call, 1)?);
-    // Float tensors carry values only while they are exact integers.
     let float_limit = if element_type.is_real() {
         Some(convert::exact_integer_limit(element_type)?)
     } else {
@@ -427,6 +431,9 @@ fn value_bounds(
     mode: Mode,
     out: &Shape,
 ) -> Option<Vec<(f64, f64)>> {
+    if !small_float_result(out) {
+        return None;
+    }
     let (ba, bb) = (
         support::known_value_bounds(ctx, call.inputs.first()?)?,
         support::known_value_bounds(ctx, call.inputs.get(1)?)?,
@@ -436,6 +443,17 @@ fn value_bounds(
         .zip(&mb)
         .map(|(&i, &j)| interval(kind, *ba.get(i)?, *bb.get(j)?))
         .collect()
+}
+
+/// Whether a float result of `shape` is small enough to carry its values
+/// or their bounds ([`support::MAX_REAL_VALUE_ELEMENTS`], as a float Const): shape
+/// arithmetic is, an int8 model's weights being dequantized are not.
+fn small_float_result(shape: &Shape) -> bool {
+    shape.to_static().is_some_and(|dims| {
+        dims.iter()
+            .try_fold(1usize, |n, &d| n.checked_mul(usize::try_from(d).ok()?))
+            .is_some_and(|n| n <= support::MAX_REAL_VALUE_ELEMENTS)
+    })
 }
 
 /// For each output element, the element of input 0 and of input 1 it is
