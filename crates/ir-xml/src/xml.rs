@@ -454,10 +454,9 @@ impl<'a> XmlStream<'a> {
         self.fill_tree(tree)
     }
 
-    /// Reads the element [`XmlStream::within`] just opened (`name`, its
-    /// attributes `attrs`, the `<` at `at`, its start tag ending at `end`)
-    /// with all its descendants into `tree` (cleared first; its root is the
-    /// element). What is kept is counted from the element [`XmlStream::enter`]
+    /// Reads the element [`XmlStream::within`] just returned as `opened`
+    /// (its attributes `attrs`) with all its descendants into `tree`
+    /// (cleared first; its root is the element). What is kept is counted from the element [`XmlStream::enter`]
     /// was called for, as if that element were read whole.
     pub fn read_child(
         &mut self,
