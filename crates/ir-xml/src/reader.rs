@@ -2,8 +2,10 @@
 //!
 //! The document is streamed with quick-xml. The `<net>` element and the
 //! `<layers>` / `<edges>` lists are never held in memory as a tree; each
-//! `<layer>`, `<edge>` and `<rt_info>` is read as a small subtree
-//! ([`crate::xml::Element`] of a reused [`crate::xml::Tree`]) and turned into IR right away. Edges are resolved
+//! `<layer>` of the model is read from the events straight into its node
+//! (the `layer` module), each `<edge>`, `<rt_info>` and body as a small
+//! subtree ([`crate::xml::Element`] of a reused [`crate::xml::Tree`]), and
+//! turned into IR right away. Edges are resolved
 //! once every layer is known. Only text that cannot be parsed as XML at all is a
 //! [`ReadError`]; every problem with the model itself becomes a [`Diagnostic`]
 //! and reading goes on.
@@ -67,6 +69,10 @@ use ir::{
     InputMap, LayerRef, NodeId, Op, OpType, OutputMap, PortDecl, Provenance, Shape, SliceSpec,
     SourceLocation, SubGraph, SymbolTable, TensorBytes,
 };
+
+mod layer;
+
+use layer::LayerScratch;
 
 use crate::line_index::LineIndex;
 use crate::symbols;
@@ -348,6 +354,30 @@ enum EdgeEnd {
     Destination,
 }
 
+/// A `<layer>` being read: what its start tag and the children read so far
+/// gave, until [`Builder::finish_layer`] makes its node.
+struct LayerDraft {
+    head: LayerHead,
+    /// Whether the start tag has an `id` (the head's is empty otherwise).
+    has_id: bool,
+    /// The start tag's attributes other than id, name, type and version.
+    layer_attributes: Attributes,
+    /// The first `<data>`'s attributes and the byte offset where it starts.
+    data: Option<(Attributes, usize)>,
+    /// The first `<rt_info>`, verbatim.
+    rt_info: Option<String>,
+    inputs: Vec<PortDecl>,
+    outputs: Vec<PortDecl>,
+}
+
+/// `attrs` of the document as owned attributes of the graph.
+fn owned_attributes(attrs: &[Attr<'_>]) -> Attributes {
+    attrs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
 /// The attributes of a `<layer>` element, for diagnostics before the node exists.
 struct LayerHead {
     layer: LayerRef,
@@ -378,14 +408,16 @@ impl Builder<'_> {
 
     /// Warns that `element` was skipped.
     fn ignored(&mut self, element: Element<'_, '_>, what: &str) {
-        let location = self.loc(element.start());
+        self.ignored_at(element.name(), element.start(), what);
+    }
+
+    /// Warns that the element `name` starting at byte `at` was skipped.
+    fn ignored_at(&mut self, name: &str, at: usize, what: &str) {
+        let location = self.loc(at);
         self.diagnostics.push(
             Diagnostic::warning(
                 rules::ELEMENT_IGNORED,
-                format!(
-                    "`<{}>` is {what}; it is skipped and not written back",
-                    element.name()
-                ),
+                format!("`<{name}>` is {what}; it is skipped and not written back"),
             )
             .at(location),
         );
@@ -436,11 +468,18 @@ impl Builder<'_> {
         releaser: &mut Releaser<'_>,
     ) -> Result<(), ReadError> {
         let item_name = if list == "layers" { "layer" } else { "edge" };
-        // One tree for every item: its lists keep their capacity.
+        // One tree for every other item, one scratch for every layer: their
+        // lists keep their capacity.
         let mut tree = Tree::default();
+        let mut scratch = LayerScratch::default();
         loop {
             releaser.reached(stream.position());
             match stream.next()? {
+                Item::Start { tag, empty, at }
+                    if list == "layers" && tag.name().as_ref() == b"layer" =>
+                {
+                    self.read_layer(stream, &mut scratch, &tag, empty, at)?;
+                }
                 Item::Start { tag, empty, at } => {
                     stream.read_element(&mut tree, &tag, empty, at)?;
                     let element = tree.root();
@@ -464,14 +503,17 @@ impl Builder<'_> {
         }
     }
 
-    fn add_layer(&mut self, element: Element<'_, '_>) {
-        let location = self.loc(element.start());
+    /// The head of a `<layer>` whose start tag at `at` has `attrs`: its
+    /// identity, its other attributes, and a problem for each of `id`,
+    /// `name`, `type` and `version` it lacks.
+    fn layer_head(&mut self, attrs: &[Attr<'_>], at: usize) -> LayerDraft {
+        let location = self.loc(at);
         let mut id = None;
         let mut name = None;
         let mut type_name = None;
         let mut version = None;
         let mut layer_attributes = Vec::new();
-        for (key, value) in element.attrs() {
+        for (key, value) in attrs {
             match *key {
                 "id" => id = Some(value.as_ref()),
                 "name" => name = Some(value.as_ref()),
@@ -503,11 +545,22 @@ impl Builder<'_> {
                 ));
             }
         }
+        LayerDraft {
+            head,
+            has_id: id.is_some(),
+            layer_attributes: layer_attributes.into_iter().collect(),
+            data: None,
+            rt_info: None,
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+        }
+    }
 
-        let mut data: Option<Element> = None;
-        let mut rt_info = None;
-        let mut inputs = Vec::new();
-        let mut outputs = Vec::new();
+    /// Adds the `<layer>` `element` of a tree (a layer of a body; the
+    /// model's own layers are read by [`Builder::read_layer`] straight from
+    /// the stream, with the same diagnostics in the same order).
+    fn add_layer(&mut self, element: Element<'_, '_>) {
+        let mut draft = self.layer_head(element.attrs(), element.start());
         let mut bodies: Vec<(BodyRole, Element)> = Vec::new();
         let mut port_maps: Vec<(BodyRole, Element)> = Vec::new();
         let mut back_edges: Option<Element> = None;
@@ -522,25 +575,31 @@ impl Builder<'_> {
                 continue;
             }
             match child.name() {
-                "data" if data.is_none() => data = Some(child),
+                "data" if draft.data.is_none() => {
+                    draft.data = Some((owned_attributes(child.attrs()), child.start()));
+                }
                 "back_edges" if back_edges.is_none() => back_edges = Some(child),
-                "rt_info" if rt_info.is_none() => rt_info = Some(self.verbatim(child)),
+                "rt_info" if draft.rt_info.is_none() => draft.rt_info = Some(self.verbatim(child)),
                 "input" | "output" => {
                     let is_input = child.name() == "input";
                     // Exactly as many slots as ports: a vector grown one push
                     // at a time reserves four, and the graph keeps them all.
-                    let ports = if is_input { &mut inputs } else { &mut outputs };
+                    let ports = if is_input {
+                        &mut draft.inputs
+                    } else {
+                        &mut draft.outputs
+                    };
                     ports.reserve_exact(child.child_count());
                     for port in child.children() {
                         if port.name() != "port" {
                             self.ignored(port, &format!("not a `<port>` in `<{}>`", child.name()));
                             continue;
                         }
-                        if let Some(decl) = self.port(port, &head) {
+                        if let Some(decl) = self.port(port, &draft.head) {
                             if is_input {
-                                inputs.push(decl);
+                                draft.inputs.push(decl);
                             } else {
-                                outputs.push(decl);
+                                draft.outputs.push(decl);
                             }
                         }
                     }
@@ -548,6 +607,28 @@ impl Builder<'_> {
                 _ => self.ignored(child, "not understood in a `<layer>`"),
             }
         }
+        self.finish_layer(draft, bodies, port_maps, back_edges);
+    }
+
+    /// Makes the node of a layer whose children have all been read: checks
+    /// its ports, reads its op, its bodies, and registers its id.
+    fn finish_layer(
+        &mut self,
+        draft: LayerDraft,
+        mut bodies: Vec<(BodyRole, Element<'_, '_>)>,
+        port_maps: Vec<(BodyRole, Element<'_, '_>)>,
+        back_edges: Option<Element<'_, '_>>,
+    ) {
+        let LayerDraft {
+            head,
+            has_id,
+            layer_attributes,
+            data,
+            rt_info,
+            inputs,
+            outputs,
+        } = draft;
+        let location = head.location;
         // Port ids must be unique within the layer, or edges are ambiguous.
         for (port, first) in duplicate_ports(&inputs, &outputs) {
             self.diagnostics.push(
@@ -563,17 +644,11 @@ impl Builder<'_> {
             );
         }
 
-        let attributes: Attributes = data
-            .map(|d| {
-                d.attrs()
-                    .iter()
-                    .map(|(k, v)| (k.to_string(), v.to_string()))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let data_location = data.map_or(location, |d| self.loc(d.start()));
-        let type_str = type_name.unwrap_or_default();
-        let op = match type_str {
+        let (attributes, data_location) = match data {
+            Some((attributes, at)) => (attributes, self.loc(at)),
+            None => (Attributes::default(), location),
+        };
+        let op = match head.layer.type_name.as_str() {
             "Parameter" => self.parameter(&attributes, &head, data_location),
             "Const" | "Constant" => self.constant(&attributes, &head, data_location),
             "Result" => Op::Result,
@@ -629,7 +704,7 @@ impl Builder<'_> {
 
         // A second layer with an id is reported now: the node takes the
         // head's strings below.
-        let new_id = match id {
+        let new_id = match has_id.then_some(head.layer.id.as_str()) {
             Some(id) => match self.ids.get(id) {
                 Some(first) => {
                     let first_location = self.graph.node(first).location;
@@ -651,6 +726,7 @@ impl Builder<'_> {
             },
             None => None,
         };
+        let new_id = new_id.is_some();
         let LayerHead {
             layer:
                 LayerRef {
@@ -671,15 +747,16 @@ impl Builder<'_> {
             },
             op,
             attributes,
-            layer_attributes: layer_attributes.into_iter().collect(),
+            layer_attributes,
             inputs,
             outputs,
             rt_info,
             location,
         };
         let node_id = self.graph.add_node(node);
-        if let Some(id) = new_id {
-            self.ids.insert(id, node_id);
+        if new_id {
+            let node = self.graph.node(node_id);
+            self.ids.insert(&node.id, node_id);
         }
     }
 
@@ -916,13 +993,31 @@ impl Builder<'_> {
         }
     }
 
+    /// The `<port>` `port` of a tree, with its dims and `<rt_info>`.
     fn port(&mut self, port: Element<'_, '_>, head: &LayerHead) -> Option<PortDecl> {
-        let location = self.loc(port.start());
+        let mut decl = self.port_head(port.attrs(), port.start(), head)?;
+        let mut dims = Vec::with_capacity(port.child_count());
+        for child in port.children() {
+            match child.name() {
+                "dim" => dims.push(self.declared_dim(&child.text(), child.start(), decl.id, head)),
+                "rt_info" if decl.rt_info.is_none() => decl.rt_info = Some(self.verbatim(child)),
+                _ => self.ignored(child, "not understood in a `<port>`"),
+            }
+        }
+        decl.dims = dims;
+        Some(decl)
+    }
+
+    /// A `<port>` starting at byte `at` with `attrs`, without dims yet; `None`
+    /// (after a problem) when it has no valid `id`, and then its children
+    /// are not read.
+    fn port_head(&mut self, attrs: &[Attr<'_>], at: usize, head: &LayerHead) -> Option<PortDecl> {
+        let location = self.loc(at);
         let mut id = None;
         let mut element_type = None;
         let mut names = Vec::new();
         let mut attributes = Vec::new();
-        for (key, value) in port.attrs() {
+        for (key, value) in attrs {
             match *key {
                 "id" => match value.trim().parse::<u32>() {
                     Ok(v) => id = Some(v),
@@ -962,44 +1057,42 @@ impl Builder<'_> {
             );
             return None;
         };
-        let mut dims = Vec::with_capacity(port.child_count());
-        let mut rt_info = None;
-        for child in port.children() {
-            match child.name() {
-                "dim" => {
-                    let text = child.text();
-                    let text = text.trim();
-                    dims.push(match text.parse::<i64>() {
-                        Ok(-1) => DeclaredDim::Dynamic,
-                        Ok(d) if d >= 0 => DeclaredDim::Static(d.unsigned_abs()),
-                        _ => {
-                            self.diagnostics.push(
-                                head.error(
-                                    rules::PORT_DIM_INVALID,
-                                    format!(
-                                        "`<dim>{text}</dim>` of port {id} is not an integer ≥ -1"
-                                    ),
-                                )
-                                .at(self.loc(child.start())),
-                            );
-                            // Keeps the rank; the dim is read as unknown.
-                            DeclaredDim::Dynamic
-                        }
-                    });
-                }
-                "rt_info" if rt_info.is_none() => rt_info = Some(self.verbatim(child)),
-                _ => self.ignored(child, "not understood in a `<port>`"),
-            }
-        }
         Some(PortDecl {
             id,
             element_type,
             names,
-            dims,
+            dims: Vec::new(),
             attributes: attributes.into_iter().collect(),
-            rt_info,
+            rt_info: None,
             location,
         })
+    }
+
+    /// The dim a `<dim>` starting at byte `at` of port `port_id` declares
+    /// with `text`: unknown (after a problem) when it is not an integer ≥ -1.
+    fn declared_dim(
+        &mut self,
+        text: &str,
+        at: usize,
+        port_id: u32,
+        head: &LayerHead,
+    ) -> DeclaredDim {
+        let text = text.trim();
+        match text.parse::<i64>() {
+            Ok(-1) => DeclaredDim::Dynamic,
+            Ok(d) if d >= 0 => DeclaredDim::Static(d.unsigned_abs()),
+            _ => {
+                self.diagnostics.push(
+                    head.error(
+                        rules::PORT_DIM_INVALID,
+                        format!("`<dim>{text}</dim>` of port {port_id} is not an integer ≥ -1"),
+                    )
+                    .at(self.loc(at)),
+                );
+                // Keeps the rank; the dim is read as unknown.
+                DeclaredDim::Dynamic
+            }
+        }
     }
 
     fn parameter(

@@ -1,6 +1,8 @@
 //! A thin layer over quick-xml's streaming reader: events with their byte
-//! offsets, and small element subtrees (one `<layer>`, one `<edge>`, one
-//! `<rt_info>`) read from the stream without recursion.
+//! offsets, the content of one element as a stream of its children, ends and
+//! text (a `<layer>` is read that way straight into its node), and small
+//! element subtrees (an `<edge>`, an `<rt_info>`, a layer's bodies) read
+//! from the stream without recursion.
 
 use std::borrow::Cow;
 
@@ -11,8 +13,8 @@ use quick_xml::Reader;
 use crate::line_index::LineIndex;
 use crate::ReadError;
 
-/// How many levels below the element [`XmlStream::read_element`] reads are
-/// kept as [`Element`]s: a `<layer>` needs four (`output`, `port`, `rt_info`,
+/// How many levels below the element [`XmlStream::enter`] was called for
+/// are kept (returned by [`XmlStream::within`], kept as [`Element`]s): a `<layer>` needs four (`output`, `port`, `rt_info`,
 /// `attribute`) and each level of bodies three more (`body`, `layers`,
 /// `layer`).
 const MAX_KEPT_DEPTH: usize = 8 + 3 * crate::reader::MAX_BODY_DEPTH;
@@ -259,6 +261,34 @@ pub(crate) struct XmlStream<'a> {
     text: &'a str,
     reader: Reader<&'a [u8]>,
     lines: &'a LineIndex<'a>,
+    /// The names of the elements not yet ended inside the element
+    /// [`XmlStream::enter`] was called for (that element first), as far as
+    /// they are kept.
+    open: Vec<&'a str>,
+    /// How many elements too deep to keep are open below them.
+    skipped: usize,
+}
+
+/// A child element [`XmlStream::within`] found.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Opened<'a> {
+    pub name: &'a str,
+    /// Byte offset of its `<`.
+    pub at: usize,
+    /// Byte offset just past its start tag (for `<x/>`, past the element).
+    pub end: usize,
+    /// Written as `<x/>`: no [`Inner::Close`] follows for it.
+    pub empty: bool,
+}
+
+/// What [`XmlStream::within`] returns.
+pub(crate) enum Inner<'a> {
+    /// A child element starts.
+    Open(Opened<'a>),
+    /// The innermost open element ends; `end` is the byte offset just past it.
+    Close { end: usize },
+    /// Text directly inside the innermost open element, unescaped.
+    Text(Cow<'a, str>),
 }
 
 /// An event and the byte offset where it starts.
@@ -288,6 +318,8 @@ impl<'a> XmlStream<'a> {
             text,
             reader,
             lines,
+            open: Vec::new(),
+            skipped: 0,
         }
     }
 
@@ -354,7 +386,7 @@ impl<'a> XmlStream<'a> {
 
     /// The name of a start tag at byte `at`, its unescaped attributes
     /// appended to `attrs`; all borrowed from the document.
-    fn push_tag_parts(
+    pub fn push_tag_parts(
         &self,
         tag: &BytesStart<'_>,
         at: usize,
@@ -417,54 +449,138 @@ impl<'a> XmlStream<'a> {
         if empty {
             return Ok(());
         }
-        // An explicit stack: deeply nested input cannot overflow the call
-        // stack. Elements deeper than `MAX_KEPT_DEPTH` below the root are
-        // checked and counted but not kept (their source text still is, in
-        // the range of their ancestors).
+        self.enter(name);
         tree.open.push(root);
-        let mut skipped = 0usize;
+        self.fill_tree(tree)
+    }
+
+    /// Reads the element [`XmlStream::within`] just returned as `opened`
+    /// (its attributes `attrs`) with all its descendants into `tree`
+    /// (cleared first; its root is the element). What is kept is counted from the element [`XmlStream::enter`]
+    /// was called for, as if that element were read whole.
+    pub fn read_child(
+        &mut self,
+        tree: &mut Tree<'a>,
+        opened: Opened<'a>,
+        attrs: &[Attr<'a>],
+    ) -> Result<(), ReadError> {
+        tree.clear();
+        tree.attrs.extend_from_slice(attrs);
+        let root = tree.push(opened.name, 0, opened.at, opened.end);
+        if opened.empty {
+            return Ok(());
+        }
+        tree.open.push(root);
+        self.fill_tree(tree)
+    }
+
+    /// Reads events into `tree` until its open elements have ended.
+    fn fill_tree(&mut self, tree: &mut Tree<'a>) -> Result<(), ReadError> {
         loop {
-            let at = self.position();
-            let event = self.reader.read_event().map_err(|e| self.parse_error(e))?;
-            let keep = skipped == 0 && tree.open.len() <= MAX_KEPT_DEPTH;
-            match event {
-                Event::Start(tag) if keep => {
-                    let attrs_from = tree.attrs.len();
-                    let name = self.push_tag_parts(&tag, at, &mut tree.attrs)?;
-                    let index = tree.push(name, attrs_from, at, 0);
-                    tree.open.push(index);
+            let attrs_from = tree.attrs.len();
+            // Whitespace before an element's first other text (the
+            // indentation of a pretty-printed file, before and between its
+            // children) is not kept: it could only lead the text, which every
+            // reader of an element's text trims.
+            let blanks = tree
+                .open
+                .last()
+                .is_some_and(|&current| tree.slots[current].first_text != NONE);
+            match self.within(&mut tree.attrs, blanks)? {
+                Inner::Open(opened) => {
+                    let index = tree.push(opened.name, attrs_from, opened.at, opened.end);
+                    if !opened.empty {
+                        tree.open.push(index);
+                    }
                 }
-                Event::Empty(tag) if keep => {
-                    let attrs_from = tree.attrs.len();
-                    let name = self.push_tag_parts(&tag, at, &mut tree.attrs)?;
-                    tree.push(name, attrs_from, at, self.position());
-                }
-                Event::Start(tag) => {
-                    self.check_tag(tree, &tag, at)?;
-                    skipped += 1;
-                }
-                Event::Empty(tag) => self.check_tag(tree, &tag, at)?,
-                Event::End(_) if skipped > 0 => skipped -= 1,
-                Event::End(_) => {
+                Inner::Close { end } => {
                     let Some(done) = tree.open.pop() else {
-                        return Err(self.error_at(at, "unexpected end tag"));
+                        return Err(self.error_at(end, "unexpected end tag"));
                     };
-                    tree.slots[done].end = self.position();
+                    tree.slots[done].end = end;
                     if tree.open.is_empty() {
                         return Ok(());
                     }
                 }
-                Event::Text(_) | Event::CData(_) if skipped > 0 => {}
-                // Whitespace before an element's first other text (the
-                // indentation of a pretty-printed file, before and between
-                // its children) is not kept: it could only lead the text,
-                // which every reader of an element's text trims.
-                Event::Text(text)
-                    if tree
-                        .open
-                        .last()
-                        .is_some_and(|&current| tree.slots[current].first_text == NONE)
-                        && text.iter().all(u8::is_ascii_whitespace) => {}
+                Inner::Text(text) => {
+                    if let Some(&current) = tree.open.last() {
+                        tree.push_text(current, text);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Starts reading inside the element `name`, whose start tag (not an
+    /// empty one) was just read: [`XmlStream::within`] then returns what it
+    /// holds, up to its end tag.
+    pub fn enter(&mut self, name: &'a str) {
+        self.open.clear();
+        self.open.push(name);
+        self.skipped = 0;
+    }
+
+    /// The next event inside the element [`XmlStream::enter`] was called for:
+    /// a child element kept (its attributes appended to `attrs`), the end of
+    /// one (the last is the element's own), or text directly inside one;
+    /// text of only whitespace only when `blanks` asks for it (a caller that
+    /// has no use for it would only loop back: it is most of a
+    /// pretty-printed file's events).
+    /// Elements deeper than `MAX_KEPT_DEPTH` below the element are checked
+    /// (their attributes split, as for a kept one) and not returned, nor is
+    /// their text; an explicit stack, so deeply nested input cannot overflow
+    /// the call stack.
+    // Inlined into each loop over an element's events: called per event, a
+    // call returning its result through memory cost 10% of a read.
+    #[inline(always)]
+    pub fn within(
+        &mut self,
+        attrs: &mut Vec<Attr<'a>>,
+        blanks: bool,
+    ) -> Result<Inner<'a>, ReadError> {
+        loop {
+            let at = self.position();
+            let event = self.reader.read_event().map_err(|e| self.parse_error(e))?;
+            let keep = self.skipped == 0 && self.open.len() <= MAX_KEPT_DEPTH;
+            let empty = matches!(event, Event::Empty(_));
+            match event {
+                Event::Start(tag) | Event::Empty(tag) if keep => {
+                    let name = self.push_tag_parts(&tag, at, attrs)?;
+                    if !empty {
+                        self.open.push(name);
+                    }
+                    return Ok(Inner::Open(Opened {
+                        name,
+                        at,
+                        end: self.position(),
+                        empty,
+                    }));
+                }
+                Event::Start(tag) => {
+                    self.check_tag(attrs, &tag, at)?;
+                    self.skipped += 1;
+                }
+                Event::Empty(tag) => self.check_tag(attrs, &tag, at)?,
+                Event::End(_) if self.skipped > 0 => self.skipped -= 1,
+                Event::End(_) => {
+                    if self.open.pop().is_none() {
+                        return Err(self.error_at(at, "unexpected end tag"));
+                    }
+                    return Ok(Inner::Close {
+                        end: self.position(),
+                    });
+                }
+                Event::Text(_) | Event::CData(_) if self.skipped > 0 => {}
+                Event::Text(text) if text.iter().all(u8::is_ascii_whitespace) => {
+                    if blanks {
+                        // No `&` to unescape.
+                        let text = within(self.text, &text).map_or_else(
+                            || Cow::Owned(String::from_utf8_lossy(&text).into_owned()),
+                            Cow::Borrowed,
+                        );
+                        return Ok(Inner::Text(text));
+                    }
+                }
                 Event::Text(text) => {
                     // Text of the document: only unescaped, as for attributes.
                     let text = match within(self.text, &text) {
@@ -472,18 +588,14 @@ impl<'a> XmlStream<'a> {
                         None => text.unescape(),
                     }
                     .map_err(|e| self.error_at(at, e.to_string()))?;
-                    if let Some(&current) = tree.open.last() {
-                        tree.push_text(current, text);
-                    }
+                    return Ok(Inner::Text(text));
                 }
                 Event::CData(data) => {
                     let text = Cow::Owned(String::from_utf8_lossy(&data).into_owned());
-                    if let Some(&current) = tree.open.last() {
-                        tree.push_text(current, text);
-                    }
+                    return Ok(Inner::Text(text));
                 }
                 Event::Eof => {
-                    let name = tree.open.last().map_or("", |&e| tree.slots[e].name);
+                    let name = self.open.last().copied().unwrap_or_default();
                     return Err(
                         self.error_at(at, format!("unexpected end of file inside `<{name}>`"))
                     );
@@ -497,13 +609,13 @@ impl<'a> XmlStream<'a> {
     /// would be (its attributes are dropped again).
     fn check_tag(
         &self,
-        tree: &mut Tree<'a>,
+        attrs: &mut Vec<Attr<'a>>,
         tag: &BytesStart<'_>,
         at: usize,
     ) -> Result<(), ReadError> {
-        let attrs_from = tree.attrs.len();
-        let checked = self.push_tag_parts(tag, at, &mut tree.attrs);
-        tree.attrs.truncate(attrs_from);
+        let attrs_from = attrs.len();
+        let checked = self.push_tag_parts(tag, at, attrs);
+        attrs.truncate(attrs_from);
         checked.map(|_| ())
     }
 }
