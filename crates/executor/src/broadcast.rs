@@ -228,7 +228,11 @@ impl Rows {
 
     /// A new buffer of every row, `row_bytes` bytes each, row by row filled
     /// by `fill(offsets, row)`; in parallel when large.
-    pub fn fill(&self, row_bytes: usize, fill: impl Fn(&[isize], &mut [u8]) + Sync) -> Vec<u8> {
+    pub fn fill(
+        &self,
+        row_bytes: usize,
+        fill: impl Fn(&[isize], &mut [u8]) + Sync,
+    ) -> crate::pool::Buffer {
         parallel::filled(self.count * row_bytes, row_bytes, |first, chunk| {
             let n = chunk.len() / row_bytes;
             let mut rows = chunk.chunks_exact_mut(row_bytes);
@@ -310,7 +314,7 @@ pub(crate) fn copy_strided(
     out: &[usize],
     base: isize,
     strides: &[isize],
-) -> Option<Vec<u8>> {
+) -> Option<crate::pool::Buffer> {
     let rows = Rows::new(out, &[base], &[strides.to_vec()]);
     let size = src.len() / width.max(1);
     let (len, step) = (rows.len, rows.steps[0]);
@@ -563,7 +567,9 @@ mod tests {
     fn transposing_tiles_match_the_definition() {
         let check = |src: &[u8], width: usize, out: &[usize], base: isize, strides: &[isize]| {
             assert_eq!(
-                copy_strided(src, width, out, base, strides).unwrap(),
+                copy_strided(src, width, out, base, strides)
+                    .unwrap()
+                    .to_vec(),
                 strided_reference(src, width, out, base, strides),
                 "width {width}, out {out:?}, base {base}, strides {strides:?}"
             );
@@ -601,11 +607,11 @@ mod tests {
         // A negative step reading before the start is refused, not a panic.
         assert!(copy_strided(&src, 4, &[3], 1, &[-1]).is_none());
         assert_eq!(
-            copy_strided(&src, 4, &[2], 5, &[-1]).unwrap(),
+            copy_strided(&src, 4, &[2], 5, &[-1]).unwrap().to_vec(),
             (20..24).chain(16..20).collect::<Vec<u8>>()
         );
         assert_eq!(
-            copy_strided(&src, 3, &[0, 2], 0, &[2, 1]).unwrap(),
+            copy_strided(&src, 3, &[0, 2], 0, &[2, 1]).unwrap().to_vec(),
             Vec::<u8>::new()
         );
     }

@@ -1058,9 +1058,10 @@ impl Executor {
                 }
             }
             if matches!(node.op, Op::Result) {
-                // Results are held to the end (their buffers stay counted).
+                // Results are held to the end (their buffers stay counted),
+                // in buffers of their own size.
                 if let Some((_, t)) = kept.into_iter().next() {
-                    results.insert(id, t);
+                    results.insert(id, pool::detach(t));
                 }
                 continue;
             }

@@ -32,11 +32,15 @@ pub(crate) fn for_chunks(out: &mut [u8], unit: usize, fill: impl Fn(usize, &mut 
         .for_each(|(task, chunk)| fill(task * units_per_task, chunk));
 }
 
-/// A zeroed buffer of `len` bytes filled by [`for_chunks`].
+/// A buffer of `len` bytes filled by [`for_chunks`].
 ///
 /// `fill` must write every byte of its chunk: the buffer may be a freed
 /// intermediate's (see [`crate::pool`]), not zeroed.
-pub(crate) fn filled(len: usize, unit: usize, fill: impl Fn(usize, &mut [u8]) + Sync) -> Vec<u8> {
+pub(crate) fn filled(
+    len: usize,
+    unit: usize,
+    fill: impl Fn(usize, &mut [u8]) + Sync,
+) -> crate::pool::Buffer {
     // A new buffer of this size comes from the allocator as fresh pages,
     // first touched by the (parallel) fill.
     let mut out = crate::pool::take(len);

@@ -141,13 +141,14 @@ impl Tensor {
         })
     }
 
-    /// A tensor owning `bytes`.
+    /// A tensor owning `bytes` (a `Vec<u8>`, or within the crate a pooled
+    /// buffer's first bytes).
     pub fn from_bytes(
         element_type: ElementType,
         shape: Vec<usize>,
-        bytes: Vec<u8>,
+        bytes: impl Into<TensorBytes>,
     ) -> Result<Tensor, ExecError> {
-        Tensor::new(element_type, shape, TensorBytes::from_vec(bytes))
+        Tensor::new(element_type, shape, bytes.into())
     }
 
     /// A tensor of `T`'s element type holding `values` in row-major order.
@@ -182,7 +183,7 @@ impl Tensor {
     {
         let size = byte_size(T::TYPE, &shape)?;
         let mut bytes = crate::pool::take(size);
-        match bytemuck::try_cast_slice_mut::<u8, T>(&mut bytes) {
+        match bytemuck::try_cast_slice_mut::<u8, T>(&mut bytes[..]) {
             Ok(values) if cfg!(target_endian = "little") => fill(values)?,
             _ => {
                 let mut values = vec![T::zeroed(); size / T::SIZE];

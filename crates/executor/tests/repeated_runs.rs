@@ -96,3 +96,76 @@ fn a_run_at_other_shapes_and_back_equals_a_fresh_executors() {
         }
     }
 }
+
+/// `x [1, 16, 32, 32]` (64 KiB, the pool's smallest buffer) → a 3x3
+/// convolution to 64 channels (256 KiB) → ReLU → a 1x1 convolution back to
+/// 16 channels → Sigmoid, the Result: as large as `x`, computed when the
+/// ReLU's 256 KiB buffer has just been freed (the best fit in the pool).
+fn wide_net() -> Net {
+    let mut net = Net::new();
+    let x = net.param("x", "f32", "1,16,32,32");
+    let expand: Vec<f32> = (0..64 * 16 * 9)
+        .map(|i| (i % 11) as f32 * 0.05 - 0.25)
+        .collect();
+    let w1 = net.f32s("w1", &[64, 16, 3, 3], &expand);
+    let attrs =
+        r#"strides="1,1" dilations="1,1" pads_begin="1,1" pads_end="1,1" auto_pad="explicit""#;
+    let conv = net.op("expand", "Convolution", "opset1", attrs, &[x, w1], None);
+    let relu = net.op("relu", "ReLU", "opset1", "", &[conv], None);
+    let project: Vec<f32> = (0..16 * 64).map(|i| (i % 5) as f32 * 0.1 - 0.2).collect();
+    let w2 = net.f32s("w2", &[16, 64, 1, 1], &project);
+    let attrs =
+        r#"strides="1,1" dilations="1,1" pads_begin="0,0" pads_end="0,0" auto_pad="explicit""#;
+    let narrow = net.op("project", "Convolution", "opset1", attrs, &[relu, w2], None);
+    let squashed = net.op("squashed", "Sigmoid", "opset1", "", &[narrow], None);
+    net.result("narrow", squashed);
+    net
+}
+
+type Outputs = HashMap<String, Tensor>;
+
+/// The address range of the whole buffer an output's bytes are a view of.
+fn buffer_range(t: &Tensor) -> std::ops::Range<usize> {
+    let start = t.data.as_slice().as_ptr() as usize - t.data.offset_in_backing();
+    start..start + t.data.backing_len()
+}
+
+#[test]
+fn outputs_kept_by_the_caller_are_never_written_by_later_runs() {
+    let graph = wide_net().graph();
+    let exec = Executor::new(&graph).unwrap();
+    // Each run's outputs, and a copy of their bytes.
+    let mut kept: Vec<(Outputs, HashMap<String, Vec<u8>>)> = Vec::new();
+    for i in 0..4 {
+        let got = run(&exec, &input([1, 16, 32, 32], i));
+        let copies = got
+            .iter()
+            .map(|(name, t)| (name.clone(), t.bytes().to_vec()))
+            .collect();
+        // An output holds a buffer of about its own size, not a larger
+        // pooled one the next run would have to allocate again.
+        for (name, t) in &got {
+            let (len, whole) = (t.data.len(), t.data.backing_len());
+            assert!(
+                whole <= len + len / 4,
+                "run {i} {name}: {len} bytes in {whole}"
+            );
+        }
+        kept.push((got, copies));
+    }
+    for (i, (outputs, copies)) in kept.iter().enumerate() {
+        for (name, t) in outputs {
+            assert_eq!(t.bytes(), copies[name].as_slice(), "run {i} {name} changed");
+        }
+    }
+    let mut ranges: Vec<_> = kept
+        .iter()
+        .flat_map(|(outputs, _)| outputs.values().map(buffer_range))
+        .collect();
+    ranges.sort_by_key(|r| r.start);
+    for pair in ranges.windows(2) {
+        assert!(pair[0].end <= pair[1].start, "two outputs share a buffer");
+    }
+    let fresh = run(&Executor::new(&graph).unwrap(), &input([1, 16, 32, 32], 3));
+    assert_eq!(kept[3].0["narrow"].bytes(), fresh["narrow"].bytes());
+}

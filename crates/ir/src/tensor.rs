@@ -97,6 +97,40 @@ impl TensorBytes {
         self.start
     }
 
+    /// The length of the buffer this view is a range of (a mapped file's, or
+    /// an owned buffer's, which may be larger than the view: a reused buffer
+    /// serving a smaller tensor).
+    pub fn backing_len(&self) -> usize {
+        self.backing.bytes().len()
+    }
+
+    /// The whole owned buffer this view is a range of, when no other view
+    /// of it is left (for reuse: nothing else can read it any more);
+    /// otherwise the view unchanged. A mapped file is never given back.
+    pub fn into_backing(self) -> Result<Vec<u8>, TensorBytes> {
+        if matches!(*self.backing, Backing::Mapped(_)) {
+            return Err(self);
+        }
+        let TensorBytes {
+            backing,
+            start,
+            len,
+        } = self;
+        match Arc::try_unwrap(backing) {
+            Ok(Backing::Owned(bytes)) => Ok(bytes.into_vec()),
+            Ok(mapped) => Err(TensorBytes {
+                backing: Arc::new(mapped),
+                start,
+                len,
+            }),
+            Err(backing) => Err(TensorBytes {
+                backing,
+                start,
+                len,
+            }),
+        }
+    }
+
     /// The owned buffer back, when this is the only view of all of it (for
     /// reuse); otherwise the view unchanged.
     pub fn into_vec(self) -> Result<Vec<u8>, TensorBytes> {
@@ -125,6 +159,12 @@ impl TensorBytes {
     }
 }
 
+impl From<Vec<u8>> for TensorBytes {
+    fn from(bytes: Vec<u8>) -> Self {
+        TensorBytes::from_vec(bytes)
+    }
+}
+
 impl fmt::Debug for TensorBytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "TensorBytes({} bytes at {})", self.len, self.start)
@@ -150,6 +190,22 @@ mod tests {
         let bytes = bytes.into_vec().unwrap_err();
         drop(part.into_vec().unwrap_err());
         assert_eq!(bytes.into_vec().unwrap(), vec![1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn the_sole_view_of_a_range_gives_the_whole_buffer_back() {
+        let bytes = TensorBytes::from_vec(vec![1, 2, 3, 4]);
+        let head = bytes.slice(0, 2).unwrap();
+        assert_eq!((head.len(), head.backing_len()), (2, 4));
+        // Another view still reads it: not given back.
+        let head = head.into_backing().unwrap_err();
+        drop(bytes);
+        assert_eq!(head.into_backing().unwrap(), vec![1, 2, 3, 4]);
+        let path = std::env::temp_dir().join(format!("ir-backing-{}.bin", std::process::id()));
+        std::fs::write(&path, [5; 8]).unwrap();
+        let mapped = TensorBytes::map_file(&File::open(&path).unwrap()).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(mapped.into_backing().unwrap_err().as_slice(), [5; 8]);
     }
 
     #[test]
