@@ -156,8 +156,11 @@ impl Drop for KeepAwake {
 }
 
 /// Runs the pool's pending jobs, spinning between them, until `running` is
-/// cleared or nothing came for `max_idle`.
+/// cleared or it found nothing to do for `max_idle` of its own time.
 fn spin_while(running: &AtomicBool, max_idle: Duration) {
+    /// A longer gap between two looks is the thread's time off the core
+    /// (a busy machine), not time spent looking: it counts this much.
+    const LOOK: Duration = Duration::from_micros(20);
     struct Counted;
     impl Drop for Counted {
         fn drop(&mut self) {
@@ -167,13 +170,19 @@ fn spin_while(running: &AtomicBool, max_idle: Duration) {
     SPINNING.fetch_add(1, Ordering::Relaxed);
     STARTED.fetch_add(1, Ordering::Relaxed);
     let _counted = Counted;
-    let mut idle_since: Option<Instant> = None;
+    let mut idle = Duration::ZERO;
+    let mut last = Instant::now();
     while running.load(Ordering::Acquire) {
         match rayon::yield_now() {
-            Some(Yield::Executed) => idle_since = None,
+            Some(Yield::Executed) => {
+                idle = Duration::ZERO;
+                last = Instant::now();
+            }
             Some(Yield::Idle) => {
-                let since = *idle_since.get_or_insert_with(Instant::now);
-                if since.elapsed() > max_idle {
+                let now = Instant::now();
+                idle += (now - last).min(LOOK);
+                last = now;
+                if idle > max_idle {
                     return;
                 }
                 std::hint::spin_loop();
