@@ -56,9 +56,10 @@ pub(crate) fn filled(len: usize, unit: usize, fill: impl Fn(usize, &mut [u8]) + 
 /// much as half of a small layer's product takes: the split of a small
 /// layer gained nothing. While a `KeepAwake` lives, every other worker of
 /// the pool runs a job that looks for work in a loop (`rayon::yield_now`,
-/// which runs any pending job of the pool, stolen halves included) and so
-/// never sleeps; dropping it (also on an error return or while unwinding)
-/// ends those jobs, and the workers go back to rayon's own idling.
+/// which runs any pending job of the pool, stolen halves included, and
+/// between looks the OS's `sched_yield`, as rayon's own idle rounds do) and
+/// so never sleeps; dropping it (also on an error return or while
+/// unwinding) ends those jobs, and the workers go back to rayon's idling.
 ///
 /// It does nothing outside a pool (a run on a plain thread hands its
 /// chunks to the global pool, whose workers would compete with the caller
@@ -185,7 +186,12 @@ fn spin_while(running: &AtomicBool, max_idle: Duration) {
                 if idle > max_idle {
                     return;
                 }
-                std::hint::spin_loop();
+                // As rayon's own idle rounds do: on a quiet machine the
+                // call returns at once; on a busy one the core goes to
+                // whoever else is runnable while there is nothing to steal,
+                // rather than this thread burning its share and being
+                // preempted later, in the middle of a stolen half.
+                std::thread::yield_now();
             }
             // Not on a worker thread: nothing to keep awake.
             None => return,
