@@ -580,6 +580,8 @@ impl Executor {
         inputs: HashMap<String, Tensor>,
         state: &mut State,
     ) -> Result<HashMap<String, Tensor>, ExecError> {
+        // First, so the other workers are awake by the first split layer.
+        let _awake = crate::parallel::KeepAwake::new();
         let _limit = limit_tensors(self.limits.max_tensor_bytes);
         let _pool = pool::during_run(&self.spare);
         let given = self.by_parameter(inputs)?;

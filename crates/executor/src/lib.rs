@@ -48,6 +48,7 @@ pub use executor::{Executor, Limits, MAX_ITERATIONS};
 pub use kernels::convert::convert;
 pub use kernels::OPS;
 pub use npy::{from_raw_codes, parse_npy, read_npy, to_npy_bytes, write_npy};
+pub use parallel::KeepAwake;
 pub use precision::Precision;
 pub use profile::{LayerTime, OpTime, Profile, PROFILE_LAYERS_SHOWN};
 pub use state::State;
