@@ -1,7 +1,7 @@
 //! Times `Model::check` (validate + infer) of one model, warm, in a loop: the
 //! shape inference's share of a load, for profiling (issue 18).
 //!
-//! `cargo run --release -p ovir --example check_loop -- RUNS MODEL.xml`
+//! `cargo run --release -p ovir --example infer_loop -- RUNS MODEL.xml`
 //! prints the first (cold) check and the median and fastest in milliseconds.
 
 use std::time::Instant;
@@ -11,7 +11,7 @@ use ovir::{CheckOptions, Model};
 fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(runs), Some(path)) = (args.next(), args.next()) else {
-        eprintln!("usage: check_loop RUNS MODEL.xml");
+        eprintln!("usage: infer_loop RUNS MODEL.xml");
         std::process::exit(2);
     };
     let Ok(runs) = runs.parse::<usize>() else {
