@@ -134,28 +134,10 @@ impl TensorBytes {
     /// The owned buffer back, when this is the only view of all of it (for
     /// reuse); otherwise the view unchanged.
     pub fn into_vec(self) -> Result<Vec<u8>, TensorBytes> {
-        let whole = self.start == 0 && self.len == self.backing.bytes().len();
-        if !whole || matches!(*self.backing, Backing::Mapped(_)) {
+        if self.start != 0 || self.len != self.backing.bytes().len() {
             return Err(self);
         }
-        let TensorBytes {
-            backing,
-            start,
-            len,
-        } = self;
-        match Arc::try_unwrap(backing) {
-            Ok(Backing::Owned(bytes)) => Ok(bytes.into_vec()),
-            Ok(mapped) => Err(TensorBytes {
-                backing: Arc::new(mapped),
-                start,
-                len,
-            }),
-            Err(backing) => Err(TensorBytes {
-                backing,
-                start,
-                len,
-            }),
-        }
+        self.into_backing()
     }
 }
 

@@ -167,24 +167,22 @@ impl SymbolTable {
             }
             // Against a constant, the other side's bounds shifted: no
             // difference built (a window rule's `H >= k - pb - pe`).
-            if let Some(c) = a.as_constant() {
-                // c - b lies in [c - hi(b), c - lo(b)].
-                return match self.bounds(b) {
-                    Ok(r) => (
-                        r.hi.and_then(|h| c.checked_sub(h)),
-                        r.lo.and_then(|l| c.checked_sub(l)),
-                    ),
-                    Err(_) => (None, None),
+            let against_constant = match (a.as_constant(), b.as_constant()) {
+                (Some(c), _) => Some((b, c, true)),
+                (_, Some(c)) => Some((a, c, false)),
+                _ => None,
+            };
+            if let Some((e, c, negated)) = against_constant {
+                // e - c lies in [lo(e) - c, hi(e) - c]; c - e is its negation.
+                let Ok(r) = self.bounds(e) else {
+                    return (None, None);
                 };
-            }
-            if let Some(c) = b.as_constant() {
-                // a - c lies in [lo(a) - c, hi(a) - c].
-                return match self.bounds(a) {
-                    Ok(r) => (
-                        r.lo.and_then(|l| l.checked_sub(c)),
-                        r.hi.and_then(|h| h.checked_sub(c)),
-                    ),
-                    Err(_) => (None, None),
+                let lo = r.lo.and_then(|l| l.checked_sub(c));
+                let hi = r.hi.and_then(|h| h.checked_sub(c));
+                return if negated {
+                    (hi.and_then(i64::checked_neg), lo.and_then(i64::checked_neg))
+                } else {
+                    (lo, hi)
                 };
             }
             match a.sub(b).ok().and_then(|d| self.bounds(&d).ok()) {
