@@ -191,7 +191,10 @@ pub fn opset_runs(mask: u32) -> String {
 /// small model's whole check), and a search of the tables themselves, by
 /// string comparisons through a pointer per op, 0.3 µs a layer (issue 18).
 pub struct Registry {
-    ops: &'static [&'static OpDef],
+    /// The tables are [`crate::ops::ALL`] and its compile-time indexes: a
+    /// registry holds nothing of its own (only [`Registry::standard`]
+    /// makes one).
+    _tables: (),
 }
 
 /// How many ops the registry knows.
@@ -301,22 +304,18 @@ impl Eq for OpDef {}
 impl Registry {
     /// The registry of every op this crate implements.
     pub fn standard() -> Self {
-        Registry {
-            ops: crate::ops::ALL,
-        }
+        Registry { _tables: () }
     }
 
     /// The standard registry, for callers that want a `&'static` one.
     pub fn shared() -> &'static Registry {
-        static SHARED: Registry = Registry {
-            ops: crate::ops::ALL,
-        };
+        static SHARED: Registry = Registry { _tables: () };
         &SHARED
     }
 
     /// Every op, sorted by type name.
     pub fn ops(&self) -> Vec<&'static OpDef> {
-        self.ops.to_vec()
+        crate::ops::ALL.to_vec()
     }
 
     /// The position in [`crate::ops::ALL`] of the op named `type_name`.
@@ -335,7 +334,7 @@ impl Registry {
         let Some(at) = Registry::position(ir::ir_type_name(type_name)) else {
             return Resolution::UnknownType;
         };
-        let def = self.ops[at];
+        let def = crate::ops::ALL[at];
         let Some((family, opset)) = OpsetFamily::parse(version) else {
             return Resolution::UnknownVersion;
         };

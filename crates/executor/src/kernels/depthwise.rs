@@ -1327,17 +1327,19 @@ mod tests {
         (x, w)
     }
 
+    /// A 2-D case of the direct-loop tests: (input, kernel, stride,
+    /// dilation, pad_begin, pad_end).
+    type Case = (
+        [usize; 2],
+        [usize; 2],
+        [usize; 2],
+        [usize; 2],
+        [i64; 2],
+        [i64; 2],
+    );
+
     #[test]
     fn banded_depthwise_matches_a_direct_loop() {
-        // (input, kernel, stride, dilation, pad_begin, pad_end).
-        type Case = (
-            [usize; 2],
-            [usize; 2],
-            [usize; 2],
-            [usize; 2],
-            [i64; 2],
-            [i64; 2],
-        );
         let cases: &[Case] = &[
             ([1, 1], [1, 1], [1, 1], [1, 1], [0, 0], [0, 0]),
             ([5, 6], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
@@ -1544,14 +1546,6 @@ mod tests {
         if !has_avx512() {
             return;
         }
-        type Case = (
-            [usize; 2],
-            [usize; 2],
-            [usize; 2],
-            [usize; 2],
-            [i64; 2],
-            [i64; 2],
-        );
         let cases: &[Case] = &[
             // MobileNetV2's: 7x7 planes, stride 2 onto them.
             ([7, 7], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
