@@ -120,7 +120,6 @@ pub(crate) fn read(
         weights_name,
         depth: 0,
         deferred_ids: None,
-        boundaries: None,
     };
     let plan = SplitPlan {
         mapped,
@@ -351,9 +350,6 @@ struct Builder<'a> {
     /// for the merge, as (node index, count of diagnostics before the
     /// layer's duplicate-id problem would come) of each layer with an id.
     deferred_ids: Option<Vec<(usize, usize)>>,
-    /// For such a part: the state of the builder before each item of
-    /// `<layers>` (the first reader may merge the part from any of them).
-    boundaries: Option<Vec<split::Boundary>>,
 }
 
 /// How deeply bodies may nest (a body inside a body inside ...). The XML
@@ -534,14 +530,6 @@ impl Builder<'_> {
                 Ok(stop) => stop,
                 Err(end) => return Ok(end),
             };
-            if let Some(boundaries) = &mut self.boundaries {
-                boundaries.push(split::Boundary {
-                    at: position,
-                    nodes: self.graph.graph.node_count(),
-                    diagnostics: self.diagnostics.len(),
-                    symbols: self.graph.symbols.len(),
-                });
-            }
             let Some(item) = stream.next_unless_at(stop)? else {
                 return Ok(ListEnd::Reached);
             };

@@ -50,10 +50,14 @@ pub(crate) enum Split {
 }
 
 /// Texts from `<layers>` on shorter than this are read in one part: a
-/// thread costs 30-60 µs to start here, and the second part must first
-/// count the lines before it.
-// TODO(measure): threshold
-const SPLIT_FROM: usize = 64 << 10;
+/// thread costs 30-60 µs to start here (quiet; under load its first
+/// slice of a core can come milliseconds later), the second part must
+/// first count the lines before it, and its nodes are moved once more.
+/// Measured under load 8-10 (docs/performance.md, eighth round): warm
+/// reads of 0.3 MB models gained 20% at best, fresh processes nothing at
+/// best and lost 14% in the median (relu_1000, swin_narrow); at 80 KB
+/// (BERT) even the best fresh read lost.
+const SPLIT_FROM: usize = 1 << 20;
 
 /// What reading `<layers>` in two parts needs besides the builder.
 pub(crate) struct SplitPlan<'t> {
@@ -119,8 +123,6 @@ pub(crate) enum ListEnd {
     Closed { at: usize },
     /// At the byte where the second part starts.
     Reached,
-    /// The second part has been read (or has failed).
-    PartDone,
     /// The second part is no longer wanted.
     Abandoned,
 }
@@ -136,9 +138,6 @@ pub(crate) enum Half<'c> {
         stop: usize,
         abandoned: &'c AtomicBool,
     },
-    /// On from where the second part starts, until it is `done`: then
-    /// it is merged from where the first reader is.
-    Catching { done: &'c AtomicBool },
     /// From where it was started, until `abandoned`.
     Second { abandoned: &'c AtomicBool },
 }
@@ -156,24 +155,12 @@ impl Half<'_> {
                 Ok(usize::MAX)
             }
             Half::First { stop, .. } => Ok(stop),
-            Half::Catching { done } if done.load(Ordering::Acquire) => Err(ListEnd::PartDone),
-            Half::Catching { .. } => Ok(usize::MAX),
             Half::Second { abandoned } if abandoned.load(Ordering::Relaxed) => {
                 Err(ListEnd::Abandoned)
             }
             Half::Second { .. } => Ok(usize::MAX),
         }
     }
-}
-
-/// The state of the second part's builder before one of its items.
-pub(crate) struct Boundary {
-    /// The byte where the item (or the text before it) starts.
-    pub at: usize,
-    /// How many nodes, diagnostics and symbols came before it.
-    pub nodes: usize,
-    pub diagnostics: usize,
-    pub symbols: usize,
 }
 
 #[cfg(test)]
@@ -189,8 +176,6 @@ pub(crate) struct Part {
     diagnostics: Vec<ir::Diagnostic>,
     /// See [`Builder::deferred_ids`].
     deferred_ids: Vec<(usize, usize)>,
-    /// See [`Builder::boundaries`].
-    boundaries: Vec<Boundary>,
     /// The byte offset of the `</layers>` it ends at.
     end: usize,
 }
@@ -198,9 +183,11 @@ pub(crate) struct Part {
 impl Builder<'_> {
     /// Reads `<layers>` with its second part, guessed to start at `from`,
     /// read on another thread at the same time. When the first reader
-    /// comes there before the second part is done, it reads on, and merges
-    /// the rest of the part once it is done; when the other thread has not
-    /// even started (it may not have had a core), the first reader reads
+    /// comes there before the second part is done, it waits for it (reading
+    /// on would only read the same layers twice: a process under load gets
+    /// no more of the cores for its second thread, and the 100,000-layer
+    /// chain read 50% slower so); when the other thread has not even
+    /// started (it may not have had a core yet), the first reader reads
     /// the part itself and never waits for that thread.
     pub(super) fn read_layers_split<'x>(
         &mut self,
@@ -227,32 +214,18 @@ impl Builder<'_> {
         };
         loop {
             match self.read_items(stream, "layers", edges, releaser, half) {
-                Ok(ListEnd::Reached) if helper.claimed() => {
-                    half = Half::Catching {
-                        done: &helper.shared.done,
-                    };
-                }
-                Ok(ListEnd::Reached) => half = Half::Whole,
-                Ok(ListEnd::PartDone) => {
-                    if let Some(part) = helper.result() {
-                        self.merge_if_fits(stream, part);
+                Ok(ListEnd::Reached) => {
+                    if helper.claimed() {
+                        if let Some(part) = helper.result() {
+                            if self.can_merge(&part) && stream.skip_to(part.end) {
+                                self.merge(part);
+                            }
+                        }
                     }
                     half = Half::Whole;
                 }
                 end => return end.map(drop),
             }
-        }
-    }
-
-    /// Appends what `part` read from where `stream` is (between two
-    /// items of `<layers>`) and moves `stream` to its end, when it can.
-    fn merge_if_fits(&mut self, stream: &mut XmlStream<'_>, part: Part) {
-        let position = stream.position();
-        let Ok(from) = part.boundaries.binary_search_by_key(&position, |b| b.at) else {
-            return;
-        };
-        if self.can_merge(&part) && stream.skip_to(part.end) {
-            self.merge(part, from);
         }
     }
 
@@ -276,40 +249,33 @@ impl Builder<'_> {
                 .all(|node| plain_dims(&node.op))
     }
 
-    /// Appends the second part's layers, diagnostics and symbols from its
-    /// boundary `from` on to the first's, as the serial reader would have
-    /// read them.
-    fn merge(&mut self, part: Part, from: usize) {
+    /// Appends the second part's layers, diagnostics and symbols to the
+    /// first's, as the serial reader would have read them.
+    fn merge(&mut self, part: Part) {
         let Part {
             graph,
             diagnostics,
             deferred_ids,
-            boundaries,
             end: _,
         } = part;
-        let Some(from) = boundaries.get(from) else {
-            return;
-        };
-        // Symbols `from.symbols..` of the part become `first_symbol..`.
-        let dropped = u32::try_from(from.symbols).unwrap_or(u32::MAX);
+        // The part's symbols `0..` become `first_symbol..`.
         let first_symbol = u32::try_from(self.graph.symbols.len()).unwrap_or(u32::MAX);
-        let renumber = graph.symbols.len() > from.symbols;
-        for (_, info) in graph.symbols.iter().skip(from.symbols) {
+        let renumber = !graph.symbols.is_empty();
+        for (_, info) in graph.symbols.iter() {
             self.graph
                 .symbols
                 .fresh(info.range, info.provenance.clone());
         }
         let (nodes, _) = graph.graph.into_nodes_edges();
-        let mut diagnostics = diagnostics.into_iter().skip(from.diagnostics);
-        let mut merged = from.diagnostics;
-        let mut deferred = deferred_ids
-            .into_iter()
-            .skip_while(|&(node, _)| node < from.nodes)
-            .peekable();
-        for (index, node) in nodes.into_iter().enumerate().skip(from.nodes) {
+        // One growth of the node vector, not a doubling or two.
+        self.graph.graph.reserve_nodes(nodes.len());
+        let mut diagnostics = diagnostics.into_iter();
+        let mut merged = 0;
+        let mut deferred = deferred_ids.into_iter().peekable();
+        for (index, node) in nodes.into_iter().enumerate() {
             let mut node = node.weight;
             if renumber {
-                shift_symbols(&mut node.op, dropped, first_symbol);
+                shift_symbols(&mut node.op, first_symbol);
             }
             let node_id = self.graph.add_node(node);
             if let Some((_, before)) = deferred.next_if(|&(at, _)| at == index) {
@@ -348,8 +314,6 @@ struct Shared {
     claim: AtomicU8,
     /// The reader no longer wants the part: a running job stops.
     abandoned: AtomicBool,
-    /// The job is over (its result is sent).
-    done: AtomicBool,
 }
 
 const UNCLAIMED: u8 = 0;
@@ -369,7 +333,6 @@ impl Helper {
         let shared = Arc::new(Shared {
             claim: AtomicU8::new(UNCLAIMED),
             abandoned: AtomicBool::new(false),
-            done: AtomicBool::new(false),
         });
         let (sender, results) = mpsc::channel();
         let theirs = Arc::clone(&shared);
@@ -380,9 +343,7 @@ impl Helper {
                 .is_ok();
             if claimed {
                 let part = job(&theirs.abandoned);
-                // The result first: `done` tells the reader it is there.
                 let _ = sender.send(part);
-                theirs.done.store(true, Ordering::Release);
             }
         });
         started.ok().map(|_| Helper {
@@ -444,16 +405,14 @@ fn plain_dims(op: &Op) -> bool {
 }
 
 /// Renumbers the symbols of the Parameter dims of `op` (and of its
-/// bodies), all plain (see [`plain_dims`]) and from `from` on, to start at
-/// `to`.
-fn shift_symbols(op: &mut Op, from: u32, to: u32) {
+/// bodies), all plain (see [`plain_dims`]), by `by`.
+fn shift_symbols(op: &mut Op, by: u32) {
     match op {
         Op::Parameter { shape, .. } => {
             if let Shape::Ranked(dims) = shape.as_mut() {
                 for dim in dims.iter_mut() {
                     if let Some(symbol) = dim.as_symbol() {
-                        let id = symbol.0.saturating_sub(from).saturating_add(to);
-                        *dim = Expr::symbol(SymbolId(id));
+                        *dim = Expr::symbol(SymbolId(symbol.0.saturating_add(by)));
                     }
                 }
             }
@@ -461,7 +420,7 @@ fn shift_symbols(op: &mut Op, from: u32, to: u32) {
         Op::SubGraph(sub) => {
             for body in &mut sub.bodies {
                 for node in body.graph.graph.node_weights_mut() {
-                    shift_symbols(&mut node.op, from, to);
+                    shift_symbols(&mut node.op, by);
                 }
             }
         }
@@ -498,7 +457,6 @@ fn read_part(
         weights_name,
         depth: 0,
         deferred_ids: Some(Vec::new()),
-        boundaries: Some(Vec::new()),
     };
     let mut edges = Vec::new();
     let second = Half::Second { abandoned };
@@ -512,7 +470,6 @@ fn read_part(
         graph: builder.graph,
         diagnostics: builder.diagnostics,
         deferred_ids: builder.deferred_ids.unwrap_or_default(),
-        boundaries: builder.boundaries.unwrap_or_default(),
         end: at,
     })
 }
