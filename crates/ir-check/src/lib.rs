@@ -128,9 +128,9 @@ impl Args {
     /// other flags, `--format=json`, a repeated flag, a value clap would
     /// refuse), which clap then parses, with its messages. Building clap's
     /// description of the command (every flag and its help) and parsing
-    /// with it was about 0.05 ms and 60 KiB of code to page in, a twentieth
-    /// of a small model's process (docs/performance.md); the result is the
-    /// same `Args` (a test compares the two on every combination).
+    /// with it cost a small model's process 0.06-0.1 ms of CPU and a dozen
+    /// page faults (docs/performance.md); the result is the same `Args` (a
+    /// test compares the two on every combination).
     pub fn parse_common<I>(arguments: I) -> Option<Args>
     where
         I: IntoIterator<Item = std::ffi::OsString>,

@@ -59,8 +59,9 @@ extern "C" fn configure_allocator() {
 /// (`std::rt`), skipped here, would set up what this process does not need:
 /// a guard page and signal handlers to name a stack overflow (reading
 /// `/proc/self/maps` to find the main thread's stack), the main thread's
-/// name, a check that the standard descriptors are open: 15 system calls
-/// and a few page faults, about 0.05 ms of a 1 ms check (docs/performance.md).
+/// name, a check that the standard descriptors are open: about 15 system
+/// calls and a few page faults, about 0.05 ms of a 1 ms check
+/// (docs/performance.md).
 /// What of it matters is done here: SIGPIPE ignored (a closed pipe is a
 /// write error, which is ignored, not the end of the process), and a panic
 /// ends the process with status 101 after its message, as from Rust's
