@@ -17,7 +17,14 @@ medians are printed:
 - ``ours in-proc ms``: read + validate + infer as ``ir-check --timings`` reports
   them (the library's work, what a compiler embedding it pays);
 - ``ours process ms``: the whole ``ir-check MODEL --format json`` process,
-  start-up and writing the report included;
+  start-up and writing the report included, from the call that starts it to
+  the return of the wait for its end. It is started by ``os.posix_spawn``
+  (a vfork and exec) and waited for by ``os.wait4``, its stderr in a file
+  read afterwards: the cheapest launch Python has. ``subprocess.Popen`` with
+  ``communicate`` added about 0.1 ms of the launcher's own work to every run
+  (docs/performance.md, "What a fresh process pays"); what remains of the
+  launch is the kernel's process creation, exec and exit, which any process
+  pays (a static C program that only exits takes about 0.4 ms this way);
 - the two ratios to OpenVINO, and the peak resident memory of each side
   (``ir-check``'s whole process; OpenVINO's growth of this process while it
   holds the model, measured once per model).
@@ -182,16 +189,32 @@ def openvino_once(core, xml: str) -> tuple[float, int]:
     return elapsed * 1e3, grown
 
 
+# ir-check's stdout (discarded) and stderr (a file, read once it has ended).
+DEVNULL_FD = -1
+STDERR_FILE = None
+
+
 def ours_once(xml: str) -> tuple[float, float]:
-    """(in-process ms, whole-process ms) of one run."""
+    """(in-process ms, whole-process ms) of one run: ``posix_spawn`` then
+    ``wait4`` (see the module's documentation), nothing else timed."""
+    global DEVNULL_FD, STDERR_FILE
+    if STDERR_FILE is None:
+        DEVNULL_FD = os.open(os.devnull, os.O_WRONLY)
+        STDERR_FILE = tempfile.TemporaryFile()
+    STDERR_FILE.seek(0)
+    STDERR_FILE.truncate()
+    argv = [BINARY, xml, "--format", "json", "--allow-unknown-ops", "--timings"]
+    actions = [(os.POSIX_SPAWN_DUP2, DEVNULL_FD, 1), (os.POSIX_SPAWN_DUP2, STDERR_FILE.fileno(), 2)]
+    environment = dict(os.environ)
     start = time.perf_counter()
-    proc = subprocess.Popen([BINARY, xml, "--format", "json", "--allow-unknown-ops", "--timings"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, stderr = proc.communicate()
+    pid = os.posix_spawn(BINARY, argv, environment, file_actions=actions)
+    _, status, _ = os.wait4(pid, 0)
     wall = (time.perf_counter() - start) * 1e3
-    m = re.search(r"timings_ms: read=([\d.]+) validate=([\d.]+) infer=([\d.]+)", stderr.decode())
+    STDERR_FILE.seek(0)
+    stderr = STDERR_FILE.read().decode(errors="replace")
+    m = re.search(r"timings_ms: read=([\d.]+) validate=([\d.]+) infer=([\d.]+)", stderr)
     if not m:
-        sys.exit(f"{xml}: no timings line in {stderr.decode()[-500:]!r}")
+        sys.exit(f"{xml}: no timings line (wait status {status}) in {stderr[-500:]!r}")
     in_process = sum(float(v) for v in m.groups())
     return in_process, wall
 

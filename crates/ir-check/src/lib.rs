@@ -120,6 +120,72 @@ pub struct Args {
     pub threads: Option<u16>,
 }
 
+impl Args {
+    /// The arguments (after the program's name) when they are in the form
+    /// scripts and benchmarks use: one model path and, at most once each,
+    /// `--format FORMAT`, `--timings`, `--allow-unknown-ops`,
+    /// `--strict-spec`, `-q`/`--quiet`. `None` for anything else (`--help`,
+    /// other flags, `--format=json`, a repeated flag, a value clap would
+    /// refuse), which clap then parses, with its messages. Building clap's
+    /// description of the command (every flag and its help) and parsing
+    /// with it cost a small model's process 0.06-0.1 ms of CPU and a dozen
+    /// page faults (docs/performance.md); the result is the same `Args` (a
+    /// test compares the two on every combination).
+    pub fn parse_common<I>(arguments: I) -> Option<Args>
+    where
+        I: IntoIterator<Item = std::ffi::OsString>,
+    {
+        let mut model = None;
+        let mut format = None;
+        let (mut timings, mut allow_unknown_ops, mut strict_spec, mut quiet) =
+            (false, false, false, false);
+        // Sets a flag met for the first time; a repeated flag is clap's.
+        let set = |flag: &mut bool| (!std::mem::replace(flag, true)).then_some(());
+        let mut arguments = arguments.into_iter();
+        while let Some(argument) = arguments.next() {
+            match argument.as_encoded_bytes() {
+                b"--timings" => set(&mut timings)?,
+                b"--allow-unknown-ops" => set(&mut allow_unknown_ops)?,
+                b"--strict-spec" => set(&mut strict_spec)?,
+                b"-q" | b"--quiet" => set(&mut quiet)?,
+                b"--format" if format.is_none() => {
+                    let value = arguments.next()?;
+                    format = Some(match value.as_encoded_bytes() {
+                        b"text" => Format::Text,
+                        b"json" => Format::Json,
+                        b"sarif" => Format::Sarif,
+                        b"dot" => Format::Dot,
+                        _ => return None,
+                    });
+                }
+                // A path: not empty, not taken for a flag.
+                bytes if model.is_none() && !bytes.is_empty() && bytes[0] != b'-' => {
+                    model = Some(PathBuf::from(argument));
+                }
+                _ => return None,
+            }
+        }
+        Some(Args {
+            model: Some(model?),
+            completions: None,
+            weights: None,
+            shapes: Vec::new(),
+            timings,
+            quiet,
+            format: format.unwrap_or(Format::Text),
+            allow_unknown_ops,
+            strict_spec,
+            run: false,
+            inputs: Vec::new(),
+            output_dir: PathBuf::from("."),
+            repeat: 0,
+            profile: None,
+            precision: ovir::Precision::Plugin,
+            threads: None,
+        })
+    }
+}
+
 /// `--precision`'s value.
 fn parse_precision(text: &str) -> Result<ovir::Precision, String> {
     ovir::Precision::parse(text).ok_or_else(|| format!("`{text}` is not `plugin` or `exact`"))
@@ -166,7 +232,7 @@ impl Timings {
 
 /// Runs the tool; the report is in the [`Outcome`]'s `stdout`.
 pub fn run(args: &Args) -> Outcome {
-    run_with(args, None)
+    run_with(args, None, Teardown::Free)
 }
 
 /// [`run`], writing the report to `stdout` as it is produced (the report of
@@ -176,10 +242,28 @@ pub fn run(args: &Args) -> Outcome {
 /// memory and returned as [`run`] does. Write errors (a closed pipe) end the
 /// report silently.
 pub fn run_streaming(args: &Args, stdout: &mut dyn Write) -> Outcome {
-    run_with(args, (!args.run).then_some(stdout))
+    run_with(args, (!args.run).then_some(stdout), Teardown::Free)
 }
 
-fn run_with(args: &Args, stdout: Option<&mut dyn Write>) -> Outcome {
+/// [`run_streaming`] for a process that ends as soon as it has printed the
+/// outcome (the `ir-check` binary): the model, its check and the file
+/// mappings are left to the end of the process instead of being freed one
+/// allocation at a time and unmapped (the kernel takes the whole address
+/// space back at once).
+pub fn run_streaming_then_exit(args: &Args, stdout: &mut dyn Write) -> Outcome {
+    run_with(args, (!args.run).then_some(stdout), Teardown::LeaveToExit)
+}
+
+/// What becomes of the model and the mapped files once the report is out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Teardown {
+    /// Dropped, as usual.
+    Free,
+    /// Forgotten: the process is about to end.
+    LeaveToExit,
+}
+
+fn run_with(args: &Args, stdout: Option<&mut dyn Write>, teardown: Teardown) -> Outcome {
     if let Some(shell) = args.completions {
         return completions(shell);
     }
@@ -205,8 +289,20 @@ fn run_with(args: &Args, stdout: Option<&mut dyn Write>) -> Outcome {
         read: started.elapsed(),
         ..Timings::default()
     };
-    let source = source.as_str();
-    check_model(&file_name, source, model, args, timings, args.run, stdout)
+    let outcome = check_model(
+        &file_name,
+        source.as_str(),
+        model,
+        args,
+        timings,
+        args.run,
+        stdout,
+        teardown,
+    );
+    if teardown == Teardown::LeaveToExit {
+        std::mem::forget(source);
+    }
+    outcome
 }
 
 /// Checks a model already read (from `source`, shown as `file_name`): applies
@@ -223,6 +319,7 @@ pub fn analyze(file_name: &str, source: &str, read: ir_xml::ReadOutcome, args: &
         Timings::default(),
         false,
         None,
+        Teardown::Free,
     )
 }
 
@@ -230,7 +327,8 @@ pub fn analyze(file_name: &str, source: &str, read: ir_xml::ReadOutcome, args: &
 /// (to `sink` when there is one, else into the outcome's `stdout`) and, when
 /// `run` is set and the model is valid, runs it. `source` is the text the
 /// diagnostics quote (the model holds no copy); `timings` has the reading's
-/// time.
+/// time; `teardown` says whether the model is freed at the end.
+#[allow(clippy::too_many_arguments)]
 fn check_model(
     file_name: &str,
     source: &str,
@@ -239,6 +337,7 @@ fn check_model(
     mut timings: Timings,
     run: bool,
     sink: Option<&mut dyn Write>,
+    teardown: Teardown,
 ) -> Outcome {
     let started = Instant::now();
     for spec in &args.shapes {
@@ -285,11 +384,16 @@ fn check_model(
         },
         timings,
     };
-    if run && check.is_valid() {
+    let outcome = if run && check.is_valid() {
         run::execute(file_name, source, &check, args, outcome)
     } else {
         outcome
+    };
+    if teardown == Teardown::LeaveToExit {
+        std::mem::forget(check);
+        std::mem::forget(model);
     }
+    outcome
 }
 
 /// Writes the report of `check` in the format `args` asks for to `stdout`
