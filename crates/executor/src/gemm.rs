@@ -311,7 +311,16 @@ const BLOCK_ELEMENTS: usize = 1 << 20;
 /// last, lone block), rounded up to a multiple of 16 (the microkernel's
 /// width).
 pub(crate) fn column_block(k: usize, n: usize, threads: usize) -> usize {
-    let fits = (BLOCK_ELEMENTS / k.max(1)).max(16);
+    column_block_within(k, n, threads, usize::MAX)
+}
+
+/// [`column_block`] with blocks of at most about `widest` columns: the
+/// bound sets how many blocks there are, and the columns are then shared
+/// evenly among them (a bound applied after the sharing left one short
+/// block: 3136 columns in 912, 912, 912 and 400, which two threads took
+/// as 1824 against 1312).
+fn column_block_within(k: usize, n: usize, threads: usize, widest: usize) -> usize {
+    let fits = (BLOCK_ELEMENTS / k.max(1)).min(widest).max(16);
     let blocks = n.div_ceil(fits).next_multiple_of(threads.max(1));
     n.div_ceil(blocks).next_multiple_of(16)
 }
@@ -381,8 +390,8 @@ pub(crate) fn matmul_by_column_blocks<T: Scalar>(
         // The tile `finish` reads should still be in L2 when it runs: at
         // most 512 KiB of f32 (but 256 columns at least, so the rows of
         // `lhs` each block packs again stay a small part of its work).
-        let tile = ((1 << 17) / m).max(256).next_multiple_of(16);
-        column_block(k, n, threads).min(tile)
+        let tile = ((1 << 17) / m).max(256);
+        column_block_within(k, n, threads, tile)
     } else {
         column_block(k, n, threads)
     };

@@ -3,8 +3,10 @@
 //! A kernel writes its output in chunks of whole units (elements or rows).
 //! Small outputs stay on the calling thread: below [`PARALLEL_MIN_BYTES`]
 //! handing chunks to rayon's pool costs more than it saves. Large ones are
-//! split into tasks of about [`TASK_BYTES`], which also spreads the page
-//! faults of a fresh output buffer over the threads.
+//! split into tasks of about [`TASK_BYTES`] (at least one per thread),
+//! which also spreads the page faults of a fresh output buffer over the
+//! threads. A kernel whose work per byte is smaller or larger may choose
+//! its own bound ([`filled_from`]: a Concat's copy splits from 128 KiB).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -21,17 +23,24 @@ const TASK_BYTES: usize = 256 << 10;
 
 /// Calls `fill(first_unit, chunk)` over `out` cut into chunks of whole
 /// units of `unit` bytes (`first_unit` is the index of the chunk's first
-/// unit); in parallel when `out` is large. `out.len()` must be a multiple
-/// of `unit`.
-pub(crate) fn for_chunks(out: &mut [u8], unit: usize, fill: impl Fn(usize, &mut [u8]) + Sync) {
+/// unit); in parallel, in at least one chunk per thread, when `out` holds
+/// `min_bytes` or more. `out.len()` must be a multiple of `unit`.
+fn for_chunks(
+    out: &mut [u8],
+    unit: usize,
+    min_bytes: usize,
+    fill: impl Fn(usize, &mut [u8]) + Sync,
+) {
     if unit == 0 || out.is_empty() {
         return;
     }
-    if out.len() < PARALLEL_MIN_BYTES || rayon::current_num_threads() < 2 {
+    let threads = rayon::current_num_threads();
+    if out.len() < min_bytes || threads < 2 {
         fill(0, out);
         return;
     }
-    let units_per_task = (TASK_BYTES / unit).max(1);
+    let units = out.len() / unit;
+    let units_per_task = (TASK_BYTES / unit).min(units.div_ceil(threads)).max(1);
     out.par_chunks_mut(units_per_task * unit)
         .enumerate()
         .for_each(|(task, chunk)| fill(task * units_per_task, chunk));
@@ -46,10 +55,21 @@ pub(crate) fn filled(
     unit: usize,
     fill: impl Fn(usize, &mut [u8]) + Sync,
 ) -> crate::pool::Buffer {
+    filled_from(len, unit, PARALLEL_MIN_BYTES, fill)
+}
+
+/// [`filled`], in parallel from `min_bytes` of output on rather than from
+/// [`PARALLEL_MIN_BYTES`].
+pub(crate) fn filled_from(
+    len: usize,
+    unit: usize,
+    min_bytes: usize,
+    fill: impl Fn(usize, &mut [u8]) + Sync,
+) -> crate::pool::Buffer {
     // A new buffer of this size comes from the allocator as fresh pages,
     // first touched by the (parallel) fill.
     let mut out = crate::pool::take(len);
-    for_chunks(&mut out, unit, fill);
+    for_chunks(&mut out, unit, min_bytes, fill);
     out
 }
 
@@ -209,15 +229,20 @@ mod tests {
 
     #[test]
     fn every_unit_is_filled_once_in_order() {
-        for len in [0usize, 4, 4096, PARALLEL_MIN_BYTES + 12] {
-            let out = filled(len, 4, |first, chunk| {
-                for (k, c) in chunk.chunks_exact_mut(4).enumerate() {
-                    c.copy_from_slice(&((first + k) as u32).to_le_bytes());
+        let pool = crate::gemm::test_pool(2);
+        for min_bytes in [PARALLEL_MIN_BYTES, 64] {
+            for len in [0usize, 4, 68, 4096, PARALLEL_MIN_BYTES + 12] {
+                let out = pool.install(|| {
+                    filled_from(len, 4, min_bytes, |first, chunk| {
+                        for (k, c) in chunk.chunks_exact_mut(4).enumerate() {
+                            c.copy_from_slice(&((first + k) as u32).to_le_bytes());
+                        }
+                    })
+                });
+                assert_eq!(out.len(), len);
+                for (k, c) in out.chunks_exact(4).enumerate() {
+                    assert_eq!(u32::from_le_bytes(c.try_into().unwrap()), k as u32);
                 }
-            });
-            assert_eq!(out.len(), len);
-            for (k, c) in out.chunks_exact(4).enumerate() {
-                assert_eq!(u32::from_le_bytes(c.try_into().unwrap()), k as u32);
             }
         }
     }
