@@ -1,7 +1,8 @@
 //! Depthwise convolutions (one input and one output channel per group):
 //! each output plane is its input plane convolved with its own kernel,
 //! directly, planes in parallel. With AVX-512, 3x3 kernels of stride 1 or
-//! 2 onto rows of 14 to 64 outputs straight from the planes ([`Direct`]);
+//! 2 onto rows of 14 to 64 outputs, up to 1 MiB of them, straight from
+//! the planes ([`Direct`]);
 //! others 16 channels at a time on a channel-interleaved copy of their
 //! rows ([`Blocked`]), as OpenVINO's `nChw16c` kernels do; otherwise plane
 //! by plane ([`Bands`]).
@@ -16,7 +17,8 @@ use crate::simd::has_avx512;
 /// One input and one output channel per group: each output plane is its
 /// input plane convolved with its own kernel, directly. 1-D and 2-D ones
 /// with finite weights and no negative pads take [`depthwise_direct`] (f32
-/// on AVX-512, 3x3 of stride 1 or 2, rows of 14 to 64 outputs),
+/// on AVX-512, 3x3 of stride 1 or 2, rows of 14 to 64 outputs, up to
+/// 1 MiB of output),
 /// [`depthwise_blocked`] (f32 on AVX-512, output planes up to 112x112 and
 /// at least 16 channels) or
 /// [`depthwise_banded`]; the others a loop over output rows and kernel
@@ -1222,6 +1224,14 @@ fn transpose(r: [__m512; LANES]) -> [__m512; LANES] {
 /// of a vector's 16 lanes (a 7-wide row 7), and go blocked.
 const DIRECT_MIN_WIDTH: usize = 14;
 
+/// The most bytes of output (an image's) [`Direct`] takes: an output
+/// larger than L2 (1 MiB here) made its calls slow on average though its
+/// fastest ones were fast (MobileNetV2's 96x56x56 of stride 2: fastest
+/// 0.154-0.238 ms against blocked's 0.200, mean 0.41 against 0.22;
+/// 144x56x56: 0.125 against 0.158, mean 0.19-0.21 against 0.18), while
+/// the smaller ones gained in both.
+const DIRECT_MAX_OUTPUT_BYTES: usize = 1 << 20;
+
 /// The widest output row [`Direct`] takes: 4 vectors of 16. A 112-wide
 /// row (7 vectors, a tile of one row) measured slower than blocked.
 const DIRECT_MAX_WIDTH: usize = 4 * LANES;
@@ -1260,6 +1270,7 @@ impl Direct {
             && sy == sx
             && (1..=2).contains(&sx)
             && (DIRECT_MIN_WIDTH..=DIRECT_MAX_WIDTH).contains(&ow)
+            && g.groups * g.output_size() * std::mem::size_of::<f32>() <= DIRECT_MAX_OUTPUT_BYTES
             && g.pad_begin[1] >= 0
             && g.pad_begin[2] >= 0;
         if !fits || !has_avx512() {
@@ -2047,6 +2058,13 @@ mod tests {
         assert!(!direct(&g([20, 20], [3, 3], [1, 1], [2, 2])));
         assert!(!direct(&g([60, 60], [3, 3], [3, 3], [1, 1])));
         assert!(!direct(&g([40, 40], [3, 3], [1, 2], [1, 1])));
+        // Over 1 MiB of output: 144 planes of 56x56.
+        let big = planes(
+            (1, 144),
+            ([56, 56], [3, 3], [1, 1], [1, 1]),
+            ([1, 1], [1, 1]),
+        );
+        assert!(!direct(&big));
     }
 
     #[test]
