@@ -1,8 +1,11 @@
 //! Depthwise convolutions (one input and one output channel per group):
 //! each output plane is its input plane convolved with its own kernel,
-//! directly, planes in parallel. With AVX-512, 16 channels at a time on a
-//! channel-interleaved copy of their rows ([`Blocked`]), as OpenVINO's
-//! `nChw16c` kernels do; otherwise plane by plane ([`Bands`]).
+//! directly, planes in parallel. With AVX-512, 3x3 kernels of stride 1 or
+//! 2 onto rows of 14 to 64 outputs, up to 1 MiB of them, straight from
+//! the planes ([`Direct`]);
+//! others 16 channels at a time on a channel-interleaved copy of their
+//! rows ([`Blocked`]), as OpenVINO's `nChw16c` kernels do; otherwise plane
+//! by plane ([`Bands`]).
 
 use rayon::prelude::*;
 
@@ -13,8 +16,11 @@ use crate::simd::has_avx512;
 
 /// One input and one output channel per group: each output plane is its
 /// input plane convolved with its own kernel, directly. 1-D and 2-D ones
-/// with finite weights and no negative pads take [`depthwise_blocked`] (f32
-/// on AVX-512, output planes up to 112x112 and at least 16 channels) or
+/// with finite weights and no negative pads take [`depthwise_direct`] (f32
+/// on AVX-512, 3x3 of stride 1 or 2, rows of 14 to 64 outputs, up to
+/// 1 MiB of output),
+/// [`depthwise_blocked`] (f32 on AVX-512, output planes up to 112x112 and
+/// at least 16 channels) or
 /// [`depthwise_banded`]; the others a loop over output rows and kernel
 /// taps, a multiply-add over the run of outputs whose reads are inside the
 /// input.
@@ -44,6 +50,9 @@ pub(crate) fn depthwise<T: Scalar + bytemuck::Pod>(
                 shortcut,
             };
             if let Some(o) = as_f32(&operands) {
+                if let Some(direct) = Direct::new(g) {
+                    return depthwise_direct(&o, &direct, bytemuck::cast_slice_mut(out));
+                }
                 if let Some(blocked) = Blocked::new(g, BLOCKED_BYTES) {
                     return depthwise_blocked(&o, &blocked, bytemuck::cast_slice_mut(out));
                 }
@@ -1211,6 +1220,319 @@ fn transpose(r: [__m512; LANES]) -> [__m512; LANES] {
     })
 }
 
+/// The narrowest output row [`Direct`] takes: narrower rows fill too few
+/// of a vector's 16 lanes (a 7-wide row 7), and go blocked.
+const DIRECT_MIN_WIDTH: usize = 14;
+
+/// The most bytes of output (an image's) [`Direct`] takes: an output
+/// larger than L2 (1 MiB here) made its calls slow on average though its
+/// fastest ones were fast (MobileNetV2's 96x56x56 of stride 2: fastest
+/// 0.154-0.238 ms against blocked's 0.200, mean 0.41 against 0.22;
+/// 144x56x56: 0.125 against 0.158, mean 0.19-0.21 against 0.18), while
+/// the smaller ones gained in both.
+const DIRECT_MAX_OUTPUT_BYTES: usize = 1 << 20;
+
+/// The widest output row [`Direct`] takes: 4 vectors of 16. A 112-wide
+/// row (7 vectors, a tile of one row) measured slower than blocked.
+const DIRECT_MAX_WIDTH: usize = 4 * LANES;
+
+/// The layout of [`depthwise_direct`]: 3x3 kernels of stride 1 or 2 on
+/// the planes as they are (no copy, no transpose), 16 outputs of a row a
+/// vector, each tap one load (stride 1) or two loads and a permute
+/// (stride 2, its even columns) straight from the input plane, masked
+/// where they would read padding (which the loads make zeros).
+struct Direct {
+    /// Vectors of 16 outputs per output row.
+    chunks: usize,
+    /// Per chunk and tap column: which of the 16 (for stride 2, 32: two
+    /// masks) values its reads take from the padded row are inside the
+    /// input row.
+    columns: Vec<DirectColumn>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct DirectColumn {
+    /// The 16 values from the first read, for stride 2 the 16 after
+    /// them, and the one after those (its lowest bit).
+    masks: [u16; 3],
+}
+
+impl Direct {
+    /// `None` unless this CPU has AVX-512, the kernel is 3x3, undilated,
+    /// of stride 1 or 2 along each axis, with no negative pad, and the
+    /// output rows are [`DIRECT_MIN_WIDTH`] to [`DIRECT_MAX_WIDTH`] wide.
+    fn new(g: &Geometry) -> Option<Direct> {
+        let [_, kh, kw] = g.kernel;
+        let [_, _, ow] = g.output;
+        let [_, sy, sx] = g.stride;
+        let fits = (kh, kw) == (3, 3)
+            && g.dilation[1..] == [1, 1]
+            && sy == sx
+            && (1..=2).contains(&sx)
+            && (DIRECT_MIN_WIDTH..=DIRECT_MAX_WIDTH).contains(&ow)
+            && g.groups * g.output_size() * std::mem::size_of::<f32>() <= DIRECT_MAX_OUTPUT_BYTES
+            && g.pad_begin[1] >= 0
+            && g.pad_begin[2] >= 0;
+        if !fits || !has_avx512() {
+            return None;
+        }
+        let iw = g.input[2] as isize;
+        let pl = g.pad_begin[2] as isize;
+        let chunks = ow.div_ceil(LANES);
+        // Bit j of a mask: whether column `start + j` is inside the row.
+        let mask = |start: isize| {
+            (0..LANES).fold(0u16, |m, j| {
+                let c = start + j as isize;
+                if (0..iw).contains(&c) {
+                    m | 1 << j
+                } else {
+                    m
+                }
+            })
+        };
+        let columns = (0..chunks)
+            .flat_map(|c| {
+                (0..kw).map(move |kx| {
+                    let start = ((c * LANES * sx) + kx) as isize - pl;
+                    (start, sx)
+                })
+            })
+            .map(|(start, sx)| DirectColumn {
+                masks: if sx == 2 {
+                    let after = 2 * LANES as isize;
+                    [
+                        mask(start),
+                        mask(start + LANES as isize),
+                        mask(start + after) & 1,
+                    ]
+                } else {
+                    [mask(start), 0, 0]
+                },
+            })
+            .collect();
+        Some(Direct { chunks, columns })
+    }
+}
+
+/// A 3x3 depthwise convolution on the planes as they are ([`Direct`]):
+/// runs of planes go to the threads.
+fn depthwise_direct(o: &Operands<'_, f32>, d: &Direct, out: &mut [f32]) {
+    let p_out = o.g.output_size();
+    let planes = out.len() / p_out;
+    let threads = rayon::current_num_threads();
+    let run = |first: usize, dst: &mut [f32]| {
+        // SAFETY: `d` exists, so `Direct::new` found the CPU's AVX-512.
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            direct_planes(o, d, first, dst)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (first, dst);
+    };
+    if std::mem::size_of_val(out) >= 1 << 16 && threads > 1 && planes > 1 {
+        let per_task = planes.div_ceil(DIRECT_TASKS_PER_THREAD * threads);
+        out.par_chunks_mut(per_task * p_out)
+            .enumerate()
+            .for_each(|(i, dst)| run(i * per_task, dst));
+    } else {
+        run(0, out);
+    }
+}
+
+/// How many runs of planes [`depthwise_direct`] makes per thread.
+const DIRECT_TASKS_PER_THREAD: usize = 4;
+
+/// The output planes `first..` in `dst` of [`depthwise_direct`], tile by
+/// tile: `R` output rows of `C` vectors each, chosen by the row's width
+/// (8 vectors of sums in registers, or 6 for rows of 3: enough
+/// independent chains of additions to hide their latency, with the 9
+/// weights well inside the 32 vector registers).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
+fn direct_planes(o: &Operands<'_, f32>, d: &Direct, first: usize, dst: &mut [f32]) {
+    match (d.chunks, o.g.stride[2]) {
+        (1, 1) => direct_tiles::<8, 1, 1>(o, d, first, dst),
+        (2, 1) => direct_tiles::<4, 2, 1>(o, d, first, dst),
+        (3, 1) => direct_tiles::<2, 3, 1>(o, d, first, dst),
+        (_, 1) => direct_tiles::<2, 4, 1>(o, d, first, dst),
+        (1, _) => direct_tiles::<8, 1, 2>(o, d, first, dst),
+        (2, _) => direct_tiles::<4, 2, 2>(o, d, first, dst),
+        (3, _) => direct_tiles::<2, 3, 2>(o, d, first, dst),
+        (_, _) => direct_tiles::<2, 4, 2>(o, d, first, dst),
+    }
+}
+
+/// [`direct_planes`] with tiles of `R` rows of `C` vectors (`C` the
+/// row's), columns of stride `SX`: each tile's sums through the 9 taps in
+/// kernel order (a multiply, then an add, from zero: the same roundings
+/// as the other paths; the taps that fall in padding rows are skipped,
+/// which adds the same as their zero products would), then finished by
+/// the epilogue in registers and stored (masked past the row's end).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
+// Indexed loops and `match`es rather than iterators, `array::from_fn` and
+// `Option::map`: their closures are not compiled with this function's
+// features, and calls to them spilled the sums (measured 2x slower).
+#[allow(clippy::needless_range_loop, clippy::manual_map)]
+fn direct_tiles<const R: usize, const C: usize, const S: usize>(
+    o: &Operands<'_, f32>,
+    d: &Direct,
+    first: usize,
+    dst: &mut [f32],
+) {
+    use std::arch::x86_64::{
+        _mm512_alignr_epi32, _mm512_castps_si512, _mm512_castsi512_ps, _mm512_mask_storeu_ps,
+        _mm512_maskz_loadu_ps, _mm512_permutex2var_ps, _mm512_set1_ps, _mm512_setr_epi32,
+    };
+    let g = o.g;
+    let (p_in, p_out) = (g.input_size(), g.output_size());
+    let [_, ih, iw] = g.input;
+    let [_, oh, ow] = g.output;
+    let (pt, pl) = (g.pad_begin[1] as usize, g.pad_begin[2] as usize);
+    let even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    let odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    let mut columns = [[DirectColumn { masks: [0; 3] }; 3]; C];
+    // Lanes stored of each chunk: those inside the row.
+    let mut stores = [0u16; C];
+    for c in 0..C {
+        for kx in 0..3 {
+            columns[c][kx] = d.columns[c * 3 + kx];
+        }
+        let n = ow.saturating_sub(c * LANES).min(LANES);
+        stores[c] = ((1u32 << n) - 1) as u16;
+    }
+    for (i, out_plane) in dst.chunks_exact_mut(p_out).enumerate() {
+        let index = first + i;
+        let channel = index % g.groups;
+        let plane = &o.x[index * p_in..][..p_in];
+        let mut weights = [[_mm512_setzero_ps(); 3]; 3];
+        for ky in 0..3 {
+            for kx in 0..3 {
+                weights[ky][kx] = _mm512_set1_ps(o.w[channel * 9 + ky * 3 + kx]);
+            }
+        }
+        let bias = match o.epilogue.and_then(|e| e.bias.as_ref()) {
+            Some(b) => Some(_mm512_set1_ps(b[channel])),
+            None => None,
+        };
+        let shortcut = match o.shortcut {
+            Some(s) => Some(&s[index * p_out..][..p_out]),
+            None => None,
+        };
+        let mut y0 = 0;
+        while y0 < oh {
+            let mut sums = [[_mm512_setzero_ps(); C]; R];
+            // The tile's input rows in order, each read once for every
+            // output row it is under: output row `r` takes input row `j`
+            // under tap row `j - r * S`, so each sum still goes through
+            // its taps in kernel order. Rows of padding are skipped.
+            let top = (y0 * S) as isize - pt as isize;
+            // Unrolled by hand, `j` a constant in each copy: LLVM leaves a
+            // loop over up to 17 rows rolled, and then reads the weights
+            // from memory and tests every tap's row at run time.
+            // Input row `j`'s values `v` under tap column `kx`, chunk `c`,
+            // into the sums of the tile rows it is under.
+            macro_rules! add_taps {
+                ($j:literal, $kx:expr, $c:expr, $v:expr) => {
+                    for r in 0..R {
+                        let ky = ($j as usize).wrapping_sub(r * S);
+                        if ky < 3 {
+                            let w = weights[ky][$kx];
+                            sums[r][$c] = _mm512_add_ps(sums[r][$c], _mm512_mul_ps(w, $v));
+                        }
+                    }
+                };
+            }
+            macro_rules! input_rows {
+                ($($j:literal)*) => {$(
+                    let iy = top + $j;
+                    if $j < (R - 1) * S + 3 && iy >= 0 && iy < ih as isize {
+                        // Column `pl` of the input row is padded column 0.
+                        let row = plane[iy as usize * iw..].as_ptr().wrapping_sub(pl);
+                        if S == 1 {
+                            for kx in 0..3 {
+                                for c in 0..C {
+                                    let at = row.wrapping_add(c * LANES + kx);
+                                    // SAFETY: the mask lets through only
+                                    // the values of the input row
+                                    // (`Direct::new`).
+                                    let v = unsafe {
+                                        _mm512_maskz_loadu_ps(columns[c][kx].masks[0], at)
+                                    };
+                                    add_taps!($j, kx, c, v);
+                                }
+                            }
+                        } else {
+                            // The chunk's 32 padded columns from its first
+                            // read: their even ones are tap column 0's,
+                            // their odd ones tap column 1's, and tap
+                            // column 2's are the even ones from the
+                            // second on, then the 33rd column.
+                            let mut taps = [[_mm512_setzero_ps(); 3]; C];
+                            for c in 0..C {
+                                let [lo, hi, next] = columns[c][0].masks;
+                                let at = row.wrapping_add(c * 2 * LANES);
+                                // SAFETY: the masks let through only the
+                                // values of the input row (`Direct::new`).
+                                let (lo, hi, next) = unsafe {
+                                    (
+                                        _mm512_maskz_loadu_ps(lo, at),
+                                        _mm512_maskz_loadu_ps(hi, at.wrapping_add(LANES)),
+                                        _mm512_maskz_loadu_ps(next, at.wrapping_add(2 * LANES)),
+                                    )
+                                };
+                                let even_columns = _mm512_permutex2var_ps(lo, even, hi);
+                                taps[c] = [
+                                    even_columns,
+                                    _mm512_permutex2var_ps(lo, odd, hi),
+                                    _mm512_castsi512_ps(_mm512_alignr_epi32::<1>(
+                                        _mm512_castps_si512(next),
+                                        _mm512_castps_si512(even_columns),
+                                    )),
+                                ];
+                            }
+                            for kx in 0..3 {
+                                for c in 0..C {
+                                    add_taps!($j, kx, c, taps[c][kx]);
+                                }
+                            }
+                        }
+                    }
+                )*};
+            }
+            input_rows!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
+            for r in 0..R {
+                let y = y0 + r;
+                if y >= oh {
+                    break;
+                }
+                for c in 0..C {
+                    let at = y * ow + c * LANES;
+                    let n = LANES.min(ow - c * LANES);
+                    let to = &mut out_plane[at..at + n];
+                    let v = match o.epilogue {
+                        Some(e) => {
+                            let s = match shortcut {
+                                // SAFETY: the mask reads only the `n`
+                                // values of the shortcut at these outputs.
+                                Some(s) => Some(unsafe {
+                                    _mm512_maskz_loadu_ps(stores[c], s[at..at + n].as_ptr())
+                                }),
+                                None => None,
+                            };
+                            e.apply_vector(bias, sums[r][c], s)
+                        }
+                        None => sums[r][c],
+                    };
+                    // SAFETY: the mask writes only the `n` values of `to`.
+                    unsafe { _mm512_mask_storeu_ps(to.as_mut_ptr(), stores[c], v) };
+                }
+            }
+            y0 += R;
+        }
+    }
+}
+
 /// A depthwise convolution by output rows: for each output row and kernel
 /// tap, a multiply-add over the run of outputs whose reads are inside the
 /// input (contiguous when the stride is 1).
@@ -1594,6 +1916,157 @@ mod tests {
         }
     }
 
+    /// Runs the direct path on `g` (f32), unfused and with both
+    /// epilogues, against the direct loop, and bit for bit against the
+    /// banded path on values whose sums round.
+    fn check_direct(g: &Geometry) {
+        let bands = Bands::new(g, BAND_BYTES, MIN_BAND).unwrap();
+        let direct = Direct::new(g).unwrap_or_else(|| panic!("not direct: {g:?}"));
+        let (x, w) = operands(g);
+        let want: Vec<f32> = reference(&x, &w, g).iter().map(|&v| v as f32).collect();
+        let (x, w): (Vec<f32>, Vec<f32>) = (
+            x.iter().map(|&v| v as f32).collect(),
+            w.iter().map(|&v| v as f32).collect(),
+        );
+        let shortcut: Vec<f32> = (0..want.len()).map(|i| (i % 13) as f32 - 6.0).collect();
+        let channels = g.groups;
+        let bias: Vec<f32> = (0..channels).map(|c| c as f32 * 0.5 - 3.0).collect();
+        let relu = Epilogue {
+            bias: None,
+            shortcut: Some(crate::fusion::Side::Left),
+            activation: crate::fusion::Activation::Relu,
+        };
+        let clamp = Epilogue {
+            bias: Some(bias.clone()),
+            shortcut: Some(crate::fusion::Side::Right),
+            activation: crate::fusion::Activation::Clamp { lo: -3.0, hi: 6.0 },
+        };
+        let p_out = g.output_size();
+        let relu_want: Vec<f32> = want
+            .iter()
+            .zip(&shortcut)
+            .map(|(v, s)| (s + v).max(0.0))
+            .collect();
+        let clamp_want: Vec<f32> = want
+            .iter()
+            .zip(&shortcut)
+            .enumerate()
+            .map(|(i, (v, s))| ((v + bias[(i / p_out) % channels]) + s).clamp(-3.0, 6.0))
+            .collect();
+        let mut o = Operands {
+            x: &x,
+            w: &w,
+            g,
+            bands: &bands,
+            epilogue: None,
+            shortcut: None,
+        };
+        let mut got = vec![f32::NAN; want.len()];
+        depthwise_direct(&o, &direct, &mut got);
+        assert_eq!(got, want, "direct {g:?}");
+        o.shortcut = Some(&shortcut);
+        o.epilogue = Some(&relu);
+        depthwise_direct(&o, &direct, &mut got);
+        assert_eq!(got, relu_want, "direct with a shortcut {g:?}");
+        o.epilogue = Some(&clamp);
+        depthwise_direct(&o, &direct, &mut got);
+        assert_eq!(got, clamp_want, "direct with a bias {g:?}");
+        // Values whose products and sums round, a NaN and both zeros
+        // among them: the same taps in the same order as the banded path.
+        let mut x: Vec<f32> = (0..x.len())
+            .map(|i| ((i * 7919 + 13) % 1000) as f32 / 37.0 - 13.1)
+            .collect();
+        x[3] = f32::from_bits(0x7fc0_1234);
+        x[5] = -0.0;
+        let w: Vec<f32> = (0..w.len())
+            .map(|i| ((i * 104_729 + 7) % 997) as f32 / 311.0 - 1.7)
+            .collect();
+        let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+        let mut banded = vec![f32::NAN; want.len()];
+        for (epilogue, shortcut) in [(None, None), (Some(&clamp), Some(&shortcut[..]))] {
+            let o = Operands {
+                x: &x,
+                w: &w,
+                g,
+                bands: &bands,
+                epilogue,
+                shortcut,
+            };
+            depthwise_banded(&o, &mut banded);
+            depthwise_direct(&o, &direct, &mut got);
+            assert_eq!(bits(&got), bits(&banded), "direct against banded {g:?}");
+        }
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn direct_depthwise_matches_a_direct_loop() {
+        if !has_avx512() {
+            return;
+        }
+        let cases: &[Case] = &[
+            // MobileNetV2's: 14, 28 and 56 wide, stride 1 and 2 onto them.
+            ([14, 14], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            ([28, 28], [3, 3], [2, 2], [1, 1], [1, 1], [1, 1]),
+            ([28, 28], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            ([56, 56], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            ([112, 112], [3, 3], [2, 2], [1, 1], [1, 1], [1, 1]),
+            // Odd widths and heights (tiles past the last row), one to
+            // four vectors a row, the last one in part.
+            ([9, 15], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            ([5, 17], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            ([13, 33], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            ([3, 64], [3, 3], [1, 1], [1, 1], [1, 1], [1, 1]),
+            ([7, 29], [3, 3], [2, 2], [1, 1], [1, 1], [1, 1]),
+            ([11, 127], [3, 3], [2, 2], [1, 1], [1, 1], [1, 1]),
+            ([6, 128], [3, 3], [2, 2], [1, 1], [0, 0], [1, 1]),
+            // No pads, pads of 2 (rows and columns of padding only),
+            // unequal pads, a negative end pad (the last columns unread).
+            ([16, 18], [3, 3], [1, 1], [1, 1], [0, 0], [0, 0]),
+            ([4, 14], [3, 3], [1, 1], [1, 1], [2, 2], [2, 2]),
+            ([10, 40], [3, 3], [2, 2], [1, 1], [2, 2], [0, 1]),
+            ([9, 31], [3, 3], [2, 2], [1, 1], [0, 1], [2, 0]),
+            ([8, 30], [3, 3], [1, 1], [1, 1], [1, 1], [1, -1]),
+            ([9, 36], [3, 3], [2, 2], [1, 1], [1, 1], [0, -1]),
+        ];
+        for &(input, kernel, stride, dilation, pad_begin, pad_end) in cases {
+            // Channels not a multiple of 16, and two images.
+            for (batch, groups) in [(1, 3), (2, 19)] {
+                let g = planes(
+                    (batch, groups),
+                    (input, kernel, stride, dilation),
+                    (pad_begin, pad_end),
+                );
+                check_direct(&g);
+            }
+        }
+    }
+
+    #[test]
+    fn narrow_wide_and_other_kernels_are_not_direct() {
+        let g = |input: [usize; 2], kernel, stride, dilation| {
+            planes((1, 32), (input, kernel, stride, dilation), ([1, 1], [1, 1]))
+        };
+        let direct = |g: &Geometry| Direct::new(g).is_some();
+        assert_eq!(direct(&g([14, 14], [3, 3], [1, 1], [1, 1])), has_avx512());
+        assert_eq!(direct(&g([56, 64], [3, 3], [1, 1], [1, 1])), has_avx512());
+        // 7 and 65 outputs a row, a 5x5 kernel, a dilation, stride 3 or
+        // unequal strides.
+        assert!(!direct(&g([14, 14], [3, 3], [2, 2], [1, 1])));
+        assert!(!direct(&g([8, 65], [3, 3], [1, 1], [1, 1])));
+        assert!(!direct(&g([20, 20], [5, 5], [1, 1], [1, 1])));
+        assert!(!direct(&g([20, 20], [3, 3], [1, 1], [2, 2])));
+        assert!(!direct(&g([60, 60], [3, 3], [3, 3], [1, 1])));
+        assert!(!direct(&g([40, 40], [3, 3], [1, 2], [1, 1])));
+        // Over 1 MiB of output: 144 planes of 56x56.
+        let big = planes(
+            (1, 144),
+            ([56, 56], [3, 3], [1, 1], [1, 1]),
+            ([1, 1], [1, 1]),
+        );
+        assert!(!direct(&big));
+    }
+
     #[test]
     fn small_planes_and_few_channels_are_not_blocked() {
         let g = |groups, input: [usize; 2]| {
@@ -1637,11 +2110,12 @@ mod tests {
     #[test]
     fn blocked_depthwise_splits_blocks_among_threads() {
         // Over 64 KiB of output: two images of 40 channels, two blocks and
-        // 8 planes each, on one thread and on two.
+        // 8 planes each, on one thread and on two (a 5x5 kernel: not
+        // direct).
         let g = planes(
             (2, 40),
-            ([30, 37], [3, 3], [2, 2], [1, 1]),
-            ([1, 1], [1, 1]),
+            ([30, 37], [5, 5], [2, 2], [1, 1]),
+            ([2, 2], [2, 2]),
         );
         let (x, w) = operands(&g);
         let want: Vec<f32> = reference(&x, &w, &g).iter().map(|&v| v as f32).collect();
@@ -1650,6 +2124,43 @@ mod tests {
             w.iter().map(|&v| v as f32).collect(),
         );
         // And fused (the epilogue reaches the blocked path as f32's).
+        let shortcut: Vec<f32> = (0..want.len()).map(|i| (i % 13) as f32 - 6.0).collect();
+        let relu = Epilogue {
+            bias: None,
+            shortcut: Some(crate::fusion::Side::Right),
+            activation: crate::fusion::Activation::Relu,
+        };
+        let relu_want: Vec<f32> = want
+            .iter()
+            .zip(&shortcut)
+            .map(|(v, s)| (v + s).max(0.0))
+            .collect();
+        for threads in [1, 2] {
+            let pool = crate::gemm::test_pool(threads);
+            let mut got = vec![f32::NAN; want.len()];
+            pool.install(|| depthwise(&x, &w, &g, &mut got, None, None));
+            assert_eq!(got, want, "{threads} threads");
+            let fused = (Some(&relu), Some(&shortcut[..]));
+            pool.install(|| depthwise(&x, &w, &g, &mut got, fused.0, fused.1));
+            assert_eq!(got, relu_want, "{threads} threads, fused");
+        }
+    }
+
+    #[test]
+    fn direct_depthwise_splits_planes_among_threads() {
+        // Over 64 KiB of output: 2 images of 37 planes 20x19, runs of
+        // planes on two threads, fused too.
+        let g = planes(
+            (2, 37),
+            ([40, 37], [3, 3], [2, 2], [1, 1]),
+            ([1, 1], [1, 1]),
+        );
+        let (x, w) = operands(&g);
+        let want: Vec<f32> = reference(&x, &w, &g).iter().map(|&v| v as f32).collect();
+        let (x, w): (Vec<f32>, Vec<f32>) = (
+            x.iter().map(|&v| v as f32).collect(),
+            w.iter().map(|&v| v as f32).collect(),
+        );
         let shortcut: Vec<f32> = (0..want.len()).map(|i| (i % 13) as f32 - 6.0).collect();
         let relu = Epilogue {
             bias: None,
