@@ -187,7 +187,13 @@ pub fn read_model_with_weights_of(
 ) -> Result<ReadOutcome, ReadError> {
     let bin_path = weights_path.map_or_else(|| xml_path.with_extension("bin"), Path::to_owned);
     let weights = open_weights(xml_path, weights_path)?;
-    reader::read(xml, weights, Some(bin_path.display().to_string()), None)
+    reader::read(
+        xml,
+        weights,
+        Some(bin_path.display().to_string()),
+        None,
+        reader::Split::Auto,
+    )
 }
 
 /// Reads the IR text `xml`, mapped from `xml_path` (see [`MappedText`]),
@@ -206,6 +212,7 @@ pub fn read_model_mapped(
         weights,
         Some(bin_path.display().to_string()),
         Some(xml),
+        reader::Split::Auto,
     )
 }
 
@@ -237,7 +244,7 @@ pub fn read_model_from_str(
     xml: &str,
     weights: Option<TensorBytes>,
 ) -> Result<ReadOutcome, ReadError> {
-    reader::read(xml, weights, None, None)
+    reader::read(xml, weights, None, None, reader::Split::Auto)
 }
 
 /// Renders `graph` as IR: the XML text and the `.bin` bytes it refers to.

@@ -14,6 +14,10 @@ use ir::SourceLocation;
 #[derive(Debug, Clone)]
 pub struct LineIndex<'a> {
     text: &'a str,
+    /// How many lines come before the first line start kept (the index of
+    /// a part of the text read on another thread starts where that part
+    /// does).
+    lines_before: usize,
     lines: RefCell<Lines>,
 }
 
@@ -49,12 +53,21 @@ const SCAN_AHEAD: usize = 4 << 10;
 impl<'a> LineIndex<'a> {
     /// An index of the lines of `text` (lines end at `\n`).
     pub fn new(text: &'a str) -> Self {
+        Self::starting_at(text, 0, 0)
+    }
+
+    /// An index of the lines of `text` from `line_start`, the start of a
+    /// line (0, or just past a `\n`) that `lines_before` lines precede:
+    /// for a reader that starts there. Offsets before it are located too,
+    /// but each with a count from the start of the text.
+    pub(crate) fn starting_at(text: &'a str, line_start: usize, lines_before: usize) -> Self {
         LineIndex {
             text,
+            lines_before,
             lines: RefCell::new(Lines {
-                starts: vec![0],
+                starts: vec![line_start],
                 non_ascii: Vec::new(),
-                scanned: 0,
+                scanned: line_start,
                 last: 0,
             }),
         }
@@ -65,6 +78,9 @@ impl<'a> LineIndex<'a> {
     pub fn location(&self, offset: usize) -> SourceLocation {
         let offset = offset.min(self.text.len());
         let mut lines = self.lines.borrow_mut();
+        if offset < lines.starts[0] {
+            return counted_location(self.text, offset);
+        }
         lines.scan_to(self.text, offset);
         // The number of line starts at or before `offset`; always at least 1.
         let line = lines.line_of(offset);
@@ -79,11 +95,47 @@ impl<'a> LineIndex<'a> {
                 .get(start..offset)
                 .map_or(offset - start, |prefix| prefix.chars().count())
         };
-        SourceLocation {
-            line: u32::try_from(line).unwrap_or(u32::MAX),
-            column: u32::try_from(column.saturating_add(1)).unwrap_or(u32::MAX),
-        }
+        location_of(line + self.lines_before, column)
     }
+}
+
+/// The location of 1-based `line` and 0-based `column`.
+fn location_of(line: usize, column: usize) -> SourceLocation {
+    SourceLocation {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        column: u32::try_from(column.saturating_add(1)).unwrap_or(u32::MAX),
+    }
+}
+
+/// The location of byte `offset` (at most the text's length) counted from
+/// the start of `text`, without an index.
+fn counted_location(text: &str, offset: usize) -> SourceLocation {
+    let before = text.as_bytes().get(..offset).unwrap_or_default();
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |at| at + 1);
+    let column = text
+        .get(line_start..offset)
+        .map_or(offset - line_start, |prefix| prefix.chars().count());
+    location_of(count_newlines(before) + 1, column)
+}
+
+/// How many `\n` `bytes` holds. A byte-wise count the compiler turns into
+/// SIMD compares (memchr's iterator stops at each one: a pretty-printed model
+/// has one every 20-40 bytes).
+pub(crate) fn count_newlines(bytes: &[u8]) -> usize {
+    // Per block, the counts are summed in bytes: at most 255 per lane.
+    const BLOCK: usize = 255 * 16;
+    let mut count = 0;
+    let mut blocks = bytes.chunks_exact(BLOCK);
+    for block in &mut blocks {
+        let mut lanes = [0u8; 16];
+        for chunk in block.chunks_exact(16) {
+            for (lane, &byte) in lanes.iter_mut().zip(chunk) {
+                *lane += u8::from(byte == b'\n');
+            }
+        }
+        count += lanes.iter().map(|&lane| usize::from(lane)).sum::<usize>();
+    }
+    count + blocks.remainder().iter().filter(|&&b| b == b'\n').count()
 }
 
 impl Lines {
@@ -243,6 +295,42 @@ mod tests {
                 assert_eq!(index.location(offset), location, "{text:?} {offset}");
             }
         }
+    }
+
+    #[test]
+    fn an_index_started_mid_text_locates_as_one_from_the_start() {
+        let mut text = String::new();
+        for i in 0..2000 {
+            text.push_str(if i % 300 == 7 { "x é\n" } else { "<d>1</d>\n" });
+        }
+        let whole = LineIndex::new(&text);
+        let expected: Vec<_> = (0..=text.len()).map(|o| whole.location(o)).collect();
+        for line_start in [0, 9, 9 * 1000 + 2, text.len()] {
+            let lines_before = count_newlines(&text.as_bytes()[..line_start]);
+            let part = LineIndex::starting_at(&text, line_start, lines_before);
+            for offset in (line_start..=text.len())
+                .step_by(7)
+                .chain([0, 5, text.len()])
+            {
+                assert_eq!(
+                    part.location(offset),
+                    expected[offset],
+                    "{line_start} {offset}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn newlines_are_counted_in_blocks_and_the_rest() {
+        for len in [0, 1, 15, 16, 4079, 4080, 4081, 10_000] {
+            let bytes: Vec<u8> = (0..len)
+                .map(|i| if i % 3 == 0 { b'\n' } else { b'a' })
+                .collect();
+            let expected = bytes.iter().filter(|&&b| b == b'\n').count();
+            assert_eq!(count_newlines(&bytes), expected, "{len}");
+        }
+        assert_eq!(count_newlines(&[b'\n'; 9000]), 9000);
     }
 
     #[test]

@@ -71,8 +71,13 @@ use ir::{
 };
 
 mod layer;
+mod split;
+#[cfg(test)]
+mod split_tests;
 
 use layer::LayerScratch;
+pub(crate) use split::Split;
+use split::{Half, ListEnd, SplitPlan};
 
 use crate::line_index::LineIndex;
 use crate::symbols;
@@ -84,11 +89,14 @@ use crate::{rules, ReadError, ReadOutcome};
 /// diagnostics name it.
 /// When the text is `mapped`, its pages are given back as the reading
 /// passes them.
+/// `split` says whether and where the model's `<layers>` is read in two
+/// parts on two threads; the outcome is the same either way.
 pub(crate) fn read(
     xml: &str,
     weights: Option<TensorBytes>,
     weights_name: Option<String>,
     mapped: Option<&MappedText>,
+    split: Split,
 ) -> Result<ReadOutcome, ReadError> {
     // quick-xml skips a byte-order mark and counts its offsets after it; drop
     // it here so that every offset (locations, verbatim `<rt_info>`) refers to
@@ -111,6 +119,13 @@ pub(crate) fn read(
         weights,
         weights_name,
         depth: 0,
+        deferred_ids: None,
+    };
+    let plan = SplitPlan {
+        mapped,
+        base: full_len - xml.len(),
+        split,
+        layer_estimate,
     };
 
     // The root element.
@@ -121,7 +136,9 @@ pub(crate) fn read(
             Item::Text { blank: false, at } => {
                 return Err(stream.error_at(at, "text outside the root element"))
             }
-            Item::End => return Err(stream.error_at(stream.position(), "unexpected end tag")),
+            Item::End { .. } => {
+                return Err(stream.error_at(stream.position(), "unexpected end tag"))
+            }
             Item::Eof => return Err(stream.error_at(stream.position(), "no root element")),
         }
     };
@@ -149,7 +166,13 @@ pub(crate) fn read(
                     let name = String::from_utf8_lossy(tag.name().as_ref()).into_owned();
                     match name.as_str() {
                         "layers" | "edges" if !empty => {
-                            builder.read_list(&mut stream, &name, &mut edges, &mut releaser)?;
+                            builder.read_list(
+                                &mut stream,
+                                &name,
+                                &mut edges,
+                                &mut releaser,
+                                &plan,
+                            )?;
                         }
                         "layers" | "edges" => {}
                         "rt_info" if has_model_rt_info => {
@@ -167,7 +190,7 @@ pub(crate) fn read(
                     }
                 }
                 Item::Text { .. } => {}
-                Item::End => break,
+                Item::End { .. } => break,
                 Item::Eof => {
                     return Err(stream.error_at(xml.len(), "unexpected end of file inside `<net>`"))
                 }
@@ -182,7 +205,9 @@ pub(crate) fn read(
             Item::Start { at, .. } | Item::Text { at, .. } => {
                 return Err(stream.error_at(at, "content after the root element"))
             }
-            Item::End => return Err(stream.error_at(stream.position(), "unexpected end tag")),
+            Item::End { .. } => {
+                return Err(stream.error_at(stream.position(), "unexpected end tag"))
+            }
         }
     }
 
@@ -320,6 +345,11 @@ struct Builder<'a> {
     weights_name: Option<String>,
     /// How many bodies enclose the layers being read (0: the model's own).
     depth: usize,
+    /// For a part of `<layers>` read on another thread (see the `split`
+    /// module): the ids of the model's layers are not looked up but left
+    /// for the merge, as (node index, count of diagnostics before the
+    /// layer's duplicate-id problem would come) of each layer with an id.
+    deferred_ids: Option<Vec<(usize, usize)>>,
 }
 
 /// How deeply bodies may nest (a body inside a body inside ...). The XML
@@ -459,22 +489,51 @@ impl Builder<'_> {
         }
     }
 
-    /// Reads the children of `<layers>` or `<edges>` up to its end tag.
+    /// Reads the children of `<layers>` or `<edges>` up to its end tag
+    /// (a large `<layers>` in two parts at once, as `plan` says).
     fn read_list<'x>(
         &mut self,
         stream: &mut XmlStream<'x>,
         list: &str,
         edges: &mut Vec<PendingEdge<'x>>,
         releaser: &mut Releaser<'_>,
+        plan: &SplitPlan<'_>,
     ) -> Result<(), ReadError> {
+        if list == "layers" {
+            if let Some(from) = plan.split_point(self.src, stream.position()) {
+                return self.read_layers_split(stream, edges, releaser, plan, from);
+            }
+        }
+        self.read_items(stream, list, edges, releaser, Half::Whole)
+            .map(drop)
+    }
+
+    /// Reads the children of `<layers>` or `<edges>` up to its end tag, or
+    /// as `half` says, up to where a part read on another thread starts.
+    fn read_items<'x>(
+        &mut self,
+        stream: &mut XmlStream<'x>,
+        list: &str,
+        edges: &mut Vec<PendingEdge<'x>>,
+        releaser: &mut Releaser<'_>,
+        mut half: Half<'_>,
+    ) -> Result<ListEnd, ReadError> {
         let item_name = if list == "layers" { "layer" } else { "edge" };
         // One tree for every other item, one scratch for every layer: their
         // lists keep their capacity.
         let mut tree = Tree::default();
         let mut scratch = LayerScratch::default();
         loop {
-            releaser.reached(stream.position());
-            match stream.next()? {
+            let position = stream.position();
+            releaser.reached(position);
+            let stop = match half.before_item(position) {
+                Ok(stop) => stop,
+                Err(end) => return Ok(end),
+            };
+            let Some(item) = stream.next_unless_at(stop)? else {
+                return Ok(ListEnd::Reached);
+            };
+            match item {
                 Item::Start { tag, empty, at }
                     if list == "layers" && tag.name().as_ref() == b"layer" =>
                 {
@@ -492,7 +551,7 @@ impl Builder<'_> {
                     }
                 }
                 Item::Text { .. } => {}
-                Item::End => return Ok(()),
+                Item::End { at } => return Ok(ListEnd::Closed { at }),
                 Item::Eof => {
                     return Err(stream.error_at(
                         self.src.len(),
@@ -702,31 +761,6 @@ impl Builder<'_> {
             Op::SubGraph(Box::new(SubGraph { bodies: read }))
         };
 
-        // A second layer with an id is reported now: the node takes the
-        // head's strings below.
-        let new_id = match has_id.then_some(head.layer.id.as_str()) {
-            Some(id) => match self.ids.get(id) {
-                Some(first) => {
-                    let first_location = self.graph.node(first).location;
-                    self.diagnostics.push(
-                        head.error(
-                            rules::LAYER_ID_DUPLICATE,
-                            format!(
-                            "layer id {id} is already used; edges refer to the first layer with it"
-                        ),
-                        )
-                        .with_note(format!(
-                            "first used at line {}, column {}",
-                            first_location.line, first_location.column
-                        )),
-                    );
-                    None
-                }
-                None => Some(id),
-            },
-            None => None,
-        };
-        let new_id = new_id.is_some();
         let LayerHead {
             layer:
                 LayerRef {
@@ -754,9 +788,38 @@ impl Builder<'_> {
             location,
         };
         let node_id = self.graph.add_node(node);
-        if new_id {
-            let node = self.graph.node(node_id);
-            self.ids.insert(&node.id, node_id);
+        if has_id {
+            match &mut self.deferred_ids {
+                Some(deferred) if self.depth == 0 => {
+                    deferred.push((node_id.index(), self.diagnostics.len()));
+                }
+                _ => self.register_id(node_id),
+            }
+        }
+    }
+
+    /// Registers the id of the layer `node_id`, or reports that an earlier
+    /// layer has it.
+    fn register_id(&mut self, node_id: NodeId) {
+        let node = self.graph.node(node_id);
+        let id = node.id.as_str();
+        match self.ids.get(id) {
+            Some(first) => {
+                let first_location = self.graph.node(first).location;
+                let diagnostic = Diagnostic::error(
+                    rules::LAYER_ID_DUPLICATE,
+                    format!(
+                        "layer id {id} is already used; edges refer to the first layer with it"
+                    ),
+                )
+                .at_layer(node.layer_ref(), node.location)
+                .with_note(format!(
+                    "first used at line {}, column {}",
+                    first_location.line, first_location.column
+                ));
+                self.diagnostics.push(diagnostic);
+            }
+            None => self.ids.insert(id, node_id),
         }
     }
 

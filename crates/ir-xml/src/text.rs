@@ -15,7 +15,7 @@ use std::path::Path;
 use memmap2::{Mmap, UncheckedAdvice};
 
 /// How much text is read between two calls giving pages back.
-const RELEASE_STRETCH: usize = 4 << 20;
+pub(crate) const RELEASE_STRETCH: usize = 4 << 20;
 
 /// UTF-8 text mapped read-only from a file (read into memory when it is
 /// not a regular file: a pipe cannot be mapped).
@@ -144,10 +144,16 @@ impl<'t> Releaser<'t> {
     /// For `text`, whose reader counts offsets from byte `base`; `None`
     /// releases nothing (text in memory).
     pub fn new(text: Option<&'t MappedText>, base: usize) -> Self {
+        Self::starting_at(text, base, 0)
+    }
+
+    /// For a reader of `text` that starts at its byte `from` (counted
+    /// from `base`).
+    pub fn starting_at(text: Option<&'t MappedText>, base: usize, from: usize) -> Self {
         Releaser {
             text,
             base,
-            released: 0,
+            released: from.saturating_add(base),
         }
     }
 

@@ -267,6 +267,9 @@ pub(crate) struct XmlStream<'a> {
     open: Vec<&'a str>,
     /// How many elements too deep to keep are open below them.
     skipped: usize,
+    /// Where in the document the reader started: its offsets are counted
+    /// from there (a part of `<layers>` read on another thread).
+    base: usize,
 }
 
 /// A child element [`XmlStream::within`] found.
@@ -299,8 +302,8 @@ pub(crate) enum Item<'a> {
         empty: bool,
         at: usize,
     },
-    /// An end tag.
-    End,
+    /// An end tag starting at byte `at` (its `<`).
+    End { at: usize },
     /// Text; `true` when it holds only whitespace.
     Text { blank: bool, at: usize },
     /// The end of the document.
@@ -320,12 +323,48 @@ impl<'a> XmlStream<'a> {
             lines,
             open: Vec::new(),
             skipped: 0,
+            base: 0,
         }
+    }
+
+    /// A reader of `text` from byte `from` on, which must be the start of
+    /// a character (a `<`), as if a reader of the whole text had come
+    /// there outside of every element: offsets are the document's, and an
+    /// end tag of an element opened before `from` is returned as
+    /// [`Item::End`] rather than as an error (its caller checks that it is
+    /// the one it expects).
+    pub fn starting_at(text: &'a str, lines: &'a LineIndex<'a>, from: usize) -> Self {
+        let rest = text.get(from..).unwrap_or_default();
+        let mut stream = XmlStream::new(rest, lines);
+        stream.reader.config_mut().allow_unmatched_ends = true;
+        stream.text = text;
+        stream.base = text.len() - rest.len();
+        stream
     }
 
     /// The byte offset the reader has reached.
     pub fn position(&self) -> usize {
-        usize::try_from(self.reader.buffer_position()).unwrap_or(usize::MAX)
+        usize::try_from(self.reader.buffer_position())
+            .unwrap_or(usize::MAX)
+            .saturating_add(self.base)
+    }
+
+    /// Moves the reader on to byte `to` without reading what lies between:
+    /// another reader has read it (see [`XmlStream::starting_at`]), from
+    /// where this one is now, outside of every element but those it was
+    /// started in, to `to`, the `<` of the next end tag. `false` (and
+    /// nothing done) when `to` is not ahead within the text.
+    pub fn skip_to(&mut self, to: usize) -> bool {
+        use std::io::BufRead;
+        let Some(ahead) = to.checked_sub(self.position()) else {
+            return false;
+        };
+        let mut stream = self.reader.stream();
+        if ahead > stream.get_ref().len() {
+            return false;
+        }
+        stream.consume(ahead);
+        true
     }
 
     /// A "not well-formed" error at byte `at`.
@@ -339,17 +378,30 @@ impl<'a> XmlStream<'a> {
     }
 
     fn parse_error(&self, error: quick_xml::Error) -> ReadError {
-        let at = usize::try_from(self.reader.error_position()).unwrap_or(usize::MAX);
+        let at = usize::try_from(self.reader.error_position())
+            .unwrap_or(usize::MAX)
+            .saturating_add(self.base);
         self.error_at(at, error.to_string())
     }
 
     /// The next structural event, skipping comments, processing instructions,
     /// the declaration and the doctype.
     pub fn next(&mut self) -> Result<Item<'a>, ReadError> {
+        // No offset is `usize::MAX`: the reader never stops there.
+        Ok(self.next_unless_at(usize::MAX)?.unwrap_or(Item::Eof))
+    }
+
+    /// As [`XmlStream::next`], but `None` when the reader has come to byte
+    /// `stop` between two events (before a comment skipped too).
+    #[inline(always)]
+    pub fn next_unless_at(&mut self, stop: usize) -> Result<Option<Item<'a>>, ReadError> {
         loop {
             let at = self.position();
+            if at == stop {
+                return Ok(None);
+            }
             let event = self.reader.read_event().map_err(|e| self.parse_error(e))?;
-            return Ok(match event {
+            return Ok(Some(match event {
                 Event::Start(tag) => Item::Start {
                     tag,
                     empty: false,
@@ -360,7 +412,7 @@ impl<'a> XmlStream<'a> {
                     empty: true,
                     at,
                 },
-                Event::End(_) => Item::End,
+                Event::End(_) => Item::End { at },
                 Event::Text(text) => {
                     let blank = text.iter().all(u8::is_ascii_whitespace);
                     Item::Text { blank, at }
@@ -368,7 +420,7 @@ impl<'a> XmlStream<'a> {
                 Event::CData(_) => Item::Text { blank: false, at },
                 Event::Eof => Item::Eof,
                 Event::Comment(_) | Event::Decl(_) | Event::PI(_) | Event::DocType(_) => continue,
-            });
+            }));
         }
     }
 
