@@ -1777,14 +1777,12 @@ mod tests {
         }
     }
 
-    /// Runs the blocked path on `g` (f32) with the scratch budget
-    /// `budget`, unfused and with both epilogues, against the direct loop
-    /// (`want`, `relu_want`, `clamp_want` as in the banded test) and
-    /// against the banded path on values whose sums round (bit for bit).
-    fn check_blocked(g: &Geometry, budget: usize, ahead: usize) {
+    /// Runs one of the vector paths (`run`, named `path` in the messages)
+    /// on `g` (f32), unfused and with both epilogues, against the direct
+    /// loop, and bit for bit against the banded path on values whose sums
+    /// round.
+    fn check_path(g: &Geometry, path: &str, run: impl Fn(&Operands<'_, f32>, &mut [f32])) {
         let bands = Bands::new(g, BAND_BYTES, MIN_BAND).unwrap();
-        let mut blocked = Blocked::new(g, budget).unwrap_or_else(|| panic!("not blocked: {g:?}"));
-        blocked.ahead = ahead;
         let (x, w) = operands(g);
         let want: Vec<f32> = reference(&x, &w, g).iter().map(|&v| v as f32).collect();
         let (x, w): (Vec<f32>, Vec<f32>) = (
@@ -1816,7 +1814,6 @@ mod tests {
             .enumerate()
             .map(|(i, (v, s))| ((v + bias[(i / p_out) % channels]) + s).clamp(-3.0, 6.0))
             .collect();
-        let band = blocked.band;
         let mut o = Operands {
             x: &x,
             w: &w,
@@ -1826,40 +1823,49 @@ mod tests {
             shortcut: None,
         };
         let mut got = vec![f32::NAN; want.len()];
-        depthwise_blocked(&o, &blocked, &mut got);
-        assert_eq!(got, want, "blocked by {band} {g:?}");
+        run(&o, &mut got);
+        assert_eq!(got, want, "{path} {g:?}");
         o.shortcut = Some(&shortcut);
         o.epilogue = Some(&relu);
-        depthwise_blocked(&o, &blocked, &mut got);
-        assert_eq!(got, relu_want, "blocked by {band} with a shortcut {g:?}");
+        run(&o, &mut got);
+        assert_eq!(got, relu_want, "{path} with a shortcut {g:?}");
         o.epilogue = Some(&clamp);
-        depthwise_blocked(&o, &blocked, &mut got);
-        assert_eq!(got, clamp_want, "blocked by {band} with a bias {g:?}");
-        // Values whose products and sums round: the blocked sums add the
-        // same taps in the same order as the banded ones.
-        let x: Vec<f32> = (0..x.len())
+        run(&o, &mut got);
+        assert_eq!(got, clamp_want, "{path} with a bias {g:?}");
+        // Values whose products and sums round, a NaN and both zeros
+        // among them: the same taps in the same order as the banded path.
+        let mut x: Vec<f32> = (0..x.len())
             .map(|i| ((i * 7919 + 13) % 1000) as f32 / 37.0 - 13.1)
             .collect();
+        x[3] = f32::from_bits(0x7fc0_1234);
+        x[5] = -0.0;
         let w: Vec<f32> = (0..w.len())
             .map(|i| ((i * 104_729 + 7) % 997) as f32 / 311.0 - 1.7)
             .collect();
-        let o = Operands {
-            x: &x,
-            w: &w,
-            g,
-            bands: &bands,
-            epilogue: Some(&clamp),
-            shortcut: Some(&shortcut),
-        };
-        let mut banded = vec![f32::NAN; want.len()];
-        depthwise_banded(&o, &mut banded);
-        depthwise_blocked(&o, &blocked, &mut got);
         let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
-        assert_eq!(
-            bits(&got),
-            bits(&banded),
-            "blocked by {band} against banded {g:?}"
-        );
+        let mut banded = vec![f32::NAN; want.len()];
+        for (epilogue, shortcut) in [(None, None), (Some(&clamp), Some(&shortcut[..]))] {
+            let o = Operands {
+                x: &x,
+                w: &w,
+                g,
+                bands: &bands,
+                epilogue,
+                shortcut,
+            };
+            depthwise_banded(&o, &mut banded);
+            run(&o, &mut got);
+            assert_eq!(bits(&got), bits(&banded), "{path} against banded {g:?}");
+        }
+    }
+
+    /// [`check_path`] on the blocked path with the scratch budget `budget`
+    /// and the fill's prefetch distance `ahead`.
+    fn check_blocked(g: &Geometry, budget: usize, ahead: usize) {
+        let mut blocked = Blocked::new(g, budget).unwrap_or_else(|| panic!("not blocked: {g:?}"));
+        blocked.ahead = ahead;
+        let path = format!("blocked by {}", blocked.band);
+        check_path(g, &path, |o, out| depthwise_blocked(o, &blocked, out));
     }
 
     #[test]
@@ -1916,86 +1922,10 @@ mod tests {
         }
     }
 
-    /// Runs the direct path on `g` (f32), unfused and with both
-    /// epilogues, against the direct loop, and bit for bit against the
-    /// banded path on values whose sums round.
+    /// [`check_path`] on the direct path.
     fn check_direct(g: &Geometry) {
-        let bands = Bands::new(g, BAND_BYTES, MIN_BAND).unwrap();
         let direct = Direct::new(g).unwrap_or_else(|| panic!("not direct: {g:?}"));
-        let (x, w) = operands(g);
-        let want: Vec<f32> = reference(&x, &w, g).iter().map(|&v| v as f32).collect();
-        let (x, w): (Vec<f32>, Vec<f32>) = (
-            x.iter().map(|&v| v as f32).collect(),
-            w.iter().map(|&v| v as f32).collect(),
-        );
-        let shortcut: Vec<f32> = (0..want.len()).map(|i| (i % 13) as f32 - 6.0).collect();
-        let channels = g.groups;
-        let bias: Vec<f32> = (0..channels).map(|c| c as f32 * 0.5 - 3.0).collect();
-        let relu = Epilogue {
-            bias: None,
-            shortcut: Some(crate::fusion::Side::Left),
-            activation: crate::fusion::Activation::Relu,
-        };
-        let clamp = Epilogue {
-            bias: Some(bias.clone()),
-            shortcut: Some(crate::fusion::Side::Right),
-            activation: crate::fusion::Activation::Clamp { lo: -3.0, hi: 6.0 },
-        };
-        let p_out = g.output_size();
-        let relu_want: Vec<f32> = want
-            .iter()
-            .zip(&shortcut)
-            .map(|(v, s)| (s + v).max(0.0))
-            .collect();
-        let clamp_want: Vec<f32> = want
-            .iter()
-            .zip(&shortcut)
-            .enumerate()
-            .map(|(i, (v, s))| ((v + bias[(i / p_out) % channels]) + s).clamp(-3.0, 6.0))
-            .collect();
-        let mut o = Operands {
-            x: &x,
-            w: &w,
-            g,
-            bands: &bands,
-            epilogue: None,
-            shortcut: None,
-        };
-        let mut got = vec![f32::NAN; want.len()];
-        depthwise_direct(&o, &direct, &mut got);
-        assert_eq!(got, want, "direct {g:?}");
-        o.shortcut = Some(&shortcut);
-        o.epilogue = Some(&relu);
-        depthwise_direct(&o, &direct, &mut got);
-        assert_eq!(got, relu_want, "direct with a shortcut {g:?}");
-        o.epilogue = Some(&clamp);
-        depthwise_direct(&o, &direct, &mut got);
-        assert_eq!(got, clamp_want, "direct with a bias {g:?}");
-        // Values whose products and sums round, a NaN and both zeros
-        // among them: the same taps in the same order as the banded path.
-        let mut x: Vec<f32> = (0..x.len())
-            .map(|i| ((i * 7919 + 13) % 1000) as f32 / 37.0 - 13.1)
-            .collect();
-        x[3] = f32::from_bits(0x7fc0_1234);
-        x[5] = -0.0;
-        let w: Vec<f32> = (0..w.len())
-            .map(|i| ((i * 104_729 + 7) % 997) as f32 / 311.0 - 1.7)
-            .collect();
-        let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
-        let mut banded = vec![f32::NAN; want.len()];
-        for (epilogue, shortcut) in [(None, None), (Some(&clamp), Some(&shortcut[..]))] {
-            let o = Operands {
-                x: &x,
-                w: &w,
-                g,
-                bands: &bands,
-                epilogue,
-                shortcut,
-            };
-            depthwise_banded(&o, &mut banded);
-            depthwise_direct(&o, &direct, &mut got);
-            assert_eq!(bits(&got), bits(&banded), "direct against banded {g:?}");
-        }
+        check_path(g, "direct", |o, out| depthwise_direct(o, &direct, out));
     }
 
     #[test]
