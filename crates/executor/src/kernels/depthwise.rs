@@ -2037,23 +2037,16 @@ mod tests {
         assert!(as_f32(&o).is_none());
     }
 
-    #[test]
-    fn blocked_depthwise_splits_blocks_among_threads() {
-        // Over 64 KiB of output: two images of 40 channels, two blocks and
-        // 8 planes each, on one thread and on two (a 5x5 kernel: not
-        // direct).
-        let g = planes(
-            (2, 40),
-            ([30, 37], [5, 5], [2, 2], [1, 1]),
-            ([2, 2], [2, 2]),
-        );
-        let (x, w) = operands(&g);
-        let want: Vec<f32> = reference(&x, &w, &g).iter().map(|&v| v as f32).collect();
+    /// Runs `depthwise` (f32) on `g` on one thread and on two, unfused and
+    /// with a shortcut and ReLU, against the direct loop.
+    fn check_threads(g: &Geometry) {
+        let (x, w) = operands(g);
+        let want: Vec<f32> = reference(&x, &w, g).iter().map(|&v| v as f32).collect();
         let (x, w): (Vec<f32>, Vec<f32>) = (
             x.iter().map(|&v| v as f32).collect(),
             w.iter().map(|&v| v as f32).collect(),
         );
-        // And fused (the epilogue reaches the blocked path as f32's).
+        // And fused.
         let shortcut: Vec<f32> = (0..want.len()).map(|i| (i % 13) as f32 - 6.0).collect();
         let relu = Epilogue {
             bias: None,
@@ -2068,49 +2061,36 @@ mod tests {
         for threads in [1, 2] {
             let pool = crate::gemm::test_pool(threads);
             let mut got = vec![f32::NAN; want.len()];
-            pool.install(|| depthwise(&x, &w, &g, &mut got, None, None));
+            pool.install(|| depthwise(&x, &w, g, &mut got, None, None));
             assert_eq!(got, want, "{threads} threads");
             let fused = (Some(&relu), Some(&shortcut[..]));
-            pool.install(|| depthwise(&x, &w, &g, &mut got, fused.0, fused.1));
+            pool.install(|| depthwise(&x, &w, g, &mut got, fused.0, fused.1));
             assert_eq!(got, relu_want, "{threads} threads, fused");
         }
+    }
+
+    #[test]
+    fn blocked_depthwise_splits_blocks_among_threads() {
+        // Over 64 KiB of output: two images of 40 channels, two blocks and
+        // 8 planes each, on one thread and on two (a 5x5 kernel: not
+        // direct), fused too (the epilogue reaches the blocked path as
+        // f32's).
+        check_threads(&planes(
+            (2, 40),
+            ([30, 37], [5, 5], [2, 2], [1, 1]),
+            ([2, 2], [2, 2]),
+        ));
     }
 
     #[test]
     fn direct_depthwise_splits_planes_among_threads() {
         // Over 64 KiB of output: 2 images of 37 planes 20x19, runs of
         // planes on two threads, fused too.
-        let g = planes(
+        check_threads(&planes(
             (2, 37),
             ([40, 37], [3, 3], [2, 2], [1, 1]),
             ([1, 1], [1, 1]),
-        );
-        let (x, w) = operands(&g);
-        let want: Vec<f32> = reference(&x, &w, &g).iter().map(|&v| v as f32).collect();
-        let (x, w): (Vec<f32>, Vec<f32>) = (
-            x.iter().map(|&v| v as f32).collect(),
-            w.iter().map(|&v| v as f32).collect(),
-        );
-        let shortcut: Vec<f32> = (0..want.len()).map(|i| (i % 13) as f32 - 6.0).collect();
-        let relu = Epilogue {
-            bias: None,
-            shortcut: Some(crate::fusion::Side::Right),
-            activation: crate::fusion::Activation::Relu,
-        };
-        let relu_want: Vec<f32> = want
-            .iter()
-            .zip(&shortcut)
-            .map(|(v, s)| (v + s).max(0.0))
-            .collect();
-        for threads in [1, 2] {
-            let pool = crate::gemm::test_pool(threads);
-            let mut got = vec![f32::NAN; want.len()];
-            pool.install(|| depthwise(&x, &w, &g, &mut got, None, None));
-            assert_eq!(got, want, "{threads} threads");
-            let fused = (Some(&relu), Some(&shortcut[..]));
-            pool.install(|| depthwise(&x, &w, &g, &mut got, fused.0, fused.1));
-            assert_eq!(got, relu_want, "{threads} threads, fused");
-        }
+        ));
     }
 
     #[test]
