@@ -110,17 +110,7 @@ pub(crate) fn read(
     let mut graph = Graph::default();
     graph.graph.reserve_nodes(layer_estimate);
     graph.graph.reserve_edges(edge_estimate);
-    let mut builder = Builder {
-        src: xml,
-        lines: &lines,
-        graph,
-        diagnostics: Vec::new(),
-        ids: IdMap::default(),
-        weights,
-        weights_name,
-        depth: 0,
-        deferred_ids: None,
-    };
+    let mut builder = Builder::new(xml, &lines, graph, weights, weights_name, None);
     let plan = SplitPlan {
         mapped,
         base: full_len - xml.len(),
@@ -350,6 +340,30 @@ struct Builder<'a> {
     /// for the merge, as (node index, count of diagnostics before the
     /// layer's duplicate-id problem would come) of each layer with an id.
     deferred_ids: Option<Vec<(usize, usize)>>,
+}
+
+impl<'a> Builder<'a> {
+    /// A builder of the model's own layers, with no problem found yet.
+    fn new(
+        src: &'a str,
+        lines: &'a LineIndex<'a>,
+        graph: Graph,
+        weights: Option<TensorBytes>,
+        weights_name: Option<String>,
+        deferred_ids: Option<Vec<(usize, usize)>>,
+    ) -> Self {
+        Builder {
+            src,
+            lines,
+            graph,
+            diagnostics: Vec::new(),
+            ids: IdMap::default(),
+            weights,
+            weights_name,
+            depth: 0,
+            deferred_ids,
+        }
+    }
 }
 
 /// How deeply bodies may nest (a body inside a body inside ...). The XML

@@ -29,7 +29,7 @@ use std::sync::{mpsc, Arc};
 use ir::dim::{Expr, SymbolId};
 use ir::{Graph, Op, Shape, TensorBytes};
 
-use super::{Builder, IdMap, PendingEdge};
+use super::{Builder, PendingEdge};
 use crate::line_index::{count_newlines, LineIndex};
 use crate::text::{MappedText, Releaser, RELEASE_STRETCH};
 use crate::xml::XmlStream;
@@ -462,17 +462,8 @@ fn read_part(
     let mut releaser = Releaser::starting_at(plan.mapped, plan.base, from);
     let mut graph = Graph::default();
     graph.graph.reserve_nodes(plan.layer_estimate / 2);
-    let mut builder = Builder {
-        src: text,
-        lines: &lines,
-        graph,
-        diagnostics: Vec::new(),
-        ids: IdMap::default(),
-        weights,
-        weights_name,
-        depth: 0,
-        deferred_ids: Some(Vec::new()),
-    };
+    let deferred_ids = Some(Vec::new());
+    let mut builder = Builder::new(text, &lines, graph, weights, weights_name, deferred_ids);
     let mut edges = Vec::new();
     let second = Half::Second { abandoned };
     let ListEnd::Closed { at } = builder
