@@ -186,6 +186,11 @@ fn reduce(call: &Call<'_>, kind: Kind) -> KResult<Vec<Tensor>> {
                 };
                 value as f32
             };
+            let fill = |first: usize, chunk: &mut [f32]| {
+                for (o, v) in (first..).zip(chunk) {
+                    *v = reduced(o);
+                }
+            };
             let mut rounded = vec![0f32; count];
             let threads = rayon::current_num_threads();
             if threads > 1 && bytes.len() >= GLOBAL_POOL_PARALLEL_BYTES {
@@ -194,15 +199,9 @@ fn reduce(call: &Call<'_>, kind: Kind) -> KResult<Vec<Tensor>> {
                 rounded
                     .par_chunks_mut(per_task)
                     .enumerate()
-                    .for_each(|(task, chunk)| {
-                        for (i, v) in chunk.iter_mut().enumerate() {
-                            *v = reduced(task * per_task + i);
-                        }
-                    });
+                    .for_each(|(task, chunk)| fill(task * per_task, chunk));
             } else {
-                for (o, v) in rounded.iter_mut().enumerate() {
-                    *v = reduced(o);
-                }
+                fill(0, &mut rounded);
             }
             return Ok(vec![Tensor::from_vec(out, rounded)?]);
         }
