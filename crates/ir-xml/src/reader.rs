@@ -30,13 +30,17 @@ impl IdMap {
     /// How far past the layers so far a numbered id may reach the vector.
     const NUMBERED_SLACK: usize = 1 << 16;
 
-    /// `id` as a number, when it is written as the plain decimal of one.
+    /// `id` as a number, when it is written as the plain decimal of one
+    /// (summed digit by digit: `str::parse` first looks for a sign).
     fn number(id: &str) -> Option<usize> {
         let bytes = id.as_bytes();
-        let plain = matches!(bytes, [b'0'] | [b'1'..=b'9', ..])
-            && bytes.len() <= 9
-            && bytes.iter().all(u8::is_ascii_digit);
-        plain.then(|| id.parse().ok()).flatten()
+        if !matches!(bytes, [b'0'] | [b'1'..=b'9', ..]) || bytes.len() > 9 {
+            return None;
+        }
+        bytes.iter().try_fold(0usize, |number, &byte| {
+            let digit = byte.wrapping_sub(b'0');
+            (digit <= 9).then_some(number * 10 + usize::from(digit))
+        })
     }
 
     fn get(&self, id: &str) -> Option<NodeId> {
@@ -243,6 +247,19 @@ fn item_estimate(xml: &str) -> (usize, usize) {
     (count("<layer "), count("<edge "))
 }
 
+/// `text` without leading and trailing whitespace, as [`str::trim`] gives
+/// it, without its search when `text` starts and ends with a printable
+/// ASCII character (nearly every number and name of a model).
+fn trimmed(text: &str) -> &str {
+    let printable = |byte: Option<&u8>| byte.is_some_and(|&b| (b'!'..=b'~').contains(&b));
+    let bytes = text.as_bytes();
+    if printable(bytes.first()) && printable(bytes.last()) {
+        text
+    } else {
+        text.trim()
+    }
+}
+
 /// Attribute `key` of `element`, trimmed and parsed: a missing one gives
 /// `default` and, when there is none, a problem; one that does not parse
 /// gives `None` and a problem saying it is not `kind`.
@@ -261,7 +278,7 @@ fn parsed_attr<T: std::str::FromStr>(
             default
         }
         Some(v) => {
-            let value = v.trim().parse::<T>().ok();
+            let value = trimmed(v).parse::<T>().ok();
             if value.is_none() {
                 problems.push(format!("`{key}` = \"{v}\" is not {kind}"));
             }
@@ -297,7 +314,7 @@ impl<'x> PendingEdge<'x> {
                 problems.push(format!("`{key}` is missing"));
             }
             value.map(|v| match v {
-                Cow::Borrowed(v) => Cow::Borrowed(v.trim()),
+                Cow::Borrowed(v) => Cow::Borrowed(trimmed(v)),
                 Cow::Owned(v) => Cow::Owned(v.trim().to_owned()),
             })
         };
@@ -1096,7 +1113,7 @@ impl Builder<'_> {
         let mut attributes = Vec::new();
         for (key, value) in attrs {
             match *key {
-                "id" => match value.trim().parse::<u32>() {
+                "id" => match trimmed(value).parse::<u32>() {
                     Ok(v) => id = Some(v),
                     Err(_) => {
                         self.diagnostics.push(
@@ -1154,7 +1171,7 @@ impl Builder<'_> {
         port_id: u32,
         head: &LayerHead,
     ) -> DeclaredDim {
-        let text = text.trim();
+        let text = trimmed(text);
         match text.parse::<i64>() {
             Ok(-1) => DeclaredDim::Dynamic,
             Ok(d) if d >= 0 => DeclaredDim::Static(d.unsigned_abs()),
@@ -1301,7 +1318,7 @@ impl Builder<'_> {
                 None
             }
             Some(text) => {
-                let value = text.trim().parse::<u64>().ok();
+                let value = trimmed(text).parse::<u64>().ok();
                 if value.is_none() {
                     bad_attribute(
                         this,
@@ -1725,6 +1742,25 @@ mod tests {
         ids.insert(&(far - 1).to_string(), node(200));
         assert_eq!(ids.get(&far.to_string()), Some(node(8)));
         assert_eq!(ids.get(&(far - 1).to_string()), Some(node(200)));
+    }
+
+    #[test]
+    fn trimmed_is_trim() {
+        for text in [
+            "",
+            " ",
+            "1",
+            " 1",
+            "1 ",
+            "\t-1\n",
+            "a b",
+            "\u{a0}x",
+            "x\u{2003}",
+            "é",
+            "~!",
+        ] {
+            assert_eq!(trimmed(text), text.trim(), "{text:?}");
+        }
     }
 
     #[test]

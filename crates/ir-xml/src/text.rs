@@ -65,7 +65,11 @@ impl MappedText {
                     "stream did not contain valid UTF-8",
                 ));
             }
-            text.release(checked, end);
+            // A text of one stretch is not given back: the reader comes to
+            // all of it next, and would fault its pages in again.
+            if bytes.len() > RELEASE_STRETCH {
+                text.release(checked, end);
+            }
             checked = end;
         }
         Ok(text)

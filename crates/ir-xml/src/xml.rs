@@ -583,6 +583,10 @@ impl<'a> XmlStream<'a> {
         let name = content
             .get(..name_len)
             .ok_or_else(|| self.error_at(at, "a tag name that is not UTF-8"))?;
+        if name_len == content.len() {
+            // No attributes (half the tags of a model: `<dim>`, `<input>`...).
+            return Ok(name);
+        }
         let first = attrs.len();
         let content_start = at + 1;
         let content_range = content_start..content_start + content.len();
