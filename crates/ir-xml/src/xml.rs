@@ -287,6 +287,13 @@ fn first_stop(
     stops: impl Fn(u64) -> u64,
     stop: impl Fn(u8) -> bool,
 ) -> Option<usize> {
+    // Most keys and values end within their first word.
+    if let Some(first) = bytes.first_chunk::<8>() {
+        let flags = stops(u64::from_le_bytes(*first));
+        if flags != 0 {
+            return Some(flags.trailing_zeros() as usize / 8);
+        }
+    }
     let (words, rest) = bytes.as_chunks::<8>();
     for (index, word) in words.iter().enumerate() {
         let flags = stops(u64::from_le_bytes(*word));
