@@ -876,4 +876,59 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn any_tag_split_plainly_is_split_as_quick_xml_splits_it() {
+        // Tags of random pieces, many of them plain: whatever the fast
+        // split accepts, quick-xml splits the same way, without an error.
+        let pieces = [
+            " ",
+            "\t",
+            "\n",
+            "a",
+            "bc",
+            "=",
+            "\"",
+            "'",
+            "&",
+            "&amp;",
+            ";",
+            "é",
+            "<",
+            ">",
+            "\u{1}",
+            " k=\"v\"",
+            " k='w'",
+            " id=\"12\"",
+            " a = \"x y\"",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        let mut accepted = 0;
+        for _ in 0..20_000 {
+            let mut content = String::from("x");
+            for _ in 0..next(8) {
+                content.push_str(pieces[next(pieces.len())]);
+            }
+            let text = format!("{content}>\n</x>");
+            let mut attrs = Vec::new();
+            let name_len = content
+                .find([' ', '\t', '\r', '\n'])
+                .unwrap_or(content.len());
+            if push_plain_attrs(&text, 0..content.len(), name_len, &mut attrs) {
+                accepted += 1;
+                let pairs: Vec<_> = attrs
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect();
+                assert_eq!(Some(pairs), split_by_quick_xml(&content), "{content:?}");
+            }
+        }
+        assert!(accepted > 1000, "{accepted}");
+    }
 }
