@@ -20,7 +20,7 @@ use shape_infer::engine::BodyOutcome;
 use shape_infer::{Inference, NodeOutcome, ShapeOrigin, TensorInfo};
 use symdim::{Expr, SymbolTable};
 
-use crate::pretty::{piece, PrettyWriter};
+use crate::pretty::{decimal, piece, PrettyWriter};
 
 /// The version of `docs/report.schema.json` the JSON report follows: the
 /// major number changes when a field is removed or changes meaning, the minor
@@ -479,12 +479,8 @@ fn measure_layers(level: Level<'_>, depth: usize, widths: &mut [usize; 3]) {
     let indent = 2 * depth;
     for row in level.rows() {
         let node = row.node;
-        let op = node.op_type.name.chars().count() + 1 + node.op_type.version.chars().count();
-        let cells = [
-            indent + node.id.chars().count(),
-            node.name.chars().count(),
-            op,
-        ];
+        let op = text_width(&node.op_type.name) + 1 + text_width(&node.op_type.version);
+        let cells = [indent + text_width(&node.id), text_width(&node.name), op];
         for (w, cell) in widths.iter_mut().zip(cells) {
             *w = (*w).max(cell);
         }
@@ -495,43 +491,78 @@ fn measure_layers(level: Level<'_>, depth: usize, widths: &mut [usize; 3]) {
     }
 }
 
+/// How many columns `text` takes in the table: its characters (a byte each
+/// in ASCII, the usual case).
+fn text_width(text: &str) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().count()
+    }
+}
+
+/// Appends `count` spaces to `line`.
+fn push_spaces(line: &mut String, mut count: usize) {
+    const SPACES: &str = "                                ";
+    while count > 0 {
+        let now = count.min(SPACES.len());
+        line.push_str(&SPACES[..now]);
+        count -= now;
+    }
+}
+
 /// The formatted cells of one layer row, reused from row to row.
 #[derive(Default)]
 struct LayerCells {
     id: String,
     op: String,
     outputs: String,
+    /// The last shape written and its text (`[?0, ?1]`): the layers of a
+    /// chain repeat their input's shape.
+    last_dims: Vec<Expr>,
+    last_shape: String,
 }
 
 impl LayerCells {
     fn fill(&mut self, row: &Row<'_>, depth: usize, memo: &Dims<'_>) {
         let node = row.node;
         self.id.clear();
-        let _ = write!(self.id, "{}{}", Indent(depth), node.id);
+        push_spaces(&mut self.id, 2 * depth);
+        self.id.push_str(&node.id);
         self.op.clear();
-        let _ = write!(self.op, "{}-{}", node.op_type.name, node.op_type.version);
+        self.op.push_str(&node.op_type.name);
+        self.op.push('-');
+        self.op.push_str(&node.op_type.version);
         self.outputs.clear();
         for (i, (tensor, _)) in row.outputs().enumerate() {
             if i > 0 {
                 self.outputs.push_str("; ");
             }
-            let _ = write!(self.outputs, "{} ", tensor.element_type);
+            self.outputs.push_str(tensor.element_type.name());
+            self.outputs.push(' ');
             match tensor.shape.dims() {
                 None => self.outputs.push_str("[...]"),
                 Some(dims) => {
-                    self.outputs.push('[');
-                    for (j, d) in dims.iter().enumerate() {
-                        if j > 0 {
-                            self.outputs.push_str(", ");
-                        }
-                        match d.as_constant() {
-                            Some(v) => {
-                                let _ = write!(self.outputs, "{v}");
+                    if self.last_dims[..] != *dims || self.last_shape.is_empty() {
+                        self.last_shape.clear();
+                        self.last_shape.push('[');
+                        for (j, d) in dims.iter().enumerate() {
+                            if j > 0 {
+                                self.last_shape.push_str(", ");
                             }
-                            None => memo.with_text(d, |text| self.outputs.push_str(text)),
+                            match d.as_constant() {
+                                Some(v) => {
+                                    let mut digits = [0u8; 21];
+                                    self.last_shape.push_str(decimal(v, &mut digits));
+                                }
+                                None => memo.with_text(d, |text| self.last_shape.push_str(text)),
+                            }
                         }
+                        self.last_shape.push(']');
+                        self.last_dims.clear();
+                        self.last_dims.extend_from_slice(dims);
                     }
-                    self.outputs.push(']');
+                    self.outputs.push_str(&self.last_shape);
                 }
             }
             if row.declared || tensor.origin == ShapeOrigin::Declared {
@@ -554,12 +585,13 @@ fn write_layer_line(
         line.push(' ');
         line.push_str(cell);
         if let Some(width) = widths.get(i) {
-            let pad = width.saturating_sub(cell.chars().count()) + 1;
-            line.extend(std::iter::repeat_n(' ', pad));
+            let pad = width.saturating_sub(text_width(cell)) + 1;
+            push_spaces(line, pad);
         }
     }
-    out.write_all(line.trim_end().as_bytes())?;
-    out.write_all(b"\n")
+    line.truncate(line.trim_end().len());
+    line.push('\n');
+    out.write_all(line.as_bytes())
 }
 
 /// The report through serde, in the same order and layout as
