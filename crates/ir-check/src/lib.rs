@@ -413,9 +413,10 @@ fn render(
     let report = || report::Report::new(graph, check.inference(), diagnostics);
     match args.format {
         Format::Json => {
-            let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout);
-            let _ = report().write_json(&mut out);
-            let _ = out.flush();
+            // The report gathers its own chunks: a buffer here would be
+            // a second copy and more pages touched.
+            let _ = report().write_json(&mut *stdout);
+            let _ = stdout.flush();
             String::new()
         }
         Format::Sarif => {

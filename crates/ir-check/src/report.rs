@@ -20,7 +20,7 @@ use shape_infer::engine::BodyOutcome;
 use shape_infer::{Inference, NodeOutcome, ShapeOrigin, TensorInfo};
 use symdim::{Expr, SymbolTable};
 
-use crate::pretty::Pretty;
+use crate::pretty::{decimal, piece, PrettyWriter};
 
 /// The version of `docs/report.schema.json` the JSON report follows: the
 /// major number changes when a field is removed or changes meaning, the minor
@@ -41,14 +41,22 @@ pub struct Report<'a> {
     dims: Dims<'a>,
 }
 
-/// The text of symbolic dims, computed once per expression: a model's
-/// layers repeat a few expressions (a convolution's output dims pass
-/// through its activation unchanged). Their bounds need no memo here:
-/// [`SymbolTable::bounds`] keeps its own (bounding a nested rounding,
-/// `floor((floor((H - 1)/2) - 1)/2) + 1`, was the report's costliest step).
+/// The text and bounds of symbolic dims, computed once per expression: a
+/// model's layers repeat a few expressions (a convolution's output dims
+/// pass through its activation unchanged). [`SymbolTable::bounds`] keeps a
+/// memo of its own (bounding a nested rounding, `floor((floor((H - 1)/2) -
+/// 1)/2) + 1`, was the report's costliest step), but looking an expression
+/// up there again costs a second hash of it.
 struct Dims<'a> {
     symbols: &'a SymbolTable,
-    texts: RefCell<ahash::AHashMap<Expr, Box<str>>>,
+    texts: RefCell<ahash::AHashMap<Expr, DimMemo>>,
+}
+
+/// What [`Dims`] remembers of an expression.
+struct DimMemo {
+    text: Box<str>,
+    /// `[lo, hi]`, once asked for (the text report does not show them).
+    bounds: Option<[Option<i64>; 2]>,
 }
 
 impl<'a> Dims<'a> {
@@ -64,17 +72,38 @@ impl<'a> Dims<'a> {
         }
     }
 
-    /// Calls `use_text` with the text of `dim`, a symbolic dim.
-    fn with_text<R>(&self, dim: &Expr, use_text: impl FnOnce(&str) -> R) -> R {
+    /// Calls `use_memo` with what is remembered of `dim`, a symbolic dim.
+    fn with_memo<R>(&self, dim: &Expr, use_memo: impl FnOnce(&mut DimMemo) -> R) -> R {
         let mut texts = self.texts.borrow_mut();
-        if let Some(text) = texts.get(dim) {
-            return use_text(text);
+        if let Some(memo) = texts.get_mut(dim) {
+            return use_memo(memo);
         }
         if texts.len() >= Self::REMEMBERED {
             texts.clear();
         }
-        let text = self.symbols.display(dim).to_string().into_boxed_str();
-        use_text(texts.entry(dim.clone()).or_insert(text))
+        let memo = DimMemo {
+            text: self.symbols.display(dim).to_string().into_boxed_str(),
+            bounds: None,
+        };
+        use_memo(texts.entry(dim.clone()).or_insert(memo))
+    }
+
+    /// Calls `use_text` with the text of `dim`, a symbolic dim.
+    fn with_text<R>(&self, dim: &Expr, use_text: impl FnOnce(&str) -> R) -> R {
+        self.with_memo(dim, |memo| use_text(&memo.text))
+    }
+
+    /// Calls `use_both` with the text of `dim`, a symbolic dim, and its
+    /// `[lo, hi]`, `None` where unbounded or not computable.
+    fn with_text_and_bounds<R>(
+        &self,
+        dim: &Expr,
+        use_both: impl FnOnce(&str, [Option<i64>; 2]) -> R,
+    ) -> R {
+        self.with_memo(dim, |memo| {
+            let bounds = *memo.bounds.get_or_insert_with(|| self.bounds(dim));
+            use_both(&memo.text, bounds)
+        })
     }
 
     /// `[lo, hi]` of `dim`, `None` where unbounded or not computable.
@@ -114,22 +143,25 @@ impl<'a> Level<'a> {
                 NodeOutcome::Inferred(t) => (t.as_slice(), false),
                 NodeOutcome::Declared(t) => (t.as_slice(), true),
             };
-            let bodies = self
-                .graph
-                .bodies(id)
-                .iter()
-                .zip(self.bodies.get(&id).map(Vec::as_slice).unwrap_or_default())
-                .filter(|(_, outcome)| !outcome.order.is_empty())
-                .map(|(body, outcome)| {
-                    let level = Level {
-                        graph: &body.graph,
-                        order: &outcome.order,
-                        outcomes: &outcome.outcomes,
-                        bodies: &outcome.bodies,
-                    };
-                    (body.role.name(), level)
-                })
-                .collect();
+            // Only a SubGraph layer has bodies to look up.
+            let bodies = match &node.op {
+                ir::Op::SubGraph(sub) => sub
+                    .bodies
+                    .iter()
+                    .zip(self.bodies.get(&id).map(Vec::as_slice).unwrap_or_default())
+                    .filter(|(_, outcome)| !outcome.order.is_empty())
+                    .map(|(body, outcome)| {
+                        let level = Level {
+                            graph: &body.graph,
+                            order: &outcome.order,
+                            outcomes: &outcome.outcomes,
+                            bodies: &outcome.bodies,
+                        };
+                        (body.role.name(), level)
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
             Some(Row {
                 node,
                 tensors,
@@ -139,18 +171,37 @@ impl<'a> Level<'a> {
         })
     }
 
-    /// Adds the symbols of every dim of every layer (bodies included) to `used`.
-    fn collect_symbols(self, used: &mut BTreeSet<SymbolId>) {
+    /// Marks in `used` (by index) the symbols of every dim of every layer,
+    /// bodies included; returns how many layers the level has (bodies not
+    /// counted).
+    fn collect_symbols(self, used: &mut Vec<bool>) -> usize {
+        fn mark(used: &mut Vec<bool>, symbol: SymbolId) {
+            if used.len() <= symbol.index() {
+                used.resize(symbol.index() + 1, false);
+            }
+            used[symbol.index()] = true;
+        }
+        let mut layers = 0;
         for row in self.rows() {
+            layers += 1;
             for tensor in row.tensors {
-                if let Some(dims) = tensor.shape.dims() {
-                    dims.iter().for_each(|d| used.extend(d.symbols()));
+                for dim in tensor.shape.dims().unwrap_or_default() {
+                    // Most dims are a constant or a lone symbol: no set to
+                    // build for them.
+                    if dim.as_constant().is_some() {
+                        continue;
+                    }
+                    match dim.as_symbol() {
+                        Some(symbol) => mark(used, symbol),
+                        None => dim.symbols().into_iter().for_each(|s| mark(used, s)),
+                    }
                 }
             }
             for (_, body) in row.bodies {
                 body.collect_symbols(used);
             }
         }
+        layers
     }
 }
 
@@ -180,8 +231,12 @@ impl<'a> Report<'a> {
             bodies: &inference.bodies,
         };
         let symbols = &inference.symbols;
-        let mut used = BTreeSet::new();
-        top.collect_symbols(&mut used);
+        let mut marked = vec![false; symbols.len()];
+        let layers = top.collect_symbols(&mut marked);
+        let mut used: BTreeSet<SymbolId> = (0..marked.len())
+            .filter(|&i| marked[i])
+            .filter_map(|i| u32::try_from(i).ok().map(SymbolId))
+            .collect();
         for constraint in &inference.constraints {
             used.extend(predicate_symbols(&constraint.predicate));
         }
@@ -197,7 +252,7 @@ impl<'a> Report<'a> {
             inference,
             diagnostics,
             symbols: symbols_json(symbols, &used),
-            layers: top.rows().count(),
+            layers,
             dims: Dims::new(symbols),
         }
     }
@@ -226,14 +281,69 @@ impl<'a> Report<'a> {
         self.inference.constraints.len()
     }
 
-    /// Writes the JSON report, one object and a newline. The serializer
-    /// writes a few bytes at a time: `out` is a type of its own (a
-    /// `BufWriter`, a `Vec`), not a `dyn Write`, so that each write is a
-    /// copy into its buffer.
-    pub fn write_json<W: Write>(&self, mut out: W) -> io::Result<()> {
-        let mut serializer = serde_json::Serializer::with_formatter(&mut out, Pretty::default());
-        self.serialize(&mut serializer).map_err(io::Error::from)?;
-        out.write_all(b"\n")
+    /// Writes the JSON report, one object and a newline, in serde_json's
+    /// pretty layout. The layers, most of a report, are written by hand
+    /// ([`JsonLayers`]); the symbols, constraints and diagnostics through
+    /// serde. The bytes are those of `serde_json::to_writer_pretty` of the
+    /// report (a test compares them on every sample). `out` gets a chunk of
+    /// 64 KiB at a time.
+    pub fn write_json<W: Write>(&self, out: W) -> io::Result<()> {
+        let mut json = PrettyWriter::new(out);
+        json.raw(b"{");
+        json.key(1, true, "schema_version");
+        json.string(SCHEMA_VERSION);
+        json.key(1, false, "model");
+        json.string(&self.graph.name);
+        json.key(1, false, "ir_version");
+        json.unsigned(u64::from(self.graph.ir_version));
+        json.key(1, false, "valid");
+        let valid = !self.diagnostics.iter().any(Diagnostic::is_error);
+        json.raw(if valid { b"true" } else { b"false" });
+        json.key(1, false, "symbols");
+        json.serialize(1, &self.symbols)?;
+        json.key(1, false, "nodes");
+        let mut layers = JsonLayers {
+            json,
+            dims: &self.dims,
+            last_shape: LastShape::default(),
+            pieces: Vec::new(),
+            bounds: Vec::new(),
+        };
+        layers.write_level(self.top(), 2)?;
+        let mut json = layers.json;
+        json.key(1, false, "constraints");
+        json.serialize(1, &self.constraints_json())?;
+        json.key(1, false, "diagnostics");
+        json.serialize(1, &self.diagnostics_json())?;
+        json.raw(b"\n}\n");
+        json.finish()
+    }
+
+    /// The constraints, as the JSON report lists them.
+    fn constraints_json(&self) -> impl Serialize + '_ {
+        let symbols = &self.inference.symbols;
+        Seq(move || {
+            self.inference.constraints.iter().map(|c| ConstraintJson {
+                expr: DisplayJson(symbols.display_predicate(&c.predicate)),
+                node: &c.layer.name,
+                line: c.location.line,
+            })
+        })
+    }
+
+    /// The diagnostics, as the JSON report lists them.
+    fn diagnostics_json(&self) -> impl Serialize + '_ {
+        Seq(|| {
+            self.diagnostics.iter().map(|d| DiagnosticJson {
+                severity: d.severity,
+                rule: d.rule,
+                node: d.layer.as_ref().map(|l| l.name.as_str()),
+                line: d.location.map(|l| l.line),
+                column: d.location.map(|l| l.column),
+                message: &d.message,
+                notes: &d.notes,
+            })
+        })
     }
 
     /// The JSON report, one object and a newline.
@@ -369,12 +479,8 @@ fn measure_layers(level: Level<'_>, depth: usize, widths: &mut [usize; 3]) {
     let indent = 2 * depth;
     for row in level.rows() {
         let node = row.node;
-        let op = node.op_type.name.chars().count() + 1 + node.op_type.version.chars().count();
-        let cells = [
-            indent + node.id.chars().count(),
-            node.name.chars().count(),
-            op,
-        ];
+        let op = text_width(&node.op_type.name) + 1 + text_width(&node.op_type.version);
+        let cells = [indent + text_width(&node.id), text_width(&node.name), op];
         for (w, cell) in widths.iter_mut().zip(cells) {
             *w = (*w).max(cell);
         }
@@ -385,43 +491,78 @@ fn measure_layers(level: Level<'_>, depth: usize, widths: &mut [usize; 3]) {
     }
 }
 
+/// How many columns `text` takes in the table: its characters (a byte each
+/// in ASCII, the usual case).
+fn text_width(text: &str) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        text.chars().count()
+    }
+}
+
+/// Appends `count` spaces to `line`.
+fn push_spaces(line: &mut String, mut count: usize) {
+    const SPACES: &str = "                                ";
+    while count > 0 {
+        let now = count.min(SPACES.len());
+        line.push_str(&SPACES[..now]);
+        count -= now;
+    }
+}
+
 /// The formatted cells of one layer row, reused from row to row.
 #[derive(Default)]
 struct LayerCells {
     id: String,
     op: String,
     outputs: String,
+    /// The last shape written and its text (`[?0, ?1]`): the layers of a
+    /// chain repeat their input's shape.
+    last_dims: Vec<Expr>,
+    last_shape: String,
 }
 
 impl LayerCells {
     fn fill(&mut self, row: &Row<'_>, depth: usize, memo: &Dims<'_>) {
         let node = row.node;
         self.id.clear();
-        let _ = write!(self.id, "{}{}", Indent(depth), node.id);
+        push_spaces(&mut self.id, 2 * depth);
+        self.id.push_str(&node.id);
         self.op.clear();
-        let _ = write!(self.op, "{}-{}", node.op_type.name, node.op_type.version);
+        self.op.push_str(&node.op_type.name);
+        self.op.push('-');
+        self.op.push_str(&node.op_type.version);
         self.outputs.clear();
         for (i, (tensor, _)) in row.outputs().enumerate() {
             if i > 0 {
                 self.outputs.push_str("; ");
             }
-            let _ = write!(self.outputs, "{} ", tensor.element_type);
+            self.outputs.push_str(tensor.element_type.name());
+            self.outputs.push(' ');
             match tensor.shape.dims() {
                 None => self.outputs.push_str("[...]"),
                 Some(dims) => {
-                    self.outputs.push('[');
-                    for (j, d) in dims.iter().enumerate() {
-                        if j > 0 {
-                            self.outputs.push_str(", ");
-                        }
-                        match d.as_constant() {
-                            Some(v) => {
-                                let _ = write!(self.outputs, "{v}");
+                    if self.last_dims[..] != *dims || self.last_shape.is_empty() {
+                        self.last_shape.clear();
+                        self.last_shape.push('[');
+                        for (j, d) in dims.iter().enumerate() {
+                            if j > 0 {
+                                self.last_shape.push_str(", ");
                             }
-                            None => memo.with_text(d, |text| self.outputs.push_str(text)),
+                            match d.as_constant() {
+                                Some(v) => {
+                                    let mut digits = [0u8; 21];
+                                    self.last_shape.push_str(decimal(v, &mut digits));
+                                }
+                                None => memo.with_text(d, |text| self.last_shape.push_str(text)),
+                            }
                         }
+                        self.last_shape.push(']');
+                        self.last_dims.clear();
+                        self.last_dims.extend_from_slice(dims);
                     }
-                    self.outputs.push(']');
+                    self.outputs.push_str(&self.last_shape);
                 }
             }
             if row.declared || tensor.origin == ShapeOrigin::Declared {
@@ -444,14 +585,17 @@ fn write_layer_line(
         line.push(' ');
         line.push_str(cell);
         if let Some(width) = widths.get(i) {
-            let pad = width.saturating_sub(cell.chars().count()) + 1;
-            line.extend(std::iter::repeat_n(' ', pad));
+            let pad = width.saturating_sub(text_width(cell)) + 1;
+            push_spaces(line, pad);
         }
     }
-    out.write_all(line.trim_end().as_bytes())?;
-    out.write_all(b"\n")
+    line.truncate(line.trim_end().len());
+    line.push('\n');
+    out.write_all(line.as_bytes())
 }
 
+/// The report through serde, in the same order and layout as
+/// [`Report::write_json`] (which the tests check against it).
 impl Serialize for Report<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut report = serializer.serialize_struct("Report", 8)?;
@@ -460,7 +604,6 @@ impl Serialize for Report<'_> {
         report.serialize_field("ir_version", &self.graph.ir_version)?;
         report.serialize_field("valid", &!self.diagnostics.iter().any(Diagnostic::is_error))?;
         report.serialize_field("symbols", &self.symbols)?;
-        let symbols = &self.inference.symbols;
         report.serialize_field(
             "nodes",
             &LayersJson {
@@ -468,32 +611,288 @@ impl Serialize for Report<'_> {
                 dims: &self.dims,
             },
         )?;
-        report.serialize_field(
-            "constraints",
-            &Seq(|| {
-                self.inference.constraints.iter().map(|c| ConstraintJson {
-                    expr: DisplayJson(symbols.display_predicate(&c.predicate)),
-                    node: &c.layer.name,
-                    line: c.location.line,
-                })
-            }),
-        )?;
-        report.serialize_field(
-            "diagnostics",
-            &Seq(|| {
-                self.diagnostics.iter().map(|d| DiagnosticJson {
-                    severity: d.severity,
-                    rule: d.rule,
-                    node: d.layer.as_ref().map(|l| l.name.as_str()),
-                    line: d.location.map(|l| l.line),
-                    column: d.location.map(|l| l.column),
-                    message: &d.message,
-                    notes: &d.notes,
-                })
-            }),
-        )?;
+        report.serialize_field("constraints", &self.constraints_json())?;
+        report.serialize_field("diagnostics", &self.diagnostics_json())?;
         report.end()
     }
+}
+
+/// The layers of the JSON report, written by hand: each layer's `id`,
+/// `name`, `type`, `version`, `outputs` and `body` (see [`RowJson`] and
+/// [`OutputJson`], which serde writes the same way).
+struct JsonLayers<'a, W: Write> {
+    json: PrettyWriter<W>,
+    dims: &'a Dims<'a>,
+    last_shape: LastShape,
+    /// The [`Pieces`] of each depth met so far, by depth.
+    pieces: Vec<Option<Box<Pieces>>>,
+    /// Each dim's bounds, between writing a shape and writing its bounds.
+    bounds: Vec<[Option<i64>; 2]>,
+}
+
+/// The last `shape` and `bounds` written, as bytes: the layers of a chain
+/// repeat their input's shape, which is then copied instead of written dim
+/// by dim (each symbolic dim's text and bounds are looked up by expression).
+#[derive(Default)]
+struct LastShape {
+    dims: Vec<Expr>,
+    /// The depth of the output object the bytes were written in (their
+    /// indentation).
+    depth: usize,
+    /// From the shape's `[` to the bounds' `]`.
+    bytes: Vec<u8>,
+}
+
+/// What a layer's object whose members are at one depth has between its
+/// values (commas, line breaks, indentation, keys, brackets), built once
+/// per depth and then copied whole: a key written piece by piece was a
+/// fifth of the report's instructions.
+struct Pieces {
+    /// `{`, the `id` key and the quote that opens its string (each
+    /// piece before a string opens it, each piece after one closes it).
+    id: Vec<u8>,
+    name: Vec<u8>,
+    op_type: Vec<u8>,
+    version: Vec<u8>,
+    /// The `outputs` key and `[`.
+    outputs: Vec<u8>,
+    /// Before the first output's port id: `{`, the `port` key and `"`.
+    first_port: Vec<u8>,
+    /// The same before the next ones, after a comma.
+    next_port: Vec<u8>,
+    /// The `"` after the port id, the `element_type` key.
+    element_type: Vec<u8>,
+    shape: Vec<u8>,
+    declared: Vec<u8>,
+    /// The end of an output's object.
+    end_output: Vec<u8>,
+    /// The end of the `outputs` array when it has elements.
+    end_outputs: Vec<u8>,
+    /// The end of the layer's object.
+    end_row: Vec<u8>,
+}
+
+impl Pieces {
+    /// The pieces of a layer whose members are at `depth`.
+    fn new(depth: usize) -> Box<Self> {
+        let output = depth + 2;
+        Box::new(Pieces {
+            id: piece(|json| {
+                json.raw(b"{");
+                json.key(depth, true, "id");
+                json.raw(b"\"");
+            }),
+            name: piece(|json| {
+                json.raw(b"\"");
+                json.key(depth, false, "name");
+                json.raw(b"\"");
+            }),
+            op_type: piece(|json| {
+                json.raw(b"\"");
+                json.key(depth, false, "type");
+                json.raw(b"\"");
+            }),
+            version: piece(|json| {
+                json.raw(b"\"");
+                json.key(depth, false, "version");
+                json.raw(b"\"");
+            }),
+            outputs: piece(|json| {
+                json.raw(b"\"");
+                json.key(depth, false, "outputs");
+                json.raw(b"[");
+            }),
+            first_port: piece(|json| {
+                json.new_line(depth + 1, true);
+                json.raw(b"{");
+                json.key(output, true, "port");
+                json.raw(b"\"");
+            }),
+            next_port: piece(|json| {
+                json.new_line(depth + 1, false);
+                json.raw(b"{");
+                json.key(output, true, "port");
+                json.raw(b"\"");
+            }),
+            element_type: piece(|json| {
+                json.raw(b"\"");
+                json.key(output, false, "element_type");
+                json.raw(b"\"");
+            }),
+            shape: piece(|json| {
+                json.raw(b"\"");
+                json.key(output, false, "shape");
+            }),
+            declared: piece(|json| {
+                json.key(output, false, "declared");
+                json.raw(b"true");
+            }),
+            end_output: piece(|json| {
+                json.new_line(depth + 1, true);
+                json.raw(b"}");
+            }),
+            end_outputs: piece(|json| {
+                json.new_line(depth, true);
+                json.raw(b"]");
+            }),
+            end_row: piece(|json| {
+                json.new_line(depth - 1, true);
+                json.raw(b"}");
+            }),
+        })
+    }
+}
+
+impl<W: Write> JsonLayers<'_, W> {
+    /// The layers of `level` as a JSON array, its elements at `depth`.
+    fn write_level(&mut self, level: Level<'_>, depth: usize) -> io::Result<()> {
+        self.json.raw(b"[");
+        let mut first = true;
+        for row in level.rows() {
+            self.json.new_line(depth, first);
+            first = false;
+            self.write_row(&row, depth + 1)?;
+            self.json.write_full_chunk()?;
+        }
+        if !first {
+            self.json.new_line(depth - 1, true);
+        }
+        self.json.raw(b"]");
+        Ok(())
+    }
+
+    /// One layer's object, its members at `depth`.
+    fn write_row(&mut self, row: &Row<'_>, depth: usize) -> io::Result<()> {
+        if self.pieces.len() <= depth {
+            self.pieces.resize_with(depth + 1, || None);
+        }
+        let pieces = self.pieces[depth].get_or_insert_with(|| Pieces::new(depth));
+        let json = &mut self.json;
+        let node = row.node;
+        json.raw(&pieces.id);
+        json.string_contents(&node.id);
+        json.raw(&pieces.name);
+        json.string_contents(&node.name);
+        json.raw(&pieces.op_type);
+        json.string_contents(&node.op_type.name);
+        json.raw(&pieces.version);
+        json.string_contents(&node.op_type.version);
+        json.raw(&pieces.outputs);
+        let mut first = true;
+        for (tensor, port) in row.outputs() {
+            json.raw(if first {
+                &pieces.first_port
+            } else {
+                &pieces.next_port
+            });
+            first = false;
+            json.unsigned(u64::from(port.id));
+            json.raw(&pieces.element_type);
+            // An element type's name is a word: nothing to escape.
+            json.raw(tensor.element_type.name().as_bytes());
+            json.raw(&pieces.shape);
+            match tensor.shape.dims() {
+                None => {
+                    json.raw(b"null");
+                    json.key(depth + 2, false, "bounds");
+                    json.raw(b"null");
+                }
+                Some([]) => {
+                    json.raw(b"[]");
+                    json.key(depth + 2, false, "bounds");
+                    json.raw(b"[]");
+                }
+                Some(dims) => {
+                    let last = &mut self.last_shape;
+                    if last.depth == depth && last.dims[..] == *dims {
+                        json.raw(&last.bytes);
+                    } else {
+                        let start = json.bytes().len();
+                        write_shape_and_bounds(json, self.dims, &mut self.bounds, dims, depth + 2);
+                        last.bytes.clear();
+                        last.bytes.extend_from_slice(&json.bytes()[start..]);
+                        last.dims.clear();
+                        last.dims.extend_from_slice(dims);
+                        last.depth = depth;
+                    }
+                }
+            }
+            if row.declared || tensor.origin == ShapeOrigin::Declared {
+                json.raw(&pieces.declared);
+            }
+            json.raw(&pieces.end_output);
+        }
+        if first {
+            json.raw(b"]");
+        } else {
+            json.raw(&pieces.end_outputs);
+        }
+        if !row.bodies.is_empty() {
+            json.key(depth, false, "body");
+            json.raw(b"[");
+            for (i, &(role, level)) in row.bodies.iter().enumerate() {
+                self.json.new_line(depth + 1, i == 0);
+                self.json.raw(b"{");
+                self.json.key(depth + 2, true, "role");
+                self.json.string(role);
+                self.json.key(depth + 2, false, "nodes");
+                self.write_level(level, depth + 3)?;
+                self.json.new_line(depth + 1, true);
+                self.json.raw(b"}");
+            }
+            self.json.new_line(depth, true);
+            self.json.raw(b"]");
+        }
+        // Bodies may have added deeper pieces: this depth's are where they were.
+        if let Some(pieces) = &self.pieces[depth] {
+            self.json.raw(&pieces.end_row);
+        }
+        Ok(())
+    }
+}
+
+/// A shape's dims (an integer or an expression each), then the `bounds`
+/// member (each dim's `[lo, hi]`), in an output object whose members are
+/// at `depth`. `bounds` is room for the dims' bounds, each looked up with
+/// its text.
+fn write_shape_and_bounds<W: Write>(
+    json: &mut PrettyWriter<W>,
+    memo: &Dims<'_>,
+    bounds: &mut Vec<[Option<i64>; 2]>,
+    dims: &[ir::Dim],
+    depth: usize,
+) {
+    bounds.clear();
+    json.raw(b"[");
+    for (i, dim) in dims.iter().enumerate() {
+        json.new_line(depth + 1, i == 0);
+        match dim.as_constant() {
+            Some(value) => {
+                json.integer(value);
+                bounds.push([Some(value); 2]);
+            }
+            None => memo.with_text_and_bounds(dim, |text, dim_bounds| {
+                json.string(text);
+                bounds.push(dim_bounds);
+            }),
+        }
+    }
+    json.new_line(depth, true);
+    json.raw(b"]");
+    json.key(depth, false, "bounds");
+    json.raw(b"[");
+    for (i, &[lo, hi]) in bounds.iter().enumerate() {
+        json.new_line(depth + 1, i == 0);
+        json.raw(b"[");
+        json.new_line(depth + 2, true);
+        json.integer_or_null(lo);
+        json.new_line(depth + 2, false);
+        json.integer_or_null(hi);
+        json.new_line(depth + 1, true);
+        json.raw(b"]");
+    }
+    json.new_line(depth, true);
+    json.raw(b"]");
 }
 
 /// A JSON array of what `make` iterates over, serialized as it is produced.
