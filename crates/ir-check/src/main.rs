@@ -56,16 +56,21 @@ extern "C" fn configure_allocator() {
     give_first_arena_huge_pages();
 }
 
-/// How much of the first arena's start may be backed by transparent huge
-/// pages. A process touches its first heap pages one 4 KiB page fault at a
-/// time, about 1.2 µs each on this VM; a 2 MiB huge page costs one fault of
-/// 30-90 µs. The small models' whole heap lies in the first 2 MiB (about 45
-/// faults), relu_1000's in the first 8 MiB (about 280). A huge page is only
-/// made where something is touched, so a small model does not pay for the
-/// larger ones; past 8 MiB the pages stay 4 KiB, which keeps the
-/// 100,000-layer chains' peak where it was (docs/performance.md).
+/// The parts of the first arena (offsets in bytes) backed by transparent
+/// huge pages. A process touches its first heap pages one 4 KiB page fault
+/// at a time, about 1.2 µs each on this VM; a 2 MiB huge page costs one fault
+/// of 30-90 µs, so it pays where some 50 of its 512 small pages would be
+/// touched. With mimalloc 3 (libmimalloc-sys 0.1.49), a small model's heap
+/// is one 64 KiB page per size class from the arena's start, 1-2 small pages
+/// of each touched: 35-45 faults in the first 2 MiB and 2-4 just past it,
+/// too few for a huge page (a second one made their `infer` 0.07 ms slower),
+/// so 2-4 MiB keeps small pages. mimalloc's larger pages lie past 4 MiB
+/// (relu_1000: 145 faults between 4 and 8 MiB, 0 in a small model). A huge
+/// page is only made where something is touched; past 8 MiB the pages stay
+/// 4 KiB, which keeps the 100,000-layer chains' peak where it was
+/// (docs/performance.md, "What every process pays, build settings").
 #[cfg(target_os = "linux")]
-const HUGE_PAGE_PREFIX: usize = 8 << 20;
+const HUGE_PAGE_RANGES: [std::ops::Range<usize>; 2] = [0..2 << 20, 4 << 20..8 << 20];
 
 /// The size of a transparent huge page on x86-64, the alignment the arena
 /// needs for its start to be backed by one.
@@ -87,7 +92,7 @@ extern "C" {
 }
 
 /// Maps the first arena (`ARENA_RESERVE_KIB`, at a huge page's alignment),
-/// asks for transparent huge pages on its first `HUGE_PAGE_PREFIX` bytes and
+/// asks for transparent huge pages on `HUGE_PAGE_RANGES` of it and
 /// hands it to mimalloc before its first allocation, which then takes its
 /// memory from there. mimalloc's own arenas are built without the request
 /// (the `no_thp` feature, Cargo.toml), and on a system where THP is off
@@ -113,7 +118,7 @@ fn give_first_arena_huge_pages() {
     }
     let skipped = (HUGE_PAGE - mapped as usize % HUGE_PAGE) % HUGE_PAGE;
     let start = mapped.cast::<u8>().wrapping_add(skipped);
-    // SAFETY: both ranges lie in the mapping made above and untouched; the
+    // SAFETY: every range lies in the mapping made above, untouched; the
     // arena keeps `start..start + size`, the rest is unmapped. An advice
     // the kernel refuses changes nothing.
     unsafe {
@@ -121,7 +126,13 @@ fn give_first_arena_huge_pages() {
             libc::munmap(mapped, skipped);
         }
         libc::munmap(start.add(size).cast(), HUGE_PAGE - skipped);
-        libc::madvise(start.cast(), HUGE_PAGE_PREFIX, libc::MADV_HUGEPAGE);
+        for range in HUGE_PAGE_RANGES {
+            libc::madvise(
+                start.add(range.start).cast(),
+                range.len(),
+                libc::MADV_HUGEPAGE,
+            );
+        }
         // Committed (readable and writable) and zero (fresh), not pinned:
         // mimalloc may give its pages back to the system.
         if !mi_manage_os_memory(start.cast(), size, true, false, true, -1) {
