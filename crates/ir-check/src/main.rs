@@ -151,8 +151,11 @@ fn give_first_arena_huge_pages() {
 /// What of it matters is done here: SIGPIPE ignored (a closed pipe is a
 /// write error, which is ignored, not the end of the process), and a panic
 /// ends the process with status 101 after its message, as from Rust's
-/// `main`. The arguments are read by `std::env::args` as usual (glibc hands
-/// them to Rust's standard library before `main`).
+/// `main`: the panic hook prints the message and ends the process, in the
+/// shipped binary, which is built with `panic = "abort"` (no unwinding,
+/// `.cargo/config.toml`), as in any other build. The arguments are read by
+/// `std::env::args` as usual (glibc hands them to Rust's standard library
+/// before `main`).
 #[cfg(all(target_os = "linux", not(test)))]
 #[no_mangle]
 extern "C" fn main(
@@ -162,11 +165,15 @@ extern "C" fn main(
     // SAFETY: setting a signal's disposition to "ignore" before any other
     // thread exists.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
-    let _panicked = std::panic::catch_unwind(|| {
-        check_and_exit();
-    });
-    // Only a panic comes back here; its message is out (the hook printed it).
-    exit_now(101)
+    let print_message = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        print_message(info);
+        // SAFETY: `_exit` ends the process at once, from whichever thread
+        // panicked. Not `exit_now`: its flush of stdout would wait for the
+        // lock the main thread holds while a worker thread panics.
+        unsafe { libc::_exit(101) }
+    }));
+    check_and_exit()
 }
 
 #[cfg(any(not(target_os = "linux"), test))]
