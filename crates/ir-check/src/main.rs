@@ -53,6 +53,92 @@ extern "C" fn configure_allocator() {
     // SAFETY: setting an option is a plain store in mimalloc, valid at any
     // time; it applies to the arenas reserved from then on.
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_RESERVE, ARENA_RESERVE_KIB) };
+    give_first_arena_huge_pages();
+}
+
+/// The parts of the first arena (offsets in bytes) backed by transparent
+/// huge pages. A process touches its first heap pages one 4 KiB page fault
+/// at a time, about 1.2 µs each on this VM; a 2 MiB huge page costs one fault
+/// of 30-90 µs, so it pays where some 50 of its 512 small pages would be
+/// touched. With mimalloc 3 (libmimalloc-sys 0.1.49), a small model's heap
+/// is one 64 KiB page per size class from the arena's start, 1-2 small pages
+/// of each touched: 35-45 faults in the first 2 MiB and 2-4 just past it,
+/// too few for a huge page (a second one made their `infer` 0.07 ms slower),
+/// so 2-4 MiB keeps small pages. mimalloc's larger pages lie past 4 MiB
+/// (relu_1000: 145 faults between 4 and 8 MiB, 0 in a small model). A huge
+/// page is only made where something is touched; past 8 MiB the pages stay
+/// 4 KiB, which keeps the 100,000-layer chains' peak where it was
+/// (docs/performance.md, "What every process pays, build settings").
+#[cfg(target_os = "linux")]
+const HUGE_PAGE_RANGES: [std::ops::Range<usize>; 2] = [0..2 << 20, 4 << 20..8 << 20];
+
+/// The size of a transparent huge page on x86-64, the alignment the arena
+/// needs for its start to be backed by one.
+#[cfg(target_os = "linux")]
+const HUGE_PAGE: usize = 2 << 20;
+
+#[cfg(target_os = "linux")]
+extern "C" {
+    /// mimalloc's `mi_manage_os_memory` (libmimalloc-sys exports it only
+    /// with its `arena` feature): memory the program mapped, used as an arena.
+    fn mi_manage_os_memory(
+        start: *mut std::ffi::c_void,
+        size: usize,
+        is_committed: bool,
+        is_pinned: bool,
+        is_zero: bool,
+        numa_node: std::ffi::c_int,
+    ) -> bool;
+}
+
+/// Maps the first arena (`ARENA_RESERVE_KIB`, at a huge page's alignment),
+/// asks for transparent huge pages on `HUGE_PAGE_RANGES` of it and
+/// hands it to mimalloc before its first allocation, which then takes its
+/// memory from there. mimalloc's own arenas are built without the request
+/// (the `no_thp` feature, Cargo.toml), and on a system where THP is off
+/// (`never`) the request does nothing. If any step fails, mimalloc reserves
+/// its first arena itself, as before.
+#[cfg(target_os = "linux")]
+fn give_first_arena_huge_pages() {
+    let size = ARENA_RESERVE_KIB as usize * 1024;
+    let mapped_size = size + HUGE_PAGE;
+    // SAFETY: a fresh anonymous private mapping, no existing memory involved.
+    let mapped = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            mapped_size,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    if mapped == libc::MAP_FAILED {
+        return;
+    }
+    let skipped = (HUGE_PAGE - mapped as usize % HUGE_PAGE) % HUGE_PAGE;
+    let start = mapped.cast::<u8>().wrapping_add(skipped);
+    // SAFETY: every range lies in the mapping made above, untouched; the
+    // arena keeps `start..start + size`, the rest is unmapped. An advice
+    // the kernel refuses changes nothing.
+    unsafe {
+        if skipped > 0 {
+            libc::munmap(mapped, skipped);
+        }
+        libc::munmap(start.add(size).cast(), HUGE_PAGE - skipped);
+        for range in HUGE_PAGE_RANGES {
+            libc::madvise(
+                start.add(range.start).cast(),
+                range.len(),
+                libc::MADV_HUGEPAGE,
+            );
+        }
+        // Committed (readable and writable) and zero (fresh), not pinned:
+        // mimalloc may give its pages back to the system.
+        if !mi_manage_os_memory(start.cast(), size, true, false, true, -1) {
+            libc::munmap(start.cast(), size);
+        }
+    }
 }
 
 /// The process's entry, called by the C runtime. Rust's own start-up
@@ -65,8 +151,11 @@ extern "C" fn configure_allocator() {
 /// What of it matters is done here: SIGPIPE ignored (a closed pipe is a
 /// write error, which is ignored, not the end of the process), and a panic
 /// ends the process with status 101 after its message, as from Rust's
-/// `main`. The arguments are read by `std::env::args` as usual (glibc hands
-/// them to Rust's standard library before `main`).
+/// `main`: the panic hook prints the message and ends the process, in the
+/// shipped binary, which is built with `panic = "abort"` (no unwinding,
+/// `.cargo/config.toml`), as in any other build. The arguments are read by
+/// `std::env::args` as usual (glibc hands them to Rust's standard library
+/// before `main`).
 #[cfg(all(target_os = "linux", not(test)))]
 #[no_mangle]
 extern "C" fn main(
@@ -76,11 +165,15 @@ extern "C" fn main(
     // SAFETY: setting a signal's disposition to "ignore" before any other
     // thread exists.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
-    let _panicked = std::panic::catch_unwind(|| {
-        check_and_exit();
-    });
-    // Only a panic comes back here; its message is out (the hook printed it).
-    exit_now(101)
+    let print_message = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        print_message(info);
+        // SAFETY: `_exit` ends the process at once, from whichever thread
+        // panicked. Not `exit_now`: its flush of stdout would wait for the
+        // lock the main thread holds while a worker thread panics.
+        unsafe { libc::_exit(101) }
+    }));
+    check_and_exit()
 }
 
 #[cfg(any(not(target_os = "linux"), test))]
