@@ -230,6 +230,43 @@ impl Graph {
         sources.into_iter().collect()
     }
 
+    /// How every input of every node is fed, from one pass over the edges:
+    /// what [`Graph::single_input_sources`] and the count of
+    /// [`Graph::input_sources`] say of each node, without a list allocated
+    /// per node (validation and inference ask for every node).
+    pub fn input_feeds(&self) -> InputFeeds {
+        let mut starts = Vec::with_capacity(self.graph.node_count() + 1);
+        let mut total = 0;
+        for node in self.graph.node_weights() {
+            starts.push(total);
+            total += node.inputs.len();
+        }
+        starts.push(total);
+        let unfed = OutputRef {
+            node: NodeId::end(),
+            output: 0,
+        };
+        let mut sources = vec![unfed; total];
+        let mut counts = vec![0u32; total];
+        for edge in self.graph.raw_edges() {
+            let target = edge.target().index();
+            let (start, end) = (starts[target], starts[target + 1]);
+            let slot = start + edge.weight.to_input;
+            if edge.weight.to_input < end - start {
+                sources[slot] = OutputRef {
+                    node: edge.source(),
+                    output: edge.weight.from_output,
+                };
+                counts[slot] = counts[slot].saturating_add(1);
+            }
+        }
+        InputFeeds {
+            starts,
+            sources,
+            counts,
+        }
+    }
+
     /// The consumers of each output of `node`.
     pub fn output_consumers(&self, node: NodeId) -> Vec<Vec<InputRef>> {
         let mut consumers = vec![Vec::new(); self.graph[node].outputs.len()];
@@ -255,6 +292,17 @@ impl Graph {
         // follows the file where the graph allows.
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
+        // When every edge goes forward in file order (as OpenVINO writes
+        // them), the smallest node not yet taken always has all its
+        // producers taken, so Kahn's order below is the file order itself.
+        if self
+            .graph
+            .raw_edges()
+            .iter()
+            .all(|e| e.source() < e.target())
+        {
+            return Ok(self.graph.node_indices().collect());
+        }
         let mut in_degree: Vec<usize> = self
             .graph
             .node_indices()
@@ -358,6 +406,34 @@ impl Graph {
     /// The Result nodes in file order.
     pub fn results(&self) -> impl Iterator<Item = (NodeId, &Node)> {
         self.nodes().filter(|(_, n)| matches!(n.op, Op::Result))
+    }
+}
+
+/// How the inputs of every node of a graph are fed ([`Graph::input_feeds`]).
+#[derive(Debug, Clone)]
+pub struct InputFeeds {
+    /// Where each node's inputs start in `sources` and `counts`, plus the end.
+    starts: Vec<usize>,
+    /// Per input of every node, a producer (the last edge's when several).
+    sources: Vec<OutputRef>,
+    /// Per input of every node, how many edges feed it.
+    counts: Vec<u32>,
+}
+
+impl InputFeeds {
+    /// How many edges feed each input of `node`.
+    pub fn counts(&self, node: NodeId) -> &[u32] {
+        &self.counts[self.starts[node.index()]..self.starts[node.index() + 1]]
+    }
+
+    /// The one producer of each input of `node`, or `None` when an input is
+    /// fed by no output or by several: [`Graph::single_input_sources`].
+    pub fn single(&self, node: NodeId) -> Option<&[OutputRef]> {
+        let range = self.starts[node.index()]..self.starts[node.index() + 1];
+        self.counts[range.clone()]
+            .iter()
+            .all(|&count| count == 1)
+            .then(|| &self.sources[range])
     }
 }
 

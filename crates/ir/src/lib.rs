@@ -26,7 +26,7 @@ pub use body::{BackEdge, Body, BodyRole, InputMap, OutputMap, SliceSpec, SubGrap
 pub use diagnostic::{Diagnostic, LayerRef, ScopeRef, Severity, SourceLocation};
 pub use element::ElementType;
 pub use graph::{
-    ir_type_name, Edge, Graph, InputRef, Node, NodeId, Op, OpType, OutputRef, PortDecl,
+    ir_type_name, Edge, Graph, InputFeeds, InputRef, Node, NodeId, Op, OpType, OutputRef, PortDecl,
 };
 pub use shape::{DeclaredDim, Dim, Shape};
 pub use symdim::{self as dim, Interval, Provenance, SymbolId, SymbolTable};

@@ -66,7 +66,44 @@ fn one_producer_per_input_or_none() {
     assert_eq!(graph.single_input_sources(unfed), None);
     assert_eq!(graph.single_input_sources(twice), None);
     assert_eq!(graph.single_input_sources(a), Some(Vec::new()));
+    let feeds = graph.input_feeds();
     for id in [a, b, fed, unfed, twice] {
         assert_eq!(graph.single_input_sources(id), expected(&graph, id));
+        assert_eq!(
+            feeds.single(id).map(<[OutputRef]>::to_vec),
+            expected(&graph, id)
+        );
+        let counts: Vec<u32> = graph
+            .input_sources(id)
+            .iter()
+            .map(|sources| sources.len() as u32)
+            .collect();
+        assert_eq!(feeds.counts(id), counts.as_slice());
     }
+}
+
+/// The topological order is Kahn's with the smallest ready node first,
+/// whether or not the edges all go forward in file order.
+#[test]
+fn topological_order_prefers_file_order() {
+    let mut forward = Graph::default();
+    let ids: Vec<_> = (0..4)
+        .map(|i| forward.add_node(node(&i.to_string(), 1, 1)))
+        .collect();
+    let out = |node, output| OutputRef { node, output };
+    let input = |node, input| InputRef { node, input };
+    forward.connect(out(ids[0], 0), input(ids[2], 0));
+    forward.connect(out(ids[1], 0), input(ids[3], 0));
+    assert_eq!(forward.topological_order(), Ok(ids.clone()));
+    // A backward edge: node 0 waits for node 3.
+    forward.connect(out(ids[3], 0), input(ids[0], 0));
+    assert_eq!(
+        forward.topological_order(),
+        Ok(vec![ids[1], ids[3], ids[0], ids[2]])
+    );
+    // A self-loop is a cycle.
+    let mut looped = Graph::default();
+    let only = looped.add_node(node("only", 1, 1));
+    looped.connect(out(only, 0), input(only, 0));
+    assert_eq!(looped.topological_order(), Err(only));
 }

@@ -43,11 +43,14 @@ pub struct Constraint {
 /// dims under their ranges) and record assumptions with [`InferContext::assume`],
 /// never silently.
 #[derive(Debug)]
-pub struct InferContext {
+pub struct InferContext<'n> {
     pub symbols: SymbolTable,
     constraints: Vec<Constraint>,
     warnings: Vec<Diagnostic>,
-    current: Option<(LayerRef, SourceLocation)>,
+    /// The node the following calls concern. Its [`LayerRef`] (four
+    /// strings) is built only when a constraint, warning or symbol names
+    /// it, not at every node entered (issue 18).
+    current: Option<&'n Node>,
     /// The symbols that stand for dims too large to track, by the dim.
     stand_ins: HashMap<Expr, SymbolId>,
     /// The bodies being inferred, outermost first: each owning layer and
@@ -55,7 +58,7 @@ pub struct InferContext {
     scopes: Vec<(LayerRef, &'static str)>,
 }
 
-impl InferContext {
+impl<'n> InferContext<'n> {
     /// A context over `symbols` (the graph's table, which inference extends).
     pub fn new(symbols: SymbolTable) -> Self {
         InferContext {
@@ -80,36 +83,23 @@ impl InferContext {
     }
 
     /// Sets the node the following calls concern.
-    pub(crate) fn enter(&mut self, node: &Node) {
-        if let (Some((layer, location)), true) = (&mut self.current, self.scopes.is_empty()) {
-            // Every node is entered: the previous node's strings are reused
-            // (`clone_from` keeps their buffers), not four allocated per node.
-            // Every field named, so that a new one is not forgotten here.
-            let LayerRef {
-                id,
-                name,
-                type_name,
-                version,
-                parents,
-            } = layer;
-            id.clone_from(&node.id);
-            name.clone_from(&node.name);
-            type_name.clone_from(&node.op_type.name);
-            version.clone_from(&node.op_type.version);
-            parents.clear();
-            *location = node.location;
-            return;
-        }
-        let mut layer = node.layer_ref();
-        for (parent, body) in self.scopes.iter().rev() {
-            layer = layer.within(parent, body);
-        }
-        self.current = Some((layer, node.location));
+    pub(crate) fn enter(&mut self, node: &'n Node) {
+        self.current = Some(node);
     }
 
+    /// The current node, within the bodies being inferred. The scopes are
+    /// those of when the node was entered: a body's walk enters its parent
+    /// again once its scope is left.
     fn current(&self) -> (LayerRef, SourceLocation) {
-        self.current.clone().unwrap_or_else(|| {
-            (
+        match self.current {
+            Some(node) => {
+                let mut layer = node.layer_ref();
+                for (parent, body) in self.scopes.iter().rev() {
+                    layer = layer.within(parent, body);
+                }
+                (layer, node.location)
+            }
+            None => (
                 LayerRef {
                     id: String::new(),
                     name: String::new(),
@@ -118,8 +108,8 @@ impl InferContext {
                     parents: Vec::new(),
                 },
                 SourceLocation::default(),
-            )
-        })
+            ),
+        }
     }
 
     /// Records that inference of the current node assumes `predicate`.
@@ -244,6 +234,10 @@ impl InferContext {
     }
 
     fn track(&mut self, dim: &mut Dim) {
+        // Most dims: nothing to measure.
+        if dim.is_constant() || dim.as_symbol().is_some() {
+            return;
+        }
         let (size, nesting) = dim.size_and_nesting();
         if size <= TRACKED_SIZE && nesting <= TRACKED_NESTING {
             return;

@@ -157,14 +157,17 @@ pub fn infer_validated(
     }
 }
 
-/// How a node's outputs are inferred.
-enum How<'a> {
+/// How many distinct type and version pairs a walk keeps resolved.
+const RESOLUTIONS_KEPT: usize = 32;
+
+/// How a node's outputs are inferred (`'r`: the registry, `'g`: the graph).
+enum How<'r, 'g> {
     /// By the registry's rule for its op, at this version.
-    Rule(&'a OpDef, u32),
+    Rule(&'r OpDef, u32),
     /// Through its bodies (If, Loop, TensorIterator).
-    Bodies(&'a SubGraph),
+    Bodies(&'g SubGraph),
     /// Not at all: the op or its version is unknown.
-    Unknown(Resolution<'a>),
+    Unknown(Resolution<'r>),
 }
 
 /// One inference walk over a graph or a body.
@@ -177,11 +180,11 @@ pub(crate) struct Walker<'a> {
 impl Walker<'_> {
     /// Infers `body` of `parent` with its Parameters' tensors `seeds`; its
     /// diagnostics name the parent on their path.
-    pub(crate) fn body(
+    pub(crate) fn body<'g>(
         &mut self,
-        ctx: &mut InferContext,
-        parent: &ir::Node,
-        body: &Body,
+        ctx: &mut InferContext<'g>,
+        parent: &'g ir::Node,
+        body: &'g Body,
         seeds: &HashMap<NodeId, TensorInfo>,
     ) -> BodyOutcome {
         let mut inner = Vec::new();
@@ -205,10 +208,10 @@ impl Walker<'_> {
 
     /// Walks `graph` in topological order; a Parameter in `seeds` takes the
     /// tensor given there (a body Parameter fed by the op's port map).
-    fn walk(
+    fn walk<'g>(
         &mut self,
-        ctx: &mut InferContext,
-        graph: &Graph,
+        ctx: &mut InferContext<'g>,
+        graph: &'g Graph,
         seeds: &HashMap<NodeId, TensorInfo>,
     ) -> BodyOutcome {
         let registry = self.registry;
@@ -219,6 +222,12 @@ impl Walker<'_> {
             Err(_) => (graph.nodes().map(|(id, _)| id).collect(), false),
         };
         let mut outcomes: Vec<Option<NodeOutcome>> = vec![None; graph.node_count()];
+        let feeds = graph.input_feeds();
+        // The inputs of the current node, in one buffer for the whole walk.
+        let mut inputs: Vec<TensorInfo> = Vec::new();
+        // The resolutions of the type and version pairs met so far: a model
+        // has a few op types, each on many layers.
+        let mut resolved: Vec<(&str, &str, Resolution<'_>)> = Vec::new();
 
         for &id in &order {
             let node = graph.node(id);
@@ -236,28 +245,48 @@ impl Walker<'_> {
                 )
             };
             // The inputs, when every one is fed once by an inferred or declared tensor.
-            let inputs: Option<Vec<TensorInfo>> = acyclic
-                .then(|| graph.single_input_sources(id))
-                .flatten()
-                .and_then(|sources| {
-                    sources
-                        .iter()
-                        .map(|source| {
-                            outcomes[source.node.index()]
-                                .as_ref()
-                                .and_then(|o| o.outputs().get(source.output).cloned())
-                        })
-                        .collect()
+            inputs.clear();
+            let have_inputs = acyclic
+                && feeds.single(id).is_some_and(|sources| {
+                    sources.iter().all(|source| {
+                        let tensor = outcomes[source.node.index()]
+                            .as_ref()
+                            .and_then(|o| o.outputs().get(source.output));
+                        match tensor {
+                            Some(tensor) => {
+                                inputs.push(tensor.clone());
+                                true
+                            }
+                            None => false,
+                        }
+                    })
                 });
 
             // A layer with bodies is inferred through them, not by a rule.
             let how = match &node.op {
                 Op::SubGraph(sub) => How::Bodies(sub),
-                _ => match registry.resolve(&node.op_type.name, &node.op_type.version) {
-                    Resolution::Known(def, version) => How::Rule(def, version),
-                    unknown => How::Unknown(unknown),
-                },
+                _ => {
+                    let (name, version) = (&node.op_type.name, &node.op_type.version);
+                    let known = resolved
+                        .iter()
+                        .find(|(n, v, _)| n == name && v == version)
+                        .map(|&(_, _, resolution)| resolution);
+                    let resolution = known.unwrap_or_else(|| {
+                        let resolution = registry.resolve(name, version);
+                        // Bounded: a file of thousands of made-up types
+                        // must not make the search quadratic.
+                        if resolved.len() < RESOLUTIONS_KEPT {
+                            resolved.push((name, version, resolution));
+                        }
+                        resolution
+                    });
+                    match resolution {
+                        Resolution::Known(def, version) => How::Rule(def, version),
+                        unknown => How::Unknown(unknown),
+                    }
+                }
             };
+            let inputs = have_inputs.then_some(inputs.as_slice());
             let outcome = match (how, inputs) {
                 (How::Unknown(resolution), _) => {
                     let (name, version) = (&node.op_type.name, &node.op_type.version);
@@ -289,7 +318,7 @@ impl Walker<'_> {
                 (_, None) => declared(ctx),
                 (how, Some(inputs)) => {
                     if options.check_declared_shapes {
-                        for (port, tensor) in node.inputs.iter().zip(&inputs) {
+                        for (port, tensor) in node.inputs.iter().zip(inputs) {
                             self.diagnostics.extend(check_declared(
                                 &ctx.symbols,
                                 node,
@@ -303,17 +332,15 @@ impl Walker<'_> {
                             let call = OpCall {
                                 node,
                                 version,
-                                inputs: &inputs,
+                                inputs,
                             };
                             (def.infer)(ctx, &call)
                         }
-                        How::Bodies(sub) => crate::ops::bodies::infer(
-                            self, ctx, node, sub, &inputs,
-                        )
-                        .map(|(outputs, inferred)| {
-                            bodies.insert(id, inferred);
-                            outputs
-                        }),
+                        How::Bodies(sub) => crate::ops::bodies::infer(self, ctx, node, sub, inputs)
+                            .map(|(outputs, inferred)| {
+                                bodies.insert(id, inferred);
+                                outputs
+                            }),
                         // Settled by the first arm.
                         How::Unknown(_) => Err(ShapeError::Unreadable),
                     };

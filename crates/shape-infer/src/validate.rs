@@ -13,7 +13,13 @@ use ir::{Diagnostic, Graph, Op};
 /// The structural diagnostics of `graph`.
 pub fn validate(graph: &Graph) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
+    let feeds = graph.input_feeds();
     for (id, node) in graph.nodes() {
+        // Only a node with an input fed by no edge or by several has its
+        // producers listed, for the message.
+        if feeds.counts(id).iter().all(|&count| count == 1) {
+            continue;
+        }
         for (index, sources) in graph.input_sources(id).iter().enumerate() {
             let port = node.inputs[index].id;
             let located = |d: Diagnostic| d.at_layer(node.layer_ref(), node.inputs[index].location);

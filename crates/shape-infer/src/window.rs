@@ -581,7 +581,7 @@ mod tests {
     use super::*;
     use symdim::Interval;
 
-    fn ctx_with(name: &str, lo: i64) -> (InferContext, Dim) {
+    fn ctx_with(name: &str, lo: i64) -> (InferContext<'static>, Dim) {
         let mut symbols = SymbolTable::new();
         let h = Expr::symbol(symbols.named(name, Interval::new(Some(lo), None)));
         (InferContext::new(symbols), h)

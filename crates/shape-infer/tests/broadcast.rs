@@ -7,7 +7,7 @@ use shape_infer::broadcast::{self, Operand};
 use shape_infer::InferContext;
 use symdim::{Expr, Interval, SymbolTable};
 
-fn ctx() -> InferContext {
+fn ctx() -> InferContext<'static> {
     InferContext::new(SymbolTable::new())
 }
 

@@ -12,7 +12,7 @@ fn einsum(
     equation: &str,
     shapes: &[&str],
 ) -> (
-    shape_infer::InferContext,
+    shape_infer::InferContext<'static>,
     Result<Vec<shape_infer::TensorInfo>, shape_infer::ShapeError>,
 ) {
     let mut c = ctx(names);

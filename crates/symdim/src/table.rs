@@ -3,6 +3,7 @@
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Mutex;
 
 use crate::expr::{Atom, Monomial};
@@ -55,8 +56,63 @@ pub struct SymbolTable {
 /// nested rounding (`floor((floor((H - 1)/2) - 1)/2) + 1`) sees through up to
 /// three levels of rounding, each doubling the work: it was a tenth of a
 /// SqueezeNet's whole check.
+///
+/// Hashed by [`FxHasher`]: an expression hashes every term, factor and
+/// nested operand, and the standard SipHash made each look-up of a nested
+/// rounding cost about as much as a tenth of bounding it anew.
 #[derive(Default)]
-struct BoundsMemo(Mutex<HashMap<Expr, Interval>>);
+struct BoundsMemo(Mutex<HashMap<Expr, Interval, BuildHasherDefault<FxHasher>>>);
+
+/// The multiplicative hash of the Rust compiler's own tables (`FxHasher`):
+/// a rotate, a xor and a multiply per word. Not resistant to chosen
+/// collisions, which costs nothing here: the memo holds at most
+/// [`BoundsMemo::REMEMBERED`] expressions that inference itself built.
+#[derive(Default, Clone, Copy)]
+struct FxHasher {
+    hash: u64,
+}
+
+impl FxHasher {
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(Self::SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u16(&mut self, i: u16) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
 
 impl BoundsMemo {
     /// How many expressions it holds before it starts again (a chain whose
@@ -82,7 +138,7 @@ impl BoundsMemo {
     fn forget(&mut self) {
         if let Ok(known) = self.0.get_mut() {
             if !known.is_empty() {
-                *known = HashMap::new();
+                *known = HashMap::default();
             }
         }
     }

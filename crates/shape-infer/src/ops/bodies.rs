@@ -61,11 +61,11 @@ pub(crate) const BODY_SHAPE: &str = "body-shape";
 
 /// Infers `node`'s outputs through its bodies `sub`, given its `inputs`;
 /// also returns each body's inference.
-pub(crate) fn infer(
+pub(crate) fn infer<'g>(
     walker: &mut Walker<'_>,
-    ctx: &mut InferContext,
-    node: &Node,
-    sub: &SubGraph,
+    ctx: &mut InferContext<'g>,
+    node: &'g Node,
+    sub: &'g SubGraph,
     inputs: &[TensorInfo],
 ) -> Result<(Vec<TensorInfo>, Vec<BodyOutcome>), ShapeError> {
     match node.op_type.name.as_str() {
@@ -211,11 +211,11 @@ pub(crate) fn join_shape(
 /// dims become fresh loop-carried symbols (a different rank: an unknown
 /// rank) and the body is inferred once more: its shapes then hold for every
 /// iteration. Returns the outcome and whether a Parameter was widened.
-pub(crate) fn infer_iterated(
+pub(crate) fn infer_iterated<'g>(
     walker: &mut Walker<'_>,
-    ctx: &mut InferContext,
-    node: &Node,
-    body: &Body,
+    ctx: &mut InferContext<'g>,
+    node: &'g Node,
+    body: &'g Body,
     mut seeds: HashMap<NodeId, TensorInfo>,
 ) -> Result<(BodyOutcome, HashMap<NodeId, TensorInfo>), ShapeError> {
     let first = walker.body(ctx, node, body, &seeds);

@@ -14,11 +14,11 @@ use crate::engine::{BodyOutcome, Walker};
 use crate::error::ShapeError;
 use crate::tensor::TensorInfo;
 
-pub(crate) fn infer(
+pub(crate) fn infer<'g>(
     walker: &mut Walker<'_>,
-    ctx: &mut InferContext,
-    node: &Node,
-    sub: &SubGraph,
+    ctx: &mut InferContext<'g>,
+    node: &'g Node,
+    sub: &'g SubGraph,
     inputs: &[TensorInfo],
 ) -> Result<(Vec<TensorInfo>, Vec<BodyOutcome>), ShapeError> {
     let condition = inputs

@@ -620,7 +620,7 @@ pub mod rule {
 
     /// A context whose table knows the symbols `names` (each `[0, ∞)` unless
     /// given as `NAME:lo`).
-    pub fn ctx(names: &[&str]) -> InferContext {
+    pub fn ctx(names: &[&str]) -> InferContext<'static> {
         let mut t = SymbolTable::new();
         for n in names {
             match n.split_once(':') {
