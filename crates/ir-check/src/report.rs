@@ -676,49 +676,41 @@ impl Pieces {
     /// The pieces of a layer whose members are at `depth`.
     fn new(depth: usize) -> Box<Self> {
         let output = depth + 2;
+        // Closes a string, then the next member's key and the quote that
+        // opens its string.
+        let next_string = |depth: usize, key: &str| {
+            piece(|json| {
+                json.raw(b"\"");
+                json.key(depth, false, key);
+                json.raw(b"\"");
+            })
+        };
+        // An output's `{`, its `port` key and the quote that opens the id.
+        let port = |first: bool| {
+            piece(|json| {
+                json.new_line(depth + 1, first);
+                json.raw(b"{");
+                json.key(output, true, "port");
+                json.raw(b"\"");
+            })
+        };
         Box::new(Pieces {
             id: piece(|json| {
                 json.raw(b"{");
                 json.key(depth, true, "id");
                 json.raw(b"\"");
             }),
-            name: piece(|json| {
-                json.raw(b"\"");
-                json.key(depth, false, "name");
-                json.raw(b"\"");
-            }),
-            op_type: piece(|json| {
-                json.raw(b"\"");
-                json.key(depth, false, "type");
-                json.raw(b"\"");
-            }),
-            version: piece(|json| {
-                json.raw(b"\"");
-                json.key(depth, false, "version");
-                json.raw(b"\"");
-            }),
+            name: next_string(depth, "name"),
+            op_type: next_string(depth, "type"),
+            version: next_string(depth, "version"),
             outputs: piece(|json| {
                 json.raw(b"\"");
                 json.key(depth, false, "outputs");
                 json.raw(b"[");
             }),
-            first_port: piece(|json| {
-                json.new_line(depth + 1, true);
-                json.raw(b"{");
-                json.key(output, true, "port");
-                json.raw(b"\"");
-            }),
-            next_port: piece(|json| {
-                json.new_line(depth + 1, false);
-                json.raw(b"{");
-                json.key(output, true, "port");
-                json.raw(b"\"");
-            }),
-            element_type: piece(|json| {
-                json.raw(b"\"");
-                json.key(output, false, "element_type");
-                json.raw(b"\"");
-            }),
+            first_port: port(true),
+            next_port: port(false),
+            element_type: next_string(output, "element_type"),
             shape: piece(|json| {
                 json.raw(b"\"");
                 json.key(output, false, "shape");
