@@ -307,9 +307,24 @@ struct EdgeEnds<'x> {
 
 impl<'x> PendingEdge<'x> {
     fn read(edge: Element<'_, 'x>) -> Self {
+        // One pass over the attributes (four searches by key were a tenth of
+        // an edge); the first of a key counts, as for `Element::attr`, and
+        // the problems come in the same order as before.
+        let (mut from_layer, mut to_layer, mut from_port, mut to_port) = (None, None, None, None);
+        for (key, value) in edge.attrs() {
+            let slot = match *key {
+                "from-layer" => &mut from_layer,
+                "to-layer" => &mut to_layer,
+                "from-port" => &mut from_port,
+                "to-port" => &mut to_port,
+                _ => continue,
+            };
+            if slot.is_none() {
+                *slot = Some(value);
+            }
+        }
         let mut problems = Vec::new();
-        let layer = |key: &str, problems: &mut Vec<String>| {
-            let value = edge.attrs().iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+        let layer = |key: &str, value: Option<&Cow<'x, str>>, problems: &mut Vec<String>| {
             if value.is_none() {
                 problems.push(format!("`{key}` is missing"));
             }
@@ -318,13 +333,22 @@ impl<'x> PendingEdge<'x> {
                 Cow::Owned(v) => Cow::Owned(v.trim().to_owned()),
             })
         };
-        let from_layer = layer("from-layer", &mut problems);
-        let to_layer = layer("to-layer", &mut problems);
-        let port = |key: &str, problems: &mut Vec<String>| {
-            parsed_attr::<u32>(edge, key, None, "a non-negative integer", problems)
+        let from_layer = layer("from-layer", from_layer, &mut problems);
+        let to_layer = layer("to-layer", to_layer, &mut problems);
+        // As `parsed_attr` with no default.
+        let port = |key: &str, value: Option<&Cow<'x, str>>, problems: &mut Vec<String>| {
+            let Some(v) = value else {
+                problems.push(format!("`{key}` is missing"));
+                return None;
+            };
+            let port = trimmed(v).parse::<u32>().ok();
+            if port.is_none() {
+                problems.push(format!("`{key}` = \"{v}\" is not a non-negative integer"));
+            }
+            port
         };
-        let from_port = port("from-port", &mut problems);
-        let to_port = port("to-port", &mut problems);
+        let from_port = port("from-port", from_port, &mut problems);
+        let to_port = port("to-port", to_port, &mut problems);
         let ends = match (from_layer, to_layer, from_port, to_port) {
             (Some(from_layer), Some(to_layer), Some(from_port), Some(to_port)) => Ok(EdgeEnds {
                 from_layer,
