@@ -413,7 +413,7 @@ impl SymbolTable {
     fn xbounds(&self, e: &Expr, depth: u32) -> Result<XI, DimError> {
         let mut acc = XI::point(0);
         for (c, m) in e.terms() {
-            let t = XI::point(i128::from(c)).mul(&self.mono_bounds(m, depth)?)?;
+            let t = self.mono_bounds(m, depth)?.scale(i128::from(c))?;
             acc = acc.add(&t)?;
         }
         if depth > 0 {
@@ -429,8 +429,13 @@ impl SymbolTable {
     }
 
     fn mono_bounds(&self, m: &Monomial, depth: u32) -> Result<XI, DimError> {
-        let mut acc = XI::point(1);
-        for (a, e) in m.factors() {
+        let mut factors = m.factors().iter();
+        let Some((a, e)) = factors.next() else {
+            return Ok(XI::point(1));
+        };
+        // `1 * x`, as a product by a point: two end products, not four.
+        let mut acc = self.atom_bounds(a, depth)?.pow(*e)?.scale(1)?;
+        for (a, e) in factors {
             acc = acc.mul(&self.atom_bounds(a, depth)?.pow(*e)?)?;
         }
         Ok(acc)
@@ -523,7 +528,24 @@ impl SymbolTable {
 
     /// Bounds of `a - b`, or `None` if they cannot be computed.
     fn diff_bounds(&self, a: &Expr, b: &Expr) -> Option<Interval> {
+        if a == b {
+            return Some(Interval::point(0));
+        }
+        if let (Some(x), Some(y)) = (self.leaf_range(a), self.leaf_range(b)) {
+            return difference_of_ranges(x, y);
+        }
         self.bounds(&a.sub(b).ok()?).ok()
+    }
+
+    /// The range of a constant or a lone symbol, whose difference with
+    /// another such needs no `a - b` built: interval arithmetic on `s - t`,
+    /// `s - c` or `c - s` is exactly the difference of the two ranges (and
+    /// most comparisons are between such dims).
+    fn leaf_range(&self, e: &Expr) -> Option<Interval> {
+        if let Some(c) = e.as_constant() {
+            return Some(Interval::point(c));
+        }
+        e.as_symbol().map(|s| self.range(s))
     }
 
     /// `min(a, b)` using ranges: `a` if `a - b <= 0` for all values, `b` if
@@ -626,6 +648,21 @@ fn equal_valued(a: &Expr, b: &Expr) -> Expr {
     }
 }
 
+/// `[x.lo - y.hi, x.hi - y.lo]`, as [`SymbolTable::bounds`] gives it for the
+/// difference of two distinct leaves: `None` where a finite end does not fit
+/// in `i64` (there `bounds` fails with [`DimError::Overflow`]).
+fn difference_of_ranges(x: Interval, y: Interval) -> Option<Interval> {
+    let end = |a: Option<i64>, b: Option<i64>| -> Result<Option<i64>, ()> {
+        match (a, b) {
+            (Some(a), Some(b)) => i64::try_from(i128::from(a) - i128::from(b))
+                .map(Some)
+                .map_err(|_| ()),
+            _ => Ok(None),
+        }
+    };
+    Some(Interval::new(end(x.lo, y.hi).ok()?, end(x.hi, y.lo).ok()?))
+}
+
 fn ceil_i128(v: i128, k: i128) -> Result<i128, DimError> {
     let q = v.div_euclid(k);
     if v.rem_euclid(k) != 0 {
@@ -711,6 +748,16 @@ impl XI {
         Ok(XI {
             lo: add(self.lo, o.lo, Ext::NegInf)?,
             hi: add(self.hi, o.hi, Ext::PosInf)?,
+        })
+    }
+
+    /// `[c, c] * self` (what [`XI::mul`] gives, from two end products, not
+    /// four: most products are a term's coefficient times its monomial).
+    fn scale(&self, c: i128) -> Result<XI, DimError> {
+        let (x, y) = (Ext::Fin(c).mul(self.lo)?, Ext::Fin(c).mul(self.hi)?);
+        Ok(XI {
+            lo: x.min(y),
+            hi: x.max(y),
         })
     }
 
