@@ -202,12 +202,9 @@ impl<W: Write> PrettyWriter<W> {
         }
     }
 
-    /// An integer, as serde_json writes it.
+    /// An integer, as serde_json writes it (with the same `itoa`).
     pub(crate) fn integer(&mut self, value: i64) {
-        if value < 0 {
-            self.bytes.push(b'-');
-        }
-        self.unsigned(value.unsigned_abs());
+        self.raw(itoa::Buffer::new().format(value).as_bytes());
     }
 
     /// An integer, or `null` for none.
@@ -220,9 +217,7 @@ impl<W: Write> PrettyWriter<W> {
 
     /// A non-negative integer in decimal.
     pub(crate) fn unsigned(&mut self, value: u64) {
-        let mut digits = [0u8; 20];
-        let start = unsigned_digits(value, &mut digits);
-        self.bytes.extend_from_slice(&digits[start..]);
+        self.raw(itoa::Buffer::new().format(value).as_bytes());
     }
 
     /// `value` serialized by serde_json, starting inside `level` open
@@ -232,34 +227,6 @@ impl<W: Write> PrettyWriter<W> {
             serde_json::Serializer::with_formatter(&mut self.bytes, Pretty::at_depth(level));
         value.serialize(&mut serializer).map_err(io::Error::from)
     }
-}
-
-/// Writes `value` in decimal at the end of `digits`; returns where it starts.
-fn unsigned_digits(mut value: u64, digits: &mut [u8; 20]) -> usize {
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
-            return start;
-        }
-    }
-}
-
-/// `value` in decimal, written in `digits` (as `value.to_string()`, without
-/// `fmt`).
-pub(crate) fn decimal(value: i64, digits: &mut [u8; 21]) -> &str {
-    let mut unsigned = [0u8; 20];
-    let start = unsigned_digits(value.unsigned_abs(), &mut unsigned);
-    let mut at = 1 + start;
-    digits[at..].copy_from_slice(&unsigned[start..]);
-    if value < 0 {
-        at -= 1;
-        digits[at] = b'-';
-    }
-    // Only ASCII digits and a sign were written.
-    std::str::from_utf8(&digits[at..]).unwrap_or_default()
 }
 
 /// The bytes `write` writes: a piece of JSON to copy whole later.
@@ -369,10 +336,6 @@ mod tests {
         }
         writer.integer_or_null(None);
         expected += "null";
-        for value in integers {
-            let mut digits = [0u8; 21];
-            assert_eq!(decimal(value, &mut digits), value.to_string());
-        }
         assert_eq!(String::from_utf8_lossy(writer.bytes()), expected);
     }
 

@@ -20,7 +20,7 @@ use shape_infer::engine::BodyOutcome;
 use shape_infer::{Inference, NodeOutcome, ShapeOrigin, TensorInfo};
 use symdim::{Expr, SymbolTable};
 
-use crate::pretty::{decimal, piece, PrettyWriter};
+use crate::pretty::{piece, PrettyWriter};
 
 /// The version of `docs/report.schema.json` the JSON report follows: the
 /// major number changes when a field is removed or changes meaning, the minor
@@ -551,10 +551,7 @@ impl LayerCells {
                                 self.last_shape.push_str(", ");
                             }
                             match d.as_constant() {
-                                Some(v) => {
-                                    let mut digits = [0u8; 21];
-                                    self.last_shape.push_str(decimal(v, &mut digits));
-                                }
+                                Some(v) => self.last_shape.push_str(itoa::Buffer::new().format(v)),
                                 None => memo.with_text(d, |text| self.last_shape.push_str(text)),
                             }
                         }
