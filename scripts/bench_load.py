@@ -60,7 +60,7 @@ import time
 # The release binary, `cargo release-ir-check`'s static one if it was built;
 # `--binary` (or a CARGO_TARGET_DIR) points elsewhere.
 TARGET_DIR = os.environ.get("CARGO_TARGET_DIR", "target")
-STATIC_BINARY = os.path.join(TARGET_DIR, "x86_64-unknown-linux-gnu", "release", "ir-check")
+STATIC_BINARY = os.path.join(TARGET_DIR, "x86_64-unknown-linux-musl", "release", "ir-check")
 BINARY = (
     STATIC_BINARY
     if os.path.exists(STATIC_BINARY)

@@ -10,6 +10,12 @@ use std::time::Instant;
 
 use clap::Parser;
 
+// In the static musl build, musl's memcpy, memmove, memset, memcmp and bcmp
+// are replaced by this crate's (which exports them under the C names), fast
+// on the short copies a check makes (docs/performance.md).
+#[cfg(all(target_env = "musl", target_arch = "x86_64"))]
+use musl_mem as _;
+
 // Loading a model is millions of small allocations (tag names, attributes,
 // dims, report strings): mimalloc serves them several times faster than
 // glibc's malloc (docs/performance.md).
@@ -153,15 +159,12 @@ fn give_first_arena_huge_pages() {
 /// ends the process with status 101 after its message, as from Rust's
 /// `main`: the panic hook prints the message and ends the process, in the
 /// shipped binary, which is built with `panic = "abort"` (no unwinding,
-/// `.cargo/config.toml`), as in any other build. The arguments are read by
-/// `std::env::args` as usual (glibc hands them to Rust's standard library
-/// before `main`).
+/// `.cargo/config.toml`), as in any other build. The arguments are taken
+/// from `argv`: `std::env::args` is empty here in a musl build (glibc hands
+/// them to Rust's standard library before `main`, musl does not).
 #[cfg(all(target_os = "linux", not(test)))]
 #[no_mangle]
-extern "C" fn main(
-    _argc: std::ffi::c_int,
-    _argv: *const *const std::ffi::c_char,
-) -> std::ffi::c_int {
+extern "C" fn main(argc: std::ffi::c_int, argv: *const *const std::ffi::c_char) -> std::ffi::c_int {
     // SAFETY: setting a signal's disposition to "ignore" before any other
     // thread exists.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
@@ -173,17 +176,25 @@ extern "C" fn main(
         // lock the main thread holds while a worker thread panics.
         unsafe { libc::_exit(101) }
     }));
-    check_and_exit()
+    use std::os::unix::ffi::OsStrExt;
+    let count = usize::try_from(argc).unwrap_or(0);
+    let arguments = (0..count)
+        // SAFETY: the C runtime passes `argc` pointers to NUL-terminated
+        // strings in `argv`, valid for the whole process.
+        .map(|index| unsafe { std::ffi::CStr::from_ptr(*argv.add(index)) })
+        .map(|argument| std::ffi::OsStr::from_bytes(argument.to_bytes()).to_owned())
+        .collect();
+    check_and_exit(arguments)
 }
 
 #[cfg(any(not(target_os = "linux"), test))]
 fn main() {
-    check_and_exit()
+    check_and_exit(std::env::args_os().collect())
 }
 
-/// Parses the arguments, checks the model, prints the outcome and ends the
-/// process.
-fn check_and_exit() -> ! {
+/// Parses the arguments (the program's name first), checks the model,
+/// prints the outcome and ends the process.
+fn check_and_exit(arguments: Vec<std::ffi::OsString>) -> ! {
     // Freed memory is given back to the system after 10 ms, not a second: the
     // reader's and the graph's vectors grow by copying, and their old buffers
     // would otherwise count in the peak (96 instead of 120 MiB on a
@@ -192,8 +203,8 @@ fn check_and_exit() -> ! {
     // SAFETY: setting an option is a plain store in mimalloc, valid at any time.
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) };
     // The usual form without clap's machinery, anything else through clap.
-    let common = ir_check::Args::parse_common(std::env::args_os().skip(1));
-    let args = match common.map_or_else(ir_check::Args::try_parse, Ok) {
+    let common = ir_check::Args::parse_common(arguments.iter().skip(1).cloned());
+    let args = match common.map_or_else(|| ir_check::Args::try_parse_from(arguments), Ok) {
         Ok(args) => args,
         // `--help`, `--version` or a usage error: clap's text and status.
         Err(error) => {
