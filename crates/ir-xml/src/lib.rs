@@ -35,6 +35,7 @@
 //! - `symbols`: the symbol-name section of the model rt_info.
 
 mod reader;
+mod scan;
 mod symbols;
 mod text;
 mod writer;
