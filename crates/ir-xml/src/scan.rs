@@ -14,7 +14,7 @@
 
 use quick_xml::events::{BytesCData, BytesEnd, BytesStart, BytesText, Event};
 
-use crate::xml::{bytes_equal, first_stop, is_blank, Attr};
+use crate::xml::{bytes_below, bytes_equal, first_stop, is_blank, Attr};
 use std::borrow::Cow;
 
 /// The bytes that end a tag's name: whitespace (and control characters,
@@ -30,8 +30,7 @@ const fn stops(equals: bool) -> [bool; 256] {
     let mut byte = 0;
     while byte < 256 {
         let b = byte as u8;
-        table[byte] =
-            b <= b' ' || matches!(b, b'>' | b'/' | b'"' | b'\'' | 0x7f) || (equals && b == b'=');
+        table[byte] = b <= b' ' || matches!(b, b'>' | b'/' | b'"' | b'\'') || (equals && b == b'=');
         byte += 1;
     }
     table
@@ -42,6 +41,19 @@ const fn stops(equals: bool) -> [bool; 256] {
 #[inline(always)]
 fn stop_at(bytes: &[u8], from: usize, stops: &[bool; 256]) -> usize {
     let rest = bytes.get(from..).unwrap_or_default();
+    // Every stop is below `@`, and most names and keys are lower-case
+    // letters and `_`: the first byte below `@` of the first word is
+    // found at once, and is the stop unless it is a digit, `-`, `.` or
+    // `:` (looked past byte by byte).
+    if let Some(word) = rest.first_chunk::<8>() {
+        let flags = bytes_below(u64::from_le_bytes(*word), b'@');
+        if flags != 0 {
+            let at = flags.trailing_zeros() as usize / 8;
+            if stops[usize::from(rest[at])] {
+                return from + at;
+            }
+        }
+    }
     from + rest
         .iter()
         .position(|&b| stops[usize::from(b)])
@@ -60,8 +72,9 @@ pub(crate) struct Scanner<'a> {
     /// document read from its middle), not given up on.
     allow_unmatched_ends: bool,
     /// Where the last start tag whose attributes were split here starts
-    /// (its `<`; `usize::MAX`: none was).
+    /// (its `<`; `usize::MAX`: none was), and its name.
     split_at: usize,
+    split_name: &'a str,
 }
 
 impl<'a> Scanner<'a> {
@@ -74,6 +87,7 @@ impl<'a> Scanner<'a> {
             open: Vec::new(),
             allow_unmatched_ends,
             split_at: usize::MAX,
+            split_name: "",
         }
     }
 
@@ -92,10 +106,12 @@ impl<'a> Scanner<'a> {
         true
     }
 
-    /// Whether the start tag at byte `at` was the last one read and its
-    /// attributes were split here (appended to the `attrs` given).
-    pub fn split(&self, at: usize) -> bool {
-        self.split_at == at
+    /// The name of the start tag at byte `at` when it was the last one
+    /// read and its attributes were split here (appended to the `attrs`
+    /// given).
+    #[inline]
+    pub fn split(&self, at: usize) -> Option<&'a str> {
+        (self.split_at == at).then_some(self.split_name)
     }
 
     /// The next event, or `None` to give up. The attributes of a start tag
@@ -167,12 +183,15 @@ impl<'a> Scanner<'a> {
         } else {
             content.bytes().position(is_blank).unwrap_or(content.len())
         };
+        // Ends at whitespace or the content's end: ASCII, a boundary.
+        let name = content.get(..name_len)?;
+        self.split_name = name;
         let tag = BytesStart::from_content(content, name_len);
         self.at = content_end + if empty { 2 } else { 1 };
         if empty {
             Some(Event::Empty(tag))
         } else {
-            self.open.push(content.get(..name_len)?);
+            self.open.push(name);
             Some(Event::Start(tag))
         }
     }

@@ -276,7 +276,7 @@ pub(crate) fn bytes_equal(word: u64, byte: u8) -> u64 {
 
 /// The high bit set in each byte of `word` below `bound` (at most 128):
 /// exact up to the first such byte.
-fn bytes_below(word: u64, bound: u8) -> u64 {
+pub(crate) fn bytes_below(word: u64, bound: u8) -> u64 {
     word.wrapping_sub(ONES * u64::from(bound)) & !word & HIGHS
 }
 
@@ -566,8 +566,11 @@ impl<'a> XmlStream<'a> {
     /// were split by our scanner (and appended to the `attrs` given to
     /// [`XmlStream::read_event`]).
     #[inline(always)]
-    fn split(&self, at: usize) -> bool {
-        matches!(&self.tokens, Tokens::Own(scanner) if scanner.split(at))
+    fn split(&self, at: usize) -> Option<&'a str> {
+        match &self.tokens {
+            Tokens::Own(scanner) => scanner.split(at),
+            Tokens::QuickXml(_) => None,
+        }
     }
 
     /// Moves the reader on to byte `to` without reading what lies between:
@@ -681,10 +684,10 @@ impl<'a> XmlStream<'a> {
         // so that what the attributes borrow lives as long as the document.
         // quick-xml borrows the tag from the document: it is found there by
         // its address, without comparing its bytes with the text after `at`.
-        if self.split(at) {
+        if let Some(name) = self.split(at) {
             // Split as the tag was scanned (by `next`).
             attrs.extend_from_slice(&self.item_attrs);
-            return self.tag_name(tag, at);
+            return Ok(name);
         }
         let raw: &[u8] = tag;
         let content = within(self.text, raw)
@@ -730,12 +733,6 @@ impl<'a> XmlStream<'a> {
             attrs.push((key, value));
         }
         Ok(name)
-    }
-
-    /// The name of the start tag at byte `at`, borrowed from the document.
-    fn tag_name(&self, tag: &BytesStart<'_>, at: usize) -> Result<&'a str, ReadError> {
-        within(self.text, tag.name().into_inner())
-            .ok_or_else(|| self.error_at(at, "a tag name that is not UTF-8"))
     }
 
     /// Reads the element whose start tag was just returned by [`XmlStream::next`],
@@ -847,37 +844,32 @@ impl<'a> XmlStream<'a> {
             let at = self.position();
             let attrs_from = attrs.len();
             let event = self.read_event(attrs)?;
-            let keep = self.skipped == 0 && self.open.len() <= MAX_KEPT_DEPTH;
-            let empty = matches!(event, Event::Empty(_));
-            let split = self.split(at);
             match event {
-                Event::Start(tag) | Event::Empty(tag) if keep => {
-                    let name = if split {
-                        self.tag_name(&tag, at)?
-                    } else {
-                        self.push_tag_parts(&tag, at, attrs)?
-                    };
+                Event::Start(ref tag) | Event::Empty(ref tag) => {
+                    let empty = matches!(event, Event::Empty(_));
+                    let split = self.split(at);
+                    if self.skipped == 0 && self.open.len() <= MAX_KEPT_DEPTH {
+                        let name = match split {
+                            Some(name) => name,
+                            None => self.push_tag_parts(tag, at, attrs)?,
+                        };
+                        if !empty {
+                            self.open.push(name);
+                        }
+                        return Ok(Inner::Open(Opened {
+                            name,
+                            at,
+                            end: self.position(),
+                            empty,
+                        }));
+                    }
+                    // Too deep to keep: checked as one kept would be.
+                    attrs.truncate(attrs_from);
+                    if split.is_none() {
+                        self.check_tag(attrs, tag, at)?;
+                    }
                     if !empty {
-                        self.open.push(name);
-                    }
-                    return Ok(Inner::Open(Opened {
-                        name,
-                        at,
-                        end: self.position(),
-                        empty,
-                    }));
-                }
-                Event::Start(tag) => {
-                    attrs.truncate(attrs_from);
-                    if !split {
-                        self.check_tag(attrs, &tag, at)?;
-                    }
-                    self.skipped += 1;
-                }
-                Event::Empty(tag) => {
-                    attrs.truncate(attrs_from);
-                    if !split {
-                        self.check_tag(attrs, &tag, at)?;
+                        self.skipped += 1;
                     }
                 }
                 Event::End(_) if self.skipped > 0 => self.skipped -= 1,
