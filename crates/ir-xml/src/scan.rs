@@ -260,7 +260,7 @@ impl<'a> Scanner<'a> {
             Some(&open) => {
                 // The open element's name, a stretch of the same text.
                 let end = name_start + open.len();
-                if bytes.get(name_start..end)? != open.as_bytes() {
+                if !same_name(bytes, name_start, self.text, open) {
                     return None;
                 }
                 self.open.pop();
@@ -332,6 +332,28 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// Whether `bytes` has `name`, a stretch of `text` (whose bytes `bytes`
+/// are), at `at`: a name of at most 8 bytes is compared as a word read
+/// at each place, without a call to compare bytes.
+#[inline(always)]
+fn same_name(bytes: &[u8], at: usize, text: &str, name: &str) -> bool {
+    let len = name.len();
+    let word = |from: usize| {
+        bytes
+            .get(from..)
+            .and_then(|rest| rest.first_chunk::<8>())
+            .map(|word| u64::from_le_bytes(*word))
+    };
+    let name_at = (name.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    if len <= 8 {
+        if let (Some(found), Some(open)) = (word(at), word(name_at)) {
+            let mask = u64::MAX >> (64 - 8 * len.max(1));
+            return len > 0 && (found ^ open) & mask == 0;
+        }
+    }
+    bytes.get(at..at + len) == Some(name.as_bytes())
+}
+
 /// The offset of the `>` that ends a tag whose name starts at `from`: the
 /// first one outside quotes, as quick-xml's tokenizer finds it.
 fn tag_end(bytes: &[u8], from: usize) -> Option<usize> {
@@ -346,4 +368,36 @@ fn tag_end(bytes: &[u8], from: usize) -> Option<usize> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn end_tag_names_compare_as_bytes_do() {
+        // Names of 1 to 10 bytes opened at the start of a text, compared
+        // with end tags that match or differ in each byte, near the end of
+        // the text too (no whole word there).
+        for len in 1..=10 {
+            let name: String = "abcdefghij"[..len].to_owned();
+            for tail in ["", ">", ">\n\n\n\n\n\n\n\n"] {
+                for differ in 0..=len {
+                    let mut end = name.clone().into_bytes();
+                    if differ < len {
+                        end[differ] = b'z';
+                    }
+                    let end = String::from_utf8(end).unwrap_or_default();
+                    let text = format!("<{name}></{end}{tail}");
+                    let at = name.len() + 4;
+                    let open = &text[1..1 + len];
+                    assert_eq!(
+                        same_name(text.as_bytes(), at, &text, open),
+                        differ == len,
+                        "{text:?}"
+                    );
+                }
+            }
+        }
+    }
 }
