@@ -1,14 +1,16 @@
 //! A tokenizer of our own for the subset of XML that IR files are written
-//! in: the declaration, comments, start, empty and end tags, text between
-//! tags, CDATA sections. It gives the events quick-xml's reader gives (configured as
-//! [`crate::xml::XmlStream`] configures it), at the same byte offsets, and
-//! splits a tag's attributes in the same pass when they are written
-//! plainly (`key="value"`, no `&`, no key twice). It gives up — returns
-//! `None` — at anything else it is not sure of: a DOCTYPE, a processing instruction other than the declaration, an end
-//! tag that is not its open element's, a tag or comment left open at the
-//! end, a byte-order mark; every error of the document is among these.
-//! The read is then done again from the start by quick-xml, which gives
-//! the exact error or result. quick-xml's tokenizer with its searches was
+//! in: the declaration, comments, CDATA sections, start, empty and end
+//! tags, text between tags. It gives the events quick-xml's reader gives
+//! (configured as [`crate::xml::XmlStream`] configures it), at the same
+//! byte offsets, and splits a tag's attributes in the same pass when they
+//! are written plainly (`key="value"`, no `&`, no key twice). It gives up
+//! (returns `None`) at anything else it is not sure of: a DOCTYPE, a
+//! processing instruction other than the declaration, an end tag that is
+//! not its open element's, a tag, comment or CDATA section left open at
+//! the end; every error of quick-xml's tokenizer is among these. The read
+//! is then done again from the start by quick-xml, which gives the exact
+//! error or result (a text that starts with a byte-order mark is left to
+//! quick-xml from the start). quick-xml's tokenizer with its searches was
 //! a third of a read (cachegrind, relu_1000), and splitting attributes
 //! again after it a sixth.
 
@@ -25,6 +27,7 @@ const NAME_STOPS: [bool; 256] = stops(false);
 /// The bytes that end an attribute key: those of a name and `=`.
 const KEY_STOPS: [bool; 256] = stops(true);
 
+/// The table of [`NAME_STOPS`], with `=` for [`KEY_STOPS`].
 const fn stops(equals: bool) -> [bool; 256] {
     let mut table = [false; 256];
     let mut byte = 0;
