@@ -35,6 +35,7 @@
 //! - `symbols`: the symbol-name section of the model rt_info.
 
 mod reader;
+mod scan;
 mod symbols;
 mod text;
 mod writer;
@@ -245,6 +246,32 @@ pub fn read_model_from_str(
     weights: Option<TensorBytes>,
 ) -> Result<ReadOutcome, ReadError> {
     reader::read(xml, weights, None, None, reader::Split::Auto)
+}
+
+/// The outcome of reading `xml` with our scanner (`None` when it gave up)
+/// and with quick-xml's tokenizer, each as `{:#?}` text, and that of
+/// [`read_model_from_str`]: for the differential fuzz target, which checks
+/// that the scanner gives quick-xml's outcome whenever it does not give up,
+/// and that a read always gives quick-xml's. Not part of the API.
+#[doc(hidden)]
+pub fn read_both_ways(xml: &str, weights: Option<TensorBytes>) -> (Option<String>, String, String) {
+    let read_with = |tokenizer| {
+        reader::read_with(
+            xml,
+            weights.clone(),
+            None,
+            None,
+            reader::Split::Never,
+            tokenizer,
+        )
+    };
+    let own = match read_with(xml::Tokenizer::Own) {
+        Err(error) if xml::is_gave_up(&error) => None,
+        outcome => Some(format!("{outcome:#?}")),
+    };
+    let quick = format!("{:#?}", read_with(xml::Tokenizer::QuickXml));
+    let read = format!("{:#?}", read_model_from_str(xml, weights.clone()));
+    (own, quick, read)
 }
 
 /// Renders `graph` as IR: the XML text and the `.bin` bytes it refers to.

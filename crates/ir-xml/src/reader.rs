@@ -75,6 +75,8 @@ use ir::{
 };
 
 mod layer;
+#[cfg(test)]
+mod scan_tests;
 mod split;
 #[cfg(test)]
 mod split_tests;
@@ -86,7 +88,7 @@ use split::{Half, ListEnd, SplitPlan};
 use crate::line_index::LineIndex;
 use crate::symbols;
 use crate::text::{MappedText, Releaser};
-use crate::xml::{Attr, Element, Item, Tree, XmlStream};
+use crate::xml::{is_gave_up, Attr, Element, Item, Tokenizer, Tree, XmlStream};
 use crate::{rules, ReadError, ReadOutcome};
 
 /// Reads IR text. `weights` is the content of the `.bin`, `weights_name` how
@@ -102,6 +104,40 @@ pub(crate) fn read(
     mapped: Option<&MappedText>,
     split: Split,
 ) -> Result<ReadOutcome, ReadError> {
+    // Our scanner reads the subset of XML that IR files are written in and
+    // gives up at anything else; quick-xml then reads the text again from
+    // the start and gives the outcome, or the error, exactly.
+    let own = read_with(
+        xml,
+        weights.clone(),
+        weights_name.clone(),
+        mapped,
+        split,
+        Tokenizer::Own,
+    );
+    match own {
+        Err(error) if is_gave_up(&error) => read_with(
+            xml,
+            weights,
+            weights_name,
+            mapped,
+            split,
+            Tokenizer::QuickXml,
+        ),
+        outcome => outcome,
+    }
+}
+
+/// [`read`] with one tokenizer: [`Tokenizer::Own`] may end in the error
+/// [`crate::xml::gave_up`] gives.
+pub(crate) fn read_with(
+    xml: &str,
+    weights: Option<TensorBytes>,
+    weights_name: Option<String>,
+    mapped: Option<&MappedText>,
+    split: Split,
+    tokenizer: Tokenizer,
+) -> Result<ReadOutcome, ReadError> {
     // quick-xml skips a byte-order mark and counts its offsets after it; drop
     // it here so that every offset (locations, verbatim `<rt_info>`) refers to
     // the same text. Found by the `xml_reader` fuzzer.
@@ -110,7 +146,7 @@ pub(crate) fn read(
     let mut releaser = Releaser::new(mapped, full_len - xml.len());
     let lines = LineIndex::new(xml);
     let (layer_estimate, edge_estimate) = item_estimate(xml);
-    let mut stream = XmlStream::new(xml, &lines);
+    let mut stream = XmlStream::new(xml, &lines, tokenizer);
     let mut graph = Graph::default();
     graph.graph.reserve_nodes(layer_estimate);
     graph.graph.reserve_edges(edge_estimate);

@@ -11,6 +11,7 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
 use crate::line_index::LineIndex;
+use crate::scan::Scanner;
 use crate::ReadError;
 
 /// How many levels below the element [`XmlStream::enter`] was called for
@@ -257,7 +258,7 @@ fn unescape(raw: &str) -> Result<Cow<'_, str>, quick_xml::Error> {
 }
 
 /// XML's whitespace, as quick-xml's attribute iterator knows it.
-fn is_blank(byte: u8) -> bool {
+pub(crate) fn is_blank(byte: u8) -> bool {
     matches!(byte, b' ' | b'\r' | b'\n' | b'\t')
 }
 
@@ -268,21 +269,21 @@ const HIGHS: u64 = ONES * 0x80;
 
 /// The high bit set in each byte of `word` that is `byte`: exact up to the
 /// first such byte (a borrow may flag bytes after it).
-fn bytes_equal(word: u64, byte: u8) -> u64 {
+pub(crate) fn bytes_equal(word: u64, byte: u8) -> u64 {
     let x = word ^ (ONES * u64::from(byte));
     x.wrapping_sub(ONES) & !x & HIGHS
 }
 
 /// The high bit set in each byte of `word` below `bound` (at most 128):
 /// exact up to the first such byte.
-fn bytes_below(word: u64, bound: u8) -> u64 {
+pub(crate) fn bytes_below(word: u64, bound: u8) -> u64 {
     word.wrapping_sub(ONES * u64::from(bound)) & !word & HIGHS
 }
 
 /// The offset of the first byte of `bytes` that `stops` flags, eight bytes
 /// at a time (little-endian words, flagged as [`bytes_equal`] does);
 /// `stop` says it of the bytes past the last whole word.
-fn first_stop(
+pub(crate) fn first_stop(
     bytes: &[u8],
     stops: impl Fn(u64) -> u64,
     stop: impl Fn(u8) -> bool,
@@ -389,10 +390,21 @@ fn push_plain_attrs<'a>(
     }
 }
 
+/// quick-xml's reader of `text`, configured as the reader needs it.
+fn quick_xml_reader(text: &str, allow_unmatched_ends: bool) -> Reader<&[u8]> {
+    let mut reader = Reader::from_str(text);
+    let config = reader.config_mut();
+    config.check_end_names = true;
+    config.expand_empty_elements = false;
+    config.trim_text(false);
+    config.allow_unmatched_ends = allow_unmatched_ends;
+    reader
+}
+
 /// A streaming reader over a whole document that knows byte offsets.
 pub(crate) struct XmlStream<'a> {
     text: &'a str,
-    reader: Reader<&'a [u8]>,
+    tokens: Tokens<'a>,
     lines: &'a LineIndex<'a>,
     /// The names of the elements not yet ended inside the element
     /// [`XmlStream::enter`] was called for (that element first), as far as
@@ -403,6 +415,39 @@ pub(crate) struct XmlStream<'a> {
     /// Where in the document the reader started: its offsets are counted
     /// from there (a part of `<layers>` read on another thread).
     base: usize,
+    /// The attributes our scanner split of the start tag
+    /// [`XmlStream::next`] returned last.
+    item_attrs: Vec<Attr<'a>>,
+}
+
+/// Which tokenizer reads the document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tokenizer {
+    /// Our scanner of the IR subset ([`crate::scan`]), which gives up at
+    /// anything else.
+    Own,
+    /// quick-xml's reader: everything, and every error.
+    QuickXml,
+}
+
+enum Tokens<'a> {
+    Own(Scanner<'a>),
+    QuickXml(Reader<&'a [u8]>),
+}
+
+/// The error a read with [`Tokenizer::Own`] ends with when the scanner
+/// gave up: no location has column 0 (they count from 1).
+pub(crate) fn gave_up() -> ReadError {
+    ReadError::Xml {
+        line: 0,
+        column: 0,
+        message: String::new(),
+    }
+}
+
+/// Whether `error` is [`gave_up`]'s.
+pub(crate) fn is_gave_up(error: &ReadError) -> bool {
+    matches!(error, ReadError::Xml { line: 0, column: 0, message } if message.is_empty())
 }
 
 /// A child element [`XmlStream::within`] found.
@@ -444,19 +489,23 @@ pub(crate) enum Item<'a> {
 }
 
 impl<'a> XmlStream<'a> {
-    pub fn new(text: &'a str, lines: &'a LineIndex<'a>) -> Self {
-        let mut reader = Reader::from_str(text);
-        let config = reader.config_mut();
-        config.check_end_names = true;
-        config.expand_empty_elements = false;
-        config.trim_text(false);
+    pub fn new(text: &'a str, lines: &'a LineIndex<'a>, tokenizer: Tokenizer) -> Self {
+        let tokens = match tokenizer {
+            // quick-xml skips a byte-order mark without counting it in its
+            // offsets: left to it.
+            Tokenizer::Own if !text.starts_with('\u{feff}') => {
+                Tokens::Own(Scanner::new(text, 0, false))
+            }
+            Tokenizer::Own | Tokenizer::QuickXml => Tokens::QuickXml(quick_xml_reader(text, false)),
+        };
         XmlStream {
             text,
-            reader,
+            tokens,
             lines,
             open: Vec::new(),
             skipped: 0,
             base: 0,
+            item_attrs: Vec::new(),
         }
     }
 
@@ -466,20 +515,62 @@ impl<'a> XmlStream<'a> {
     /// end tag of an element opened before `from` is returned as
     /// [`Item::End`] rather than as an error (its caller checks that it is
     /// the one it expects).
-    pub fn starting_at(text: &'a str, lines: &'a LineIndex<'a>, from: usize) -> Self {
+    pub fn starting_at(
+        text: &'a str,
+        lines: &'a LineIndex<'a>,
+        from: usize,
+        tokenizer: Tokenizer,
+    ) -> Self {
         let rest = text.get(from..).unwrap_or_default();
-        let mut stream = XmlStream::new(rest, lines);
-        stream.reader.config_mut().allow_unmatched_ends = true;
-        stream.text = text;
-        stream.base = text.len() - rest.len();
-        stream
+        let base = text.len() - rest.len();
+        let tokens = match tokenizer {
+            Tokenizer::Own => Tokens::Own(Scanner::new(text, base, true)),
+            Tokenizer::QuickXml => Tokens::QuickXml(quick_xml_reader(rest, true)),
+        };
+        XmlStream {
+            text,
+            tokens,
+            lines,
+            open: Vec::new(),
+            skipped: 0,
+            base,
+            item_attrs: Vec::new(),
+        }
     }
 
     /// The byte offset the reader has reached.
+    #[inline]
     pub fn position(&self) -> usize {
-        usize::try_from(self.reader.buffer_position())
-            .unwrap_or(usize::MAX)
-            .saturating_add(self.base)
+        match &self.tokens {
+            Tokens::Own(scanner) => scanner.position(),
+            Tokens::QuickXml(reader) => usize::try_from(reader.buffer_position())
+                .unwrap_or(usize::MAX)
+                .saturating_add(self.base),
+        }
+    }
+
+    /// The next event of the tokenizer; the attributes of a start tag our
+    /// scanner split are appended to `attrs` (see [`XmlStream::split`]).
+    #[inline(always)]
+    fn read_event(&mut self, attrs: &mut Vec<Attr<'a>>) -> Result<Event<'a>, ReadError> {
+        match &mut self.tokens {
+            Tokens::Own(scanner) => scanner.next_event(attrs).ok_or_else(gave_up),
+            Tokens::QuickXml(reader) => match reader.read_event() {
+                Ok(event) => Ok(event),
+                Err(e) => Err(self.parse_error(e)),
+            },
+        }
+    }
+
+    /// Whether the attributes of the start tag at byte `at`, just read,
+    /// were split by our scanner (and appended to the `attrs` given to
+    /// [`XmlStream::read_event`]).
+    #[inline(always)]
+    fn split(&self, at: usize) -> Option<&'a str> {
+        match &self.tokens {
+            Tokens::Own(scanner) => scanner.split(at),
+            Tokens::QuickXml(_) => None,
+        }
     }
 
     /// Moves the reader on to byte `to` without reading what lies between:
@@ -492,7 +583,11 @@ impl<'a> XmlStream<'a> {
         let Some(ahead) = to.checked_sub(self.position()) else {
             return false;
         };
-        let mut stream = self.reader.stream();
+        let reader = match &mut self.tokens {
+            Tokens::Own(scanner) => return scanner.skip_to(to),
+            Tokens::QuickXml(reader) => reader,
+        };
+        let mut stream = reader.stream();
         if ahead > stream.get_ref().len() {
             return false;
         }
@@ -511,7 +606,11 @@ impl<'a> XmlStream<'a> {
     }
 
     fn parse_error(&self, error: quick_xml::Error) -> ReadError {
-        let at = usize::try_from(self.reader.error_position())
+        let error_position = match &self.tokens {
+            Tokens::Own(_) => 0,
+            Tokens::QuickXml(reader) => reader.error_position(),
+        };
+        let at = usize::try_from(error_position)
             .unwrap_or(usize::MAX)
             .saturating_add(self.base);
         self.error_at(at, error.to_string())
@@ -533,8 +632,11 @@ impl<'a> XmlStream<'a> {
             if at == stop {
                 return Ok(None);
             }
-            let event = self.reader.read_event().map_err(|e| self.parse_error(e))?;
-            return Ok(Some(match event {
+            self.item_attrs.clear();
+            let mut attrs = std::mem::take(&mut self.item_attrs);
+            let event = self.read_event(&mut attrs);
+            self.item_attrs = attrs;
+            return Ok(Some(match event? {
                 Event::Start(tag) => Item::Start {
                     tag,
                     empty: false,
@@ -582,6 +684,11 @@ impl<'a> XmlStream<'a> {
         // so that what the attributes borrow lives as long as the document.
         // quick-xml borrows the tag from the document: it is found there by
         // its address, without comparing its bytes with the text after `at`.
+        if let Some(name) = self.split(at) {
+            // Split as the tag was scanned (by `next`).
+            attrs.extend_from_slice(&self.item_attrs);
+            return Ok(name);
+        }
         let raw: &[u8] = tag;
         let content = within(self.text, raw)
             .filter(|content| content.as_ptr() as usize == self.text.as_ptr() as usize + at + 1)
@@ -735,27 +842,36 @@ impl<'a> XmlStream<'a> {
     ) -> Result<Inner<'a>, ReadError> {
         loop {
             let at = self.position();
-            let event = self.reader.read_event().map_err(|e| self.parse_error(e))?;
-            let keep = self.skipped == 0 && self.open.len() <= MAX_KEPT_DEPTH;
-            let empty = matches!(event, Event::Empty(_));
+            let attrs_from = attrs.len();
+            let event = self.read_event(attrs)?;
             match event {
-                Event::Start(tag) | Event::Empty(tag) if keep => {
-                    let name = self.push_tag_parts(&tag, at, attrs)?;
-                    if !empty {
-                        self.open.push(name);
+                Event::Start(ref tag) | Event::Empty(ref tag) => {
+                    let empty = matches!(event, Event::Empty(_));
+                    let split = self.split(at);
+                    if self.skipped == 0 && self.open.len() <= MAX_KEPT_DEPTH {
+                        let name = match split {
+                            Some(name) => name,
+                            None => self.push_tag_parts(tag, at, attrs)?,
+                        };
+                        if !empty {
+                            self.open.push(name);
+                        }
+                        return Ok(Inner::Open(Opened {
+                            name,
+                            at,
+                            end: self.position(),
+                            empty,
+                        }));
                     }
-                    return Ok(Inner::Open(Opened {
-                        name,
-                        at,
-                        end: self.position(),
-                        empty,
-                    }));
+                    // Too deep to keep: checked as one kept would be.
+                    attrs.truncate(attrs_from);
+                    if split.is_none() {
+                        self.check_tag(attrs, tag, at)?;
+                    }
+                    if !empty {
+                        self.skipped += 1;
+                    }
                 }
-                Event::Start(tag) => {
-                    self.check_tag(attrs, &tag, at)?;
-                    self.skipped += 1;
-                }
-                Event::Empty(tag) => self.check_tag(attrs, &tag, at)?,
                 Event::End(_) if self.skipped > 0 => self.skipped -= 1,
                 Event::End(_) => {
                     if self.open.pop().is_none() {

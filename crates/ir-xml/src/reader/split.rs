@@ -32,7 +32,7 @@ use ir::{Graph, Op, Shape, TensorBytes};
 use super::{Builder, PendingEdge};
 use crate::line_index::{count_newlines, LineIndex};
 use crate::text::{MappedText, Releaser, RELEASE_STRETCH};
-use crate::xml::XmlStream;
+use crate::xml::{Tokenizer, XmlStream};
 use crate::ReadError;
 
 /// Whether and where `<layers>` is read in two parts.
@@ -458,7 +458,7 @@ fn read_part(
     let line_start = memchr::memrchr(b'\n', before).map_or(0, |at| at + 1);
     let lines_before = lines_before(text, line_start, plan);
     let lines = LineIndex::starting_at(text, line_start, lines_before);
-    let mut stream = XmlStream::starting_at(text, &lines, from);
+    let mut stream = XmlStream::starting_at(text, &lines, from, Tokenizer::Own);
     let mut releaser = Releaser::starting_at(plan.mapped, plan.base, from);
     let mut graph = Graph::default();
     graph.graph.reserve_nodes(plan.layer_estimate / 2);

@@ -1,0 +1,290 @@
+//! Our scanner gives the outcome quick-xml's tokenizer gives: for every
+//! sample, and for thousands of random mutations of them (bytes deleted,
+//! inserted, duplicated, swapped; entities, CDATA, comments, DOCTYPEs,
+//! processing instructions, stray quotes, tabs and carriage returns,
+//! truncation). A read with the scanner either gives up (and is done again
+//! by quick-xml) or gives exactly quick-xml's outcome, error or not; and
+//! what [`read`] returns is always quick-xml's.
+
+use std::path::{Path, PathBuf};
+
+use ir::TensorBytes;
+
+use super::{read, read_with, Split};
+use crate::xml::{is_gave_up, Tokenizer};
+
+fn samples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ir-samples")
+}
+
+/// Every `.xml` of `ir-samples/` and its `bodies/`, `broken/` and
+/// `models/`, sorted, with its `.bin` (if any).
+fn sample_files() -> Vec<(PathBuf, String, Option<Vec<u8>>)> {
+    let mut files = Vec::new();
+    for dir in ["", "bodies", "broken", "models"] {
+        let Ok(entries) = std::fs::read_dir(samples().join(dir)) else {
+            continue;
+        };
+        let mut paths: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "xml"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let weights = std::fs::read(path.with_extension("bin")).ok();
+            files.push((path, text, weights));
+        }
+    }
+    files
+}
+
+/// The outcome of reading `xml` with `tokenizer` (`None`: the scanner
+/// gave up), as text.
+fn outcome_with(
+    xml: &str,
+    weights: &Option<Vec<u8>>,
+    split: Split,
+    tokenizer: Tokenizer,
+) -> Option<String> {
+    let weights = weights.clone().map(TensorBytes::from_vec);
+    let result = read_with(xml, weights, Some("w.bin".into()), None, split, tokenizer);
+    match result {
+        Err(error) if is_gave_up(&error) => None,
+        result => Some(format!("{result:#?}")),
+    }
+}
+
+/// The outcome of [`read`], as text.
+fn outcome(xml: &str, weights: &Option<Vec<u8>>, split: Split) -> String {
+    let weights = weights.clone().map(TensorBytes::from_vec);
+    format!(
+        "{:#?}",
+        read(xml, weights, Some("w.bin".into()), None, split)
+    )
+}
+
+/// Checks `xml` read both ways; whether the scanner read it (did not give
+/// up).
+fn check(name: &str, xml: &str, weights: &Option<Vec<u8>>) -> bool {
+    let quick = outcome_with(xml, weights, Split::Never, Tokenizer::QuickXml)
+        .expect("quick-xml never gives up");
+    let own = outcome_with(xml, weights, Split::Never, Tokenizer::Own);
+    if let Some(own) = &own {
+        assert_eq!(own, &quick, "{name}: the scanner's outcome differs");
+    }
+    assert_eq!(
+        outcome(xml, weights, Split::Never),
+        quick,
+        "{name}: the read's outcome differs"
+    );
+    own.is_some()
+}
+
+#[test]
+fn every_sample_reads_as_quick_xml_reads_it() {
+    let files = sample_files();
+    assert!(files.len() > 50, "only {} samples", files.len());
+    let mut scanned = 0;
+    for (path, xml, weights) in &files {
+        if check(&path.display().to_string(), xml, weights) {
+            scanned += 1;
+        }
+    }
+    // Every real model is read by the scanner.
+    for (path, xml, weights) in files
+        .iter()
+        .filter(|(p, ..)| p.starts_with(samples().join("models")))
+    {
+        let own = outcome_with(xml, weights, Split::Never, Tokenizer::Own);
+        assert!(own.is_some(), "{}: the scanner gave up", path.display());
+    }
+    assert!(
+        scanned * 10 > files.len() * 8,
+        "{scanned} of {}",
+        files.len()
+    );
+}
+
+/// A small deterministic random number generator (xorshift).
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, bound: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % bound.max(1) as u64) as usize
+    }
+}
+
+/// Pieces inserted by the mutations: the XML the scanner leaves to
+/// quick-xml, and the bytes that end its names, keys and values.
+const PIECES: &[&str] = &[
+    "&amp;",
+    "&lt;",
+    "&#x41;",
+    "&bad;",
+    "&",
+    ";",
+    "<![CDATA[ x ]]>",
+    "<![CDATA[",
+    "]]>",
+    "<!-- c -->",
+    "<!--",
+    "-->",
+    "<!---->",
+    "<!--->",
+    "<!DOCTYPE net>",
+    "<!doctype x [<!ENTITY a \"b\">]>",
+    "<?xml version=\"1.0\"?>",
+    "<?xml?>",
+    "<?xmlx?>",
+    "<?pi data?>",
+    "<??>",
+    "<?",
+    "?>",
+    "\t",
+    "\r",
+    "\r\n",
+    "\n",
+    " ",
+    "\"",
+    "'",
+    "<",
+    ">",
+    "/",
+    "/>",
+    "</",
+    "=",
+    " = ",
+    " a=\"1\"",
+    " a='&amp;'",
+    " b=\"x\" b=\"y\"",
+    "<x/>",
+    "<x>",
+    "</x>",
+    "</layer>",
+    "</layer >",
+    "<layer id=\"7\">",
+    "<dim>3</dim>",
+    "é",
+    "\u{feff}",
+    "\u{1}",
+    "\u{7f}",
+    "<>",
+    "</>",
+    "< x>",
+];
+
+/// The nearest character boundary of `text` at or before `at`.
+fn boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// `xml` changed at random in one to three places.
+fn mutate(xml: &str, random: &mut Random) -> String {
+    let mut text = xml.to_owned();
+    for _ in 0..1 + random.below(3) {
+        let len = text.len();
+        let at = boundary(&text, random.below(len + 1));
+        let to = boundary(&text, at + random.below(16));
+        match random.below(7) {
+            0 => {
+                text.replace_range(at..to, "");
+            }
+            1 | 2 => {
+                let piece = PIECES[random.below(PIECES.len())];
+                text.insert_str(at, piece);
+            }
+            3 => {
+                let copy = text[at..to].to_owned();
+                text.insert_str(to, &copy);
+            }
+            4 => {
+                // Two stretches swapped.
+                let other = boundary(&text, random.below(len + 1));
+                let other_to = boundary(&text, other + (to - at));
+                if other_to <= at || other >= to {
+                    let (first, second) = if other < at {
+                        ((other, other_to), (at, to))
+                    } else {
+                        ((at, to), (other, other_to))
+                    };
+                    let a = text[first.0..first.1].to_owned();
+                    let b = text[second.0..second.1].to_owned();
+                    text.replace_range(second.0..second.1, &a);
+                    text.replace_range(first.0..first.1, &b);
+                }
+            }
+            5 => text.truncate(at),
+            _ => {
+                // A byte of markup (a quote, `<`, `>`, `/`, `=`) turned
+                // into another.
+                let markup = ["\"", "'", "<", ">", "/", "=", " ", "&", "!", "?"];
+                if let Some(found) = text[at..].find(['"', '\'', '<', '>', '/', '=']) {
+                    let at = at + found;
+                    text.replace_range(at..at + 1, markup[random.below(markup.len())]);
+                }
+            }
+        }
+    }
+    text
+}
+
+#[test]
+fn mutated_samples_read_as_quick_xml_reads_them() {
+    let files = sample_files();
+    let mut random = Random(0x2545_f491_4f6c_dd1d);
+    let mut scanned = 0;
+    let mut checked = 0;
+    for (path, xml, weights) in &files {
+        // Fewer mutations of the large models (each read is slower).
+        let rounds = if xml.len() > 50_000 { 8 } else { 60 };
+        for round in 0..rounds {
+            let mutated = mutate(xml, &mut random);
+            let name = format!("{} mutation {round}", path.display());
+            if check(&name, &mutated, weights) {
+                scanned += 1;
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 3000, "{checked}");
+    // Many mutations keep the text in the scanner's subset (or make an
+    // error the reader finds before the scanner would give up).
+    assert!(scanned * 4 > checked, "{scanned} of {checked}");
+}
+
+#[test]
+fn mutated_samples_split_anywhere_read_as_quick_xml_reads_them() {
+    // The second part is read by the scanner on another thread: it gives
+    // up (the part is dropped) or reads what the serial reader reads.
+    let files = sample_files();
+    let mut random = Random(0x9e37_79b9_7f4a_7c15);
+    for (path, xml, weights) in files.iter().filter(|(_, xml, _)| xml.len() < 50_000) {
+        for round in 0..6 {
+            let mutated = mutate(xml, &mut random);
+            let quick = outcome_with(&mutated, weights, Split::Never, Tokenizer::QuickXml)
+                .expect("quick-xml never gives up");
+            let points: Vec<usize> = memchr::memchr_iter(b'<', mutated.as_bytes()).collect();
+            for _ in 0..4 {
+                let Some(&at) = points.get(random.below(points.len())) else {
+                    break;
+                };
+                assert_eq!(
+                    outcome(&mutated, weights, Split::At(at)),
+                    quick,
+                    "{} mutation {round} split at {at}",
+                    path.display()
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,406 @@
+//! A tokenizer of our own for the subset of XML that IR files are written
+//! in: the declaration, comments, CDATA sections, start, empty and end
+//! tags, text between tags. It gives the events quick-xml's reader gives
+//! (configured as [`crate::xml::XmlStream`] configures it), at the same
+//! byte offsets, and splits a tag's attributes in the same pass when they
+//! are written plainly (`key="value"`, no `&`, no key twice). It gives up
+//! (returns `None`) at anything else it is not sure of: a DOCTYPE, a
+//! processing instruction other than the declaration, an end tag that is
+//! not its open element's, a tag, comment or CDATA section left open at
+//! the end; every error of quick-xml's tokenizer is among these. The read
+//! is then done again from the start by quick-xml, which gives the exact
+//! error or result (a text that starts with a byte-order mark is left to
+//! quick-xml from the start). quick-xml's tokenizer with its searches was
+//! a third of a read (cachegrind, relu_1000), and splitting attributes
+//! again after it a sixth.
+
+use quick_xml::events::{BytesCData, BytesEnd, BytesStart, BytesText, Event};
+
+use crate::xml::{bytes_below, bytes_equal, first_stop, is_blank, Attr};
+use std::borrow::Cow;
+
+/// The bytes that end a tag's name: whitespace (and control characters,
+/// left to quick-xml's path), `>`, `/` and quotes (which would change where
+/// quick-xml ends the tag). Any other byte may be part of a name, as for
+/// quick-xml (a name is all up to the first whitespace).
+const NAME_STOPS: [bool; 256] = stops(false);
+/// The bytes that end an attribute key: those of a name and `=`.
+const KEY_STOPS: [bool; 256] = stops(true);
+
+/// The table of [`NAME_STOPS`], with `=` for [`KEY_STOPS`].
+const fn stops(equals: bool) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = b <= b' ' || matches!(b, b'>' | b'/' | b'"' | b'\'') || (equals && b == b'=');
+        byte += 1;
+    }
+    table
+}
+
+/// The offset of the first byte of `bytes` from `from` on that `stops`
+/// flags (the length of the text when none is).
+#[inline(always)]
+fn stop_at(bytes: &[u8], from: usize, stops: &[bool; 256]) -> usize {
+    let rest = bytes.get(from..).unwrap_or_default();
+    // Every stop is below `@`, and most names and keys are lower-case
+    // letters and `_`: the first byte below `@` of the first word is
+    // found at once, and is the stop unless it is a digit, `-`, `.` or
+    // `:` (looked past byte by byte).
+    if let Some(word) = rest.first_chunk::<8>() {
+        let flags = bytes_below(u64::from_le_bytes(*word), b'@');
+        if flags != 0 {
+            let at = flags.trailing_zeros() as usize / 8;
+            if stops[usize::from(rest[at])] {
+                return from + at;
+            }
+        }
+    }
+    from + rest
+        .iter()
+        .position(|&b| stops[usize::from(b)])
+        .unwrap_or(rest.len())
+}
+
+/// quick-xml's events of a document, read by our own scanner.
+pub(crate) struct Scanner<'a> {
+    text: &'a str,
+    /// The byte offset reached: past the last event (for text, at the `<`
+    /// after it), as quick-xml's `buffer_position`.
+    at: usize,
+    /// The names of the open elements, for end tags.
+    open: Vec<&'a str>,
+    /// An end tag with no open element is returned as it is (a part of a
+    /// document read from its middle), not given up on.
+    allow_unmatched_ends: bool,
+    /// Where the last start tag whose attributes were split here starts
+    /// (its `<`; `usize::MAX`: none was), and its name.
+    split_at: usize,
+    split_name: &'a str,
+}
+
+impl<'a> Scanner<'a> {
+    /// A scanner of `text` from byte `from` (the start of the document, or
+    /// a `<` between two elements).
+    pub fn new(text: &'a str, from: usize, allow_unmatched_ends: bool) -> Self {
+        Scanner {
+            text,
+            at: from,
+            open: Vec::new(),
+            allow_unmatched_ends,
+            split_at: usize::MAX,
+            split_name: "",
+        }
+    }
+
+    /// The byte offset reached.
+    pub fn position(&self) -> usize {
+        self.at
+    }
+
+    /// Moves on to byte `to` (see `XmlStream::skip_to`); `false` when it is
+    /// not ahead within the text.
+    pub fn skip_to(&mut self, to: usize) -> bool {
+        if to < self.at || to > self.text.len() {
+            return false;
+        }
+        self.at = to;
+        true
+    }
+
+    /// The name of the start tag at byte `at` when it was the last one
+    /// read and its attributes were split here (appended to the `attrs`
+    /// given).
+    #[inline]
+    pub fn split(&self, at: usize) -> Option<&'a str> {
+        (self.split_at == at).then_some(self.split_name)
+    }
+
+    /// The next event, or `None` to give up. The attributes of a start tag
+    /// written plainly are appended to `attrs` ([`Scanner::split`] then
+    /// says so).
+    #[inline]
+    pub fn next_event(&mut self, attrs: &mut Vec<Attr<'a>>) -> Option<Event<'a>> {
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        // Text up to the next `<`: mostly a line break and indentation, or
+        // a short number; memchr's search pays from a few words on.
+        let mut lt = start;
+        let near = bytes.len().min(start + 16);
+        while lt < near && bytes[lt] != b'<' {
+            lt += 1;
+        }
+        if lt == near && lt < bytes.len() {
+            lt = memchr::memchr(b'<', &bytes[lt..]).map_or(bytes.len(), |i| lt + i);
+        }
+        if lt > start || lt == bytes.len() {
+            self.at = lt;
+            if lt == start {
+                return Some(Event::Eof);
+            }
+            return Some(Event::Text(BytesText::from_escaped(&self.text[start..lt])));
+        }
+        match bytes.get(lt + 1) {
+            Some(b'/') => self.end_tag(lt),
+            Some(b'!') => self.comment(lt),
+            Some(b'?') => self.declaration(lt),
+            Some(_) => self.start_tag(lt, attrs),
+            None => None,
+        }
+    }
+
+    /// The start tag whose `<` is at `lt`.
+    #[inline]
+    fn start_tag(&mut self, lt: usize, attrs: &mut Vec<Attr<'a>>) -> Option<Event<'a>> {
+        let bytes = self.text.as_bytes();
+        let name_start = lt + 1;
+        let name_end = stop_at(bytes, name_start, &NAME_STOPS);
+        let attrs_from = attrs.len();
+        let plain = match bytes.get(name_end) {
+            _ if name_end == name_start => None,
+            Some(b'>') => Some((name_end, false)),
+            Some(b'/') if bytes.get(name_end + 1) == Some(&b'>') => Some((name_end, true)),
+            Some(&b) if is_blank(b) => self.split_attrs_from(name_end, attrs),
+            _ => None,
+        };
+        let (content_end, empty) = match plain {
+            Some(found) => {
+                self.split_at = lt;
+                found
+            }
+            None => {
+                // Not written plainly: the tag's end as quick-xml finds it
+                // (the first `>` outside quotes), its attributes split by
+                // the caller as they are for quick-xml's events.
+                attrs.truncate(attrs_from);
+                self.split_at = usize::MAX;
+                let gt = tag_end(bytes, name_start)?;
+                let empty = gt > name_start && bytes[gt - 1] == b'/';
+                (if empty { gt - 1 } else { gt }, empty)
+            }
+        };
+        let content = self.text.get(name_start..content_end)?;
+        let name_len = if plain.is_some() {
+            name_end - name_start
+        } else {
+            content.bytes().position(is_blank).unwrap_or(content.len())
+        };
+        // Ends at whitespace or the content's end: ASCII, a boundary.
+        let name = content.get(..name_len)?;
+        self.split_name = name;
+        let tag = BytesStart::from_content(content, name_len);
+        self.at = content_end + if empty { 2 } else { 1 };
+        if empty {
+            Some(Event::Empty(tag))
+        } else {
+            self.open.push(name);
+            Some(Event::Start(tag))
+        }
+    }
+
+    /// Splits the attributes of a start tag from byte `at` (just past its
+    /// name) into `attrs` when they are written plainly; the offset of the
+    /// tag's `>` (of its `/>` for an empty one) and whether it is empty, or
+    /// `None` at anything else (some attributes may have been appended).
+    /// The pairs are those `push_plain_attrs` would split the tag's content
+    /// into (a key is all up to `=`, here without whitespace, quotes, `>`
+    /// or `/`, which would change where quick-xml ends the tag).
+    #[inline]
+    fn split_attrs_from(
+        &mut self,
+        mut at: usize,
+        attrs: &mut Vec<Attr<'a>>,
+    ) -> Option<(usize, bool)> {
+        let bytes = self.text.as_bytes();
+        let first = attrs.len();
+        loop {
+            while at < bytes.len() && is_blank(bytes[at]) {
+                at += 1;
+            }
+            match *bytes.get(at)? {
+                b'>' => return Some((at, false)),
+                b'/' => return (bytes.get(at + 1) == Some(&b'>')).then_some((at, true)),
+                _ => {}
+            }
+            let key_start = at;
+            let key_end = stop_at(bytes, key_start, &KEY_STOPS);
+            if key_end == key_start || bytes.get(key_end) != Some(&b'=') {
+                return None;
+            }
+            let quote = *bytes.get(key_end + 1)?;
+            if quote != b'"' && quote != b'\'' {
+                return None;
+            }
+            let value_start = key_end + 2;
+            let rest = bytes.get(value_start..)?;
+            let len = first_stop(
+                rest,
+                |word| bytes_equal(word, quote) | bytes_equal(word, b'&'),
+                |b| b == quote || b == b'&',
+            )?;
+            if rest[len] != quote {
+                return None;
+            }
+            let value_end = value_start + len;
+            let key = self.text.get(key_start..key_end)?;
+            let value = self.text.get(value_start..value_end)?;
+            if attrs[first..].iter().any(|(k, _)| *k == key) {
+                return None;
+            }
+            attrs.push((key, Cow::Borrowed(value)));
+            at = value_end + 1;
+        }
+    }
+
+    /// The end tag whose `<` is at `lt`: only that of the innermost open
+    /// element, written `</name>` or with whitespace before the `>`.
+    #[inline]
+    fn end_tag(&mut self, lt: usize) -> Option<Event<'a>> {
+        let bytes = self.text.as_bytes();
+        let name_start = lt + 2;
+        let name_end = match self.open.last() {
+            Some(&open) => {
+                // The open element's name, a stretch of the same text.
+                let end = name_start + open.len();
+                if !same_name(bytes, name_start, self.text, open) {
+                    return None;
+                }
+                self.open.pop();
+                end
+            }
+            None if self.allow_unmatched_ends => stop_at(bytes, name_start, &NAME_STOPS),
+            None => return None,
+        };
+        let mut at = name_end;
+        while at < bytes.len() && is_blank(bytes[at]) {
+            at += 1;
+        }
+        if bytes.get(at) != Some(&b'>') || name_end == name_start {
+            return None;
+        }
+        self.at = at + 1;
+        Some(Event::End(BytesEnd::new(
+            self.text.get(name_start..name_end)?,
+        )))
+    }
+
+    /// The CDATA section or comment whose `<` is at `lt` (a comment ends at the first `-->` after
+    /// its `<!--`, as quick-xml ends it).
+    fn comment(&mut self, lt: usize) -> Option<Event<'a>> {
+        let bytes = self.text.as_bytes();
+        if bytes[lt..].starts_with(b"<![CDATA[") {
+            // Ends at the first `]]>` after its `<![CDATA[`, as quick-xml
+            // ends it.
+            let data = lt + 9;
+            let end = data + memchr::memmem::find(bytes.get(data..)?, b"]]>")?;
+            self.at = end + 3;
+            return Some(Event::CData(BytesCData::new(self.text.get(data..end)?)));
+        }
+        if !bytes[lt..].starts_with(b"<!--") {
+            return None;
+        }
+        let body = lt + 4;
+        let end = body + memchr::memmem::find(bytes.get(body..)?, b"-->")?;
+        self.at = end + 3;
+        Some(Event::Comment(BytesText::from_escaped(
+            self.text.get(body..end)?,
+        )))
+    }
+
+    /// The declaration `<?xml ...?>` whose `<` is at `lt`; any other
+    /// processing instruction is given up on.
+    fn declaration(&mut self, lt: usize) -> Option<Event<'a>> {
+        let bytes = self.text.as_bytes();
+        let question = lt + 1;
+        // quick-xml's end: the first `>` after the `<?` right after a `?`.
+        let mut from = question + 1;
+        let gt = loop {
+            let gt = from + memchr::memchr(b'>', bytes.get(from..)?)?;
+            if bytes[gt - 1] == b'?' {
+                break gt;
+            }
+            from = gt + 1;
+        };
+        // `<?>` is an error; `<?xml?>` and `<?xml ...?>` are declarations.
+        let content = bytes.get(question + 1..gt.checked_sub(1)?)?;
+        if gt < question + 2 || !content.starts_with(b"xml") {
+            return None;
+        }
+        if content.len() > 3 && !is_blank(content[3]) {
+            return None;
+        }
+        self.at = gt + 1;
+        Some(Event::Comment(BytesText::from_escaped("")))
+    }
+}
+
+/// Whether `bytes` has `name`, a stretch of `text` (whose bytes `bytes`
+/// are), at `at`: a name of at most 8 bytes is compared as a word read
+/// at each place, without a call to compare bytes.
+#[inline(always)]
+fn same_name(bytes: &[u8], at: usize, text: &str, name: &str) -> bool {
+    let len = name.len();
+    let word = |from: usize| {
+        bytes
+            .get(from..)
+            .and_then(|rest| rest.first_chunk::<8>())
+            .map(|word| u64::from_le_bytes(*word))
+    };
+    let name_at = (name.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    if len <= 8 {
+        if let (Some(found), Some(open)) = (word(at), word(name_at)) {
+            let mask = u64::MAX >> (64 - 8 * len.max(1));
+            return len > 0 && (found ^ open) & mask == 0;
+        }
+    }
+    bytes.get(at..at + len) == Some(name.as_bytes())
+}
+
+/// The offset of the `>` that ends a tag whose name starts at `from`: the
+/// first one outside quotes, as quick-xml's tokenizer finds it.
+fn tag_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut quote = None;
+    for at in memchr::memchr3_iter(b'>', b'\'', b'"', bytes.get(from..)?) {
+        let byte = bytes[from + at];
+        match (quote, byte) {
+            (None, b'>') => return Some(from + at),
+            (None, b'\'' | b'"') => quote = Some(byte),
+            (Some(open), _) if open == byte => quote = None,
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn end_tag_names_compare_as_bytes_do() {
+        // Names of 1 to 10 bytes opened at the start of a text, compared
+        // with end tags that match or differ in each byte, near the end of
+        // the text too (no whole word there).
+        for len in 1..=10 {
+            let name: String = "abcdefghij"[..len].to_owned();
+            for tail in ["", ">", ">\n\n\n\n\n\n\n\n"] {
+                for differ in 0..=len {
+                    let mut end = name.clone().into_bytes();
+                    if differ < len {
+                        end[differ] = b'z';
+                    }
+                    let end = String::from_utf8(end).unwrap_or_default();
+                    let text = format!("<{name}></{end}{tail}");
+                    let at = name.len() + 4;
+                    let open = &text[1..1 + len];
+                    assert_eq!(
+                        same_name(text.as_bytes(), at, &text, open),
+                        differ == len,
+                        "{text:?}"
+                    );
+                }
+            }
+        }
+    }
+}
