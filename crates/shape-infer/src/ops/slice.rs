@@ -536,7 +536,7 @@ fn place(ctx: &mut InferContext, dim: &Dim, raw: &Dim) -> Result<Option<Bound>, 
 fn split(e: &Expr, min: bool) -> Vec<Expr> {
     match (e.as_atom(), min) {
         (Some(Atom::Min(a, b)), true) | (Some(Atom::Max(a, b)), false) => {
-            vec![(**a).clone(), (**b).clone()]
+            vec![a.clone(), b.clone()]
         }
         _ => vec![e.clone()],
     }
