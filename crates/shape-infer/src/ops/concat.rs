@@ -72,12 +72,25 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     }
     let axis = support::normalize_axis(raw_axis, rank, "axis")?;
     let mut out: Vec<Dim> = first_dims.to_vec();
+    // Inputs of one axis dim (a Concat of 1,000 branches): their sum at
+    // once, when it can be formed; else (and for the errors, in their
+    // order) one input at a time.
+    let first_axis_dim = &first_dims[axis];
+    let repeated = ranked
+        .iter()
+        .all(|(_, dims)| dims[axis] == *first_axis_dim)
+        .then(|| first_axis_dim.repeated_sum(ranked.len()).ok())
+        .flatten();
     let mut sum = Expr::zero();
     for &(i, dims) in &ranked {
         for (d, dim) in dims.iter().enumerate() {
             if d == axis {
-                sum = sum.add(dim)?;
-            } else {
+                if repeated.is_none() {
+                    sum = sum.add(dim)?;
+                }
+            } else if out[d] != *dim {
+                // Equal dims merge to themselves; the message is written
+                // only for the others (a Concat of 1,000 inputs wrote 1,000).
                 out[d] = support::merge_equal_dims(
                     ctx,
                     &out[d],
@@ -89,7 +102,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         }
     }
     out[axis] = if ranked.len() == call.inputs.len() {
-        sum
+        repeated.unwrap_or(sum)
     } else {
         support::unknown_dim(ctx, "concatenated dim of an input of unknown rank")
     };
