@@ -106,21 +106,29 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     } else {
         support::unknown_dim(ctx, "concatenated dim of an input of unknown rank")
     };
-    let values: Vec<Option<Vec<Dim>>> = call.inputs.iter().map(|t| t.value.clone()).collect();
-    let value = concatenate(call, axis, &values);
+    // Values concatenate only when every input has them (the data of a
+    // Concat of 1,000 branches has none: nothing is copied then).
+    let value = if call.inputs.iter().all(|t| t.value.is_some()) {
+        let values: Vec<Option<Vec<Dim>>> = call.inputs.iter().map(|t| t.value.clone()).collect();
+        concatenate(call, axis, &values)
+    } else {
+        None
+    };
     // Some elements unknown: OpenVINO still concatenates their bounds
-    // (`[?, 16, 50, 50]` from a Parameter and three constants).
+    // (`[?, 16, 50, 50]` from a Parameter and three constants), when some
+    // input knows something of its elements.
+    let informative = call
+        .inputs
+        .iter()
+        .any(|t| t.value.is_some() || t.value_bounds.is_some());
     let bounds = match value {
         Some(_) => None,
-        None => {
+        None if informative => {
             let bounds: Vec<Option<Vec<(f64, f64)>>> =
                 call.inputs.iter().map(|t| element_bounds(ctx, t)).collect();
-            let informative = call
-                .inputs
-                .iter()
-                .any(|t| t.value.is_some() || t.value_bounds.is_some());
-            concatenate(call, axis, &bounds).filter(|_| informative)
+            concatenate(call, axis, &bounds)
         }
+        None => None,
     };
     let tensor = TensorInfo::new(element_type, Shape::ranked(out));
     Ok(vec![tensor.with_value(value).with_value_bounds(bounds)])
