@@ -124,6 +124,19 @@ impl Monomial {
             return Ok(o.clone());
         }
         let (f, g) = (self.factors(), o.factors());
+        if let ([(a, ea)], [(b, eb)]) = (f, g) {
+            // Two single factors (`N*S`, `N*max(...)`): one allocation.
+            let factors: Arc<[(Atom, u32)]> = match a.cmp(b) {
+                Ordering::Less => Arc::new([(a.clone(), *ea), (b.clone(), *eb)]),
+                Ordering::Greater => Arc::new([(b.clone(), *eb), (a.clone(), *ea)]),
+                Ordering::Equal => {
+                    Arc::new([(a.clone(), ea.checked_add(*eb).ok_or(DimError::Overflow)?)])
+                }
+            };
+            return Ok(Monomial {
+                factors: Some(factors),
+            });
+        }
         let mut out = Vec::with_capacity(f.len() + g.len());
         let (mut i, mut j) = (0, 0);
         while i < f.len() && j < g.len() {
@@ -765,6 +778,19 @@ impl Expr {
         }
         if self.terms.len() < o.terms.len() {
             return o.mul(self);
+        }
+        if let ([(m1, c1)], [(m2, c2)]) = (&self.terms[..], &o.terms[..]) {
+            // One term by one (a Reshape's element count): no list to grow.
+            let m = m1.mul(m2)?;
+            let c = c1.checked_mul(*c2).ok_or(DimError::Overflow)?;
+            return if exact_reducible(&m, c).is_some() {
+                Expr::from_map(std::iter::once((m, c)).collect())
+            } else {
+                Expr {
+                    terms: Arc::new([(m, c)]),
+                }
+                .within_limits()
+            };
         }
         if let [(m2, c2)] = &o.terms[..] {
             // Multiplying by one term preserves the (monomial) order, so no
