@@ -45,19 +45,19 @@ pub enum Atom {
     Sym(SymbolId),
     /// `floor(e / k)`, `k >= 2`; `e` has a positive leading coefficient and is
     /// not reducible by the simplification rules.
-    FloorDiv(Box<Expr>, i64),
+    FloorDiv(Expr, i64),
     /// `ceil(e / k)`, `k >= 2`; same invariants as `FloorDiv`.
-    CeilDiv(Box<Expr>, i64),
+    CeilDiv(Expr, i64),
     /// `e / k` where the division is assumed exact, `k >= 2`.
-    ExactDiv(Box<Expr>, i64),
+    ExactDiv(Expr, i64),
     /// `min(a, b)`; arguments sorted (non-constant before constant).
-    Min(Box<Expr>, Box<Expr>),
+    Min(Expr, Expr),
     /// `max(a, b)`; arguments sorted (non-constant before constant).
-    Max(Box<Expr>, Box<Expr>),
+    Max(Expr, Expr),
     /// `bcast(a, b)`: the numpy broadcast of two dims (`a` if `a == b` or
     /// `b == 1`, `b` if `a == 1`, undefined otherwise); arguments sorted by
     /// `Expr` order, never equal, neither the constant 1, not both constant.
-    Bcast(Box<Expr>, Box<Expr>),
+    Bcast(Expr, Expr),
 }
 
 /// A product of atoms with positive exponents, kept sorted by atom. The empty
@@ -69,39 +69,79 @@ pub enum Atom {
 /// differing atom comes first (so `N*N` < `N*S` < `S*S`, and `N` < `S` when
 /// `N`'s id is smaller). The constant monomial is last. This is a monomial
 /// order, which makes polynomial long division well defined.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
 pub struct Monomial {
-    factors: Vec<(Atom, u32)>,
+    /// Shared, as an [`Expr`]'s terms are: a sum built from another (`e +
+    /// 1`, `a - b`, a term map) copies every monomial, and a copied list
+    /// was an allocation per monomial plus one per nested operand (issue
+    /// 18). `None` is the constant monomial, never `Some` of an empty list,
+    /// so that equal monomials are equal values.
+    factors: Option<Arc<[(Atom, u32)]>>,
+}
+
+impl std::fmt::Debug for Monomial {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Monomial")
+            .field("factors", &self.factors())
+            .finish()
+    }
 }
 
 impl Monomial {
     /// The factors `(atom, exponent)`, sorted by atom, exponents `>= 1`.
     pub fn factors(&self) -> &[(Atom, u32)] {
-        &self.factors
+        self.factors.as_deref().unwrap_or(&[])
     }
 
     /// Whether this is the constant monomial `1`.
     pub fn is_one(&self) -> bool {
-        self.factors.is_empty()
+        self.factors.is_none()
     }
 
     /// Total degree (sum of exponents).
     pub fn degree(&self) -> u64 {
-        self.factors.iter().map(|(_, e)| u64::from(*e)).sum()
+        self.factors().iter().map(|(_, e)| u64::from(*e)).sum()
+    }
+
+    /// The monomial of sorted factors (the empty list is `1`).
+    fn from_factors(factors: Vec<(Atom, u32)>) -> Monomial {
+        Monomial {
+            factors: (!factors.is_empty()).then(|| factors.into()),
+        }
     }
 
     fn atom(a: Atom) -> Monomial {
         Monomial {
-            factors: vec![(a, 1)],
+            factors: Some(Arc::new([(a, 1)])),
         }
     }
 
     fn mul(&self, o: &Monomial) -> Result<Monomial, DimError> {
-        let mut out = Vec::with_capacity(self.factors.len() + o.factors.len());
+        if o.is_one() {
+            return Ok(self.clone());
+        }
+        if self.is_one() {
+            return Ok(o.clone());
+        }
+        let (f, g) = (self.factors(), o.factors());
+        if let ([(a, ea)], [(b, eb)]) = (f, g) {
+            // Two single factors (`N*S`, `N*max(...)`): one allocation.
+            let factors: Arc<[(Atom, u32)]> = match a.cmp(b) {
+                Ordering::Less => Arc::new([(a.clone(), *ea), (b.clone(), *eb)]),
+                Ordering::Greater => Arc::new([(b.clone(), *eb), (a.clone(), *ea)]),
+                Ordering::Equal => {
+                    Arc::new([(a.clone(), ea.checked_add(*eb).ok_or(DimError::Overflow)?)])
+                }
+            };
+            return Ok(Monomial {
+                factors: Some(factors),
+            });
+        }
+        let mut out = Vec::with_capacity(f.len() + g.len());
         let (mut i, mut j) = (0, 0);
-        while i < self.factors.len() && j < o.factors.len() {
-            let (a, ea) = &self.factors[i];
-            let (b, eb) = &o.factors[j];
+        while i < f.len() && j < g.len() {
+            let (a, ea) = &f[i];
+            let (b, eb) = &g[j];
             match a.cmp(b) {
                 Ordering::Less => {
                     out.push((a.clone(), *ea));
@@ -118,18 +158,19 @@ impl Monomial {
                 }
             }
         }
-        out.extend_from_slice(&self.factors[i..]);
-        out.extend_from_slice(&o.factors[j..]);
-        Ok(Monomial { factors: out })
+        out.extend_from_slice(&f[i..]);
+        out.extend_from_slice(&g[j..]);
+        Ok(Monomial::from_factors(out))
     }
 
     /// `self / o` if `o` divides `self`.
     fn divide(&self, o: &Monomial) -> Option<Monomial> {
-        let mut out = Vec::with_capacity(self.factors.len());
+        let g = o.factors();
+        let mut out = Vec::with_capacity(self.factors().len());
         let mut j = 0;
-        for (a, ea) in &self.factors {
-            if j < o.factors.len() && o.factors[j].0 == *a {
-                let eb = o.factors[j].1;
+        for (a, ea) in self.factors() {
+            if j < g.len() && g[j].0 == *a {
+                let eb = g[j].1;
                 j += 1;
                 match ea.cmp(&eb) {
                     Ordering::Less => return None,
@@ -137,27 +178,27 @@ impl Monomial {
                     Ordering::Greater => out.push((a.clone(), ea - eb)),
                 }
             } else {
-                if j < o.factors.len() && o.factors[j].0 < *a {
+                if j < g.len() && g[j].0 < *a {
                     return None;
                 }
                 out.push((a.clone(), *ea));
             }
         }
-        if j < o.factors.len() {
+        if j < g.len() {
             return None;
         }
-        Some(Monomial { factors: out })
+        Some(Monomial::from_factors(out))
     }
 
     /// The monomial with the exponent of factor `idx` lowered by one.
     fn decrement(&self, idx: usize) -> Monomial {
-        let mut m = self.clone();
-        if m.factors[idx].1 == 1 {
-            m.factors.remove(idx);
+        let mut factors = self.factors().to_vec();
+        if factors[idx].1 == 1 {
+            factors.remove(idx);
         } else {
-            m.factors[idx].1 -= 1;
+            factors[idx].1 -= 1;
         }
-        m
+        Monomial::from_factors(factors)
     }
 }
 
@@ -167,7 +208,7 @@ impl Ord for Monomial {
             Ordering::Equal => {}
             ord => return ord,
         }
-        for ((a, ea), (b, eb)) in self.factors.iter().zip(o.factors.iter()) {
+        for ((a, ea), (b, eb)) in self.factors().iter().zip(o.factors().iter()) {
             match a.cmp(b) {
                 Ordering::Equal => match eb.cmp(ea) {
                     Ordering::Equal => {}
@@ -178,7 +219,7 @@ impl Ord for Monomial {
             }
         }
         // Equal degree and equal common prefix: the factor lists are equal.
-        self.factors.len().cmp(&o.factors.len())
+        self.factors().len().cmp(&o.factors().len())
     }
 }
 
@@ -225,7 +266,7 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 /// `Some((index, g))` if the term `c * m` contains an exact-division atom
 /// `e/k` with `g = gcd(c, k) > 1`, which can be simplified.
 fn exact_reducible(m: &Monomial, c: i64) -> Option<(usize, i64)> {
-    for (i, (a, _)) in m.factors.iter().enumerate() {
+    for (i, (a, _)) in m.factors().iter().enumerate() {
         if let Atom::ExactDiv(_, k) = a {
             let g = gcd(c.unsigned_abs(), k.unsigned_abs());
             if g > 1 {
@@ -275,7 +316,7 @@ impl Expr {
         }
         .within_limits()?;
         for (m, c, idx, g) in pending {
-            let Atom::ExactDiv(inner, k) = &m.factors[idx].0 else {
+            let Atom::ExactDiv(inner, k) = &m.factors()[idx].0 else {
                 unreachable!("exact_reducible returns an ExactDiv factor")
             };
             // c * (inner/k) = (c/g) * (inner/(k/g))
@@ -309,7 +350,7 @@ impl Expr {
             .iter()
             .enumerate()
             .flat_map(|(term, (m, _))| {
-                m.factors
+                m.factors()
                     .iter()
                     .enumerate()
                     .filter_map(move |(i, (a, exponent))| match a {
@@ -409,7 +450,7 @@ impl Expr {
         let mut nesting = 0;
         for (m, _) in self.terms.iter() {
             size += 1;
-            for (atom, _) in &m.factors {
+            for (atom, _) in m.factors() {
                 let (s, n) = match atom {
                     Atom::Sym(_) => (0, 0),
                     Atom::FloorDiv(e, _) | Atom::CeilDiv(e, _) | Atom::ExactDiv(e, _) => {
@@ -521,7 +562,7 @@ impl Expr {
     /// exponent 1).
     pub fn as_atom(&self) -> Option<&Atom> {
         match &self.terms[..] {
-            [(m, 1)] if m.factors.len() == 1 && m.factors[0].1 == 1 => Some(&m.factors[0].0),
+            [(m, 1)] if m.factors().len() == 1 && m.factors()[0].1 == 1 => Some(&m.factors()[0].0),
             _ => None,
         }
     }
@@ -583,6 +624,15 @@ impl Expr {
             let o = if negate { o.neg()? } else { o.clone() };
             return if a == 0 { Ok(o) } else { o.plus_constant(a) };
         }
+        if !self.has_exact_division() && !o.has_exact_division() {
+            return self.merge(o, negate);
+        }
+        self.combine_by_map(o, negate)
+    }
+
+    /// `self ± o` through a term map and [`Expr::from_map`]'s
+    /// simplifications.
+    pub(crate) fn combine_by_map(&self, o: &Expr, negate: bool) -> Result<Expr, DimError> {
         let mut map: BTreeMap<Monomial, i64> = self.terms.iter().cloned().collect();
         for (m, c) in o.terms.iter() {
             let slot = map.entry(m.clone()).or_insert(0);
@@ -596,30 +646,103 @@ impl Expr {
         Expr::from_map(map)
     }
 
+    /// Whether a term has an exact-division factor: the only factor
+    /// [`Expr::from_map`] simplifies (a coefficient sharing a divisor with
+    /// it, a multiple of its operand beside it).
+    pub(crate) fn has_exact_division(&self) -> bool {
+        self.terms.iter().any(|(m, _)| {
+            m.factors()
+                .iter()
+                .any(|(a, _)| matches!(a, Atom::ExactDiv(..)))
+        })
+    }
+
+    /// `self ± o` for sums without exact divisions, by merging the two
+    /// sorted term lists: the terms are the map's, in the map's order
+    /// (both lists are sorted by `Monomial` order, and equal monomials add
+    /// up), and with no exact division among them `from_map` would only
+    /// drop the zero terms and check the limits, which this does too.
+    pub(crate) fn merge(&self, o: &Expr, negate: bool) -> Result<Expr, DimError> {
+        let (f, g) = (&self.terms[..], &o.terms[..]);
+        let mut terms = Vec::with_capacity(f.len() + g.len());
+        let (mut i, mut j) = (0, 0);
+        let signed = |c: i64| {
+            if negate {
+                c.checked_neg().ok_or(DimError::Overflow)
+            } else {
+                Ok(c)
+            }
+        };
+        while i < f.len() || j < g.len() {
+            let order = match (f.get(i), g.get(j)) {
+                (Some((a, _)), Some((b, _))) => a.cmp(b),
+                (Some(_), None) => Ordering::Less,
+                _ => Ordering::Greater,
+            };
+            match order {
+                Ordering::Less => {
+                    terms.push(f[i].clone());
+                    i += 1;
+                }
+                Ordering::Greater => {
+                    let (m, c) = &g[j];
+                    terms.push((m.clone(), signed(*c)?));
+                    j += 1;
+                }
+                Ordering::Equal => {
+                    let (m, a) = &f[i];
+                    let b = g[j].1;
+                    let c = if negate {
+                        a.checked_sub(b)
+                    } else {
+                        a.checked_add(b)
+                    }
+                    .ok_or(DimError::Overflow)?;
+                    if c != 0 {
+                        terms.push((m.clone(), c));
+                    }
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        if terms.len() > MAX_TERMS {
+            return Err(DimError::TooComplex);
+        }
+        Expr {
+            terms: terms.into(),
+        }
+        .within_limits()
+    }
+
     /// `self + c` without a term map (a convolution's `H + 2 - 3`, a
     /// slice's `D - 2`: most sums in a model): the constant is the last
     /// term in canonical order, and no simplification involves it (an exact
     /// division folds with a multiple of its operand's monomial, never `1`:
     /// a division of a constant is itself a constant).
     fn plus_constant(&self, c: i64) -> Result<Expr, DimError> {
-        let mut terms = self.terms.to_vec();
-        match terms.last_mut() {
-            Some((m, k)) if m.is_one() => {
-                *k = k.checked_add(c).ok_or(DimError::Overflow)?;
-                if *k == 0 {
-                    terms.pop();
-                }
-                Ok(Expr {
-                    terms: terms.into(),
-                })
+        // The new list is collected straight into its shared allocation.
+        match self.terms.split_last() {
+            Some(((m, k), rest)) if m.is_one() => {
+                let k = k.checked_add(c).ok_or(DimError::Overflow)?;
+                let rest = rest.iter().cloned();
+                let terms: Arc<[(Monomial, i64)]> = if k == 0 {
+                    rest.collect()
+                } else {
+                    rest.chain(std::iter::once((Monomial::default(), k)))
+                        .collect()
+                };
+                Ok(Expr { terms })
             }
-            _ => {
-                terms.push((Monomial::default(), c));
-                Expr {
-                    terms: terms.into(),
-                }
-                .within_limits()
+            _ => Expr {
+                terms: self
+                    .terms
+                    .iter()
+                    .cloned()
+                    .chain(std::iter::once((Monomial::default(), c)))
+                    .collect(),
             }
+            .within_limits(),
         }
     }
 
@@ -655,6 +778,19 @@ impl Expr {
         }
         if self.terms.len() < o.terms.len() {
             return o.mul(self);
+        }
+        if let ([(m1, c1)], [(m2, c2)]) = (&self.terms[..], &o.terms[..]) {
+            // One term by one (a Reshape's element count): no list to grow.
+            let m = m1.mul(m2)?;
+            let c = c1.checked_mul(*c2).ok_or(DimError::Overflow)?;
+            return if exact_reducible(&m, c).is_some() {
+                Expr::from_map(std::iter::once((m, c)).collect())
+            } else {
+                Expr {
+                    terms: Arc::new([(m, c)]),
+                }
+                .within_limits()
+            };
         }
         if let [(m2, c2)] = &o.terms[..] {
             // Multiplying by one term preserves the (monomial) order, so no
@@ -698,6 +834,27 @@ impl Expr {
         Expr::from_map(map)
     }
 
+    /// `0 + self + self + ...` with `n` terms, as that many
+    /// [`add`](Expr::add)s give it (a Concat of `n` inputs of one dim).
+    /// Without exact divisions the sums are `k*self`, every coefficient
+    /// moving monotonically from `c` to `n*c`, so `n*self` overflows
+    /// exactly when one of them does, and has the same terms (so the same
+    /// size) as each; with them, the sums are built one by one.
+    pub fn repeated_sum(&self, n: usize) -> Result<Expr, DimError> {
+        if self.has_exact_division() {
+            let mut sum = Expr::zero();
+            for _ in 0..n {
+                sum = sum.add(self)?;
+            }
+            return Ok(sum);
+        }
+        match n {
+            0 => Ok(Expr::zero()),
+            1 => Ok(self.clone()),
+            _ => self.mul_const(i64::try_from(n).map_err(|_| DimError::Overflow)?),
+        }
+    }
+
     /// `self + c`.
     pub fn add_const(&self, c: i64) -> Result<Expr, DimError> {
         self.add(&Expr::constant(c))
@@ -710,6 +867,29 @@ impl Expr {
             1 => return Ok(self.clone()),
             -1 => return self.neg(),
             _ => {}
+        }
+        if !self.has_exact_division() {
+            // A nonzero factor keeps every term nonzero and in its place,
+            // and without exact divisions `from_map` changes nothing else.
+            let terms = self
+                .terms
+                .iter()
+                .map(|(m, k)| Ok((m.clone(), k.checked_mul(c).ok_or(DimError::Overflow)?)))
+                .collect::<Result<Arc<[_]>, DimError>>()?;
+            return Expr { terms }.within_limits();
+        }
+        let mut map = BTreeMap::new();
+        for (m, k) in self.terms.iter() {
+            map.insert(m.clone(), k.checked_mul(c).ok_or(DimError::Overflow)?);
+        }
+        Expr::from_map(map)
+    }
+
+    /// `self * c` through a term map, for the tests of the shortcut.
+    #[cfg(test)]
+    pub(crate) fn mul_const_by_map(&self, c: i64) -> Result<Expr, DimError> {
+        if c == 0 {
+            return Ok(Expr::zero());
         }
         let mut map = BTreeMap::new();
         for (m, k) in self.terms.iter() {
@@ -812,7 +992,7 @@ impl Expr {
                 return q.add(&inner.floor_div(ak)?);
             }
         }
-        q.add(&Expr::from_atom(Atom::FloorDiv(Box::new(r), k))?)
+        q.add(&Expr::from_atom(Atom::FloorDiv(r, k))?)
     }
 
     /// `ceil(self / k)` for `k > 0`; the mirror image of
@@ -832,7 +1012,7 @@ impl Expr {
                 return q.add(&inner.ceil_div(ak)?);
             }
         }
-        q.add(&Expr::from_atom(Atom::CeilDiv(Box::new(r), k))?)
+        q.add(&Expr::from_atom(Atom::CeilDiv(r, k))?)
     }
 
     /// `self / k` where the caller asserts the division is exact (`k > 0`).
@@ -861,7 +1041,7 @@ impl Expr {
                 return q.add(&inner.assumed_exact_div(ak)?);
             }
         }
-        q.add(&Expr::from_atom(Atom::ExactDiv(Box::new(r), k))?)
+        q.add(&Expr::from_atom(Atom::ExactDiv(r, k))?)
     }
 
     /// Exact polynomial division `self / divisor`, or `None` when the
@@ -881,6 +1061,10 @@ impl Expr {
             return Some(Expr::one());
         }
         if let Some(k) = divisor.as_constant() {
+            if k == 1 {
+                // Every Reshape to `[0, -1]` divides by the empty product.
+                return Some(self.clone());
+            }
             let mut map = BTreeMap::new();
             for (m, c) in self.terms.iter() {
                 if c.checked_rem(k)? != 0 {
@@ -919,25 +1103,23 @@ impl Expr {
         if a == b {
             return Ok(a.clone());
         }
-        if let Ok(d) = a.sub(b) {
-            if let Some(d) = d.as_constant() {
-                return Ok(if (d < 0) == is_min {
-                    a.clone()
-                } else {
-                    b.clone()
-                });
-            }
+        if let Some(d) = a.constant_difference(b) {
+            return Ok(if (d < 0) == is_min {
+                a.clone()
+            } else {
+                b.clone()
+            });
         }
         // Absorption: min(a, min(a, y)) = min(a, y); min(a, max(a, y)) = a.
         for (x, y) in [(a, b), (b, a)] {
             match (y.as_atom(), is_min) {
                 (Some(Atom::Min(p, q)), true) | (Some(Atom::Max(p, q)), false)
-                    if **p == *x || **q == *x =>
+                    if *p == *x || *q == *x =>
                 {
                     return Ok(y.clone());
                 }
                 (Some(Atom::Max(p, q)), true) | (Some(Atom::Min(p, q)), false)
-                    if **p == *x || **q == *x =>
+                    if *p == *x || *q == *x =>
                 {
                     return Ok(x.clone());
                 }
@@ -951,8 +1133,10 @@ impl Expr {
         for (x, k) in [(a, b), (b, a)] {
             let Some(k) = k.as_constant() else { continue };
             let c = x.constant_term();
-            let shifted = x.add_const(c.checked_neg().ok_or(DimError::Overflow)?)?;
-            let (p, q) = match (shifted.as_atom(), is_min) {
+            c.checked_neg().ok_or(DimError::Overflow)?;
+            // `x - c` is `x` without its constant term: its atom, if it is
+            // one, read off the terms rather than built.
+            let (p, q) = match (x.without_constant_term_as_atom(), is_min) {
                 (Some(Atom::Min(p, q)), true) | (Some(Atom::Max(p, q)), false) => (p, q),
                 _ => continue,
             };
@@ -967,7 +1151,10 @@ impl Expr {
         }
         let (ca, cb) = (a.constant_term(), b.constant_term());
         if ca == cb && ca != 0 {
-            let inner = Expr::min_max(&a.add_const(-ca)?, &b.add_const(-ca)?, is_min)?;
+            // `-ca` overflows only for `i64::MIN` (where the sums below
+            // would overflow anyway; a release build answered that).
+            let minus = ca.checked_neg().ok_or(DimError::Overflow)?;
+            let inner = Expr::min_max(&a.add_const(minus)?, &b.add_const(minus)?, is_min)?;
             return inner.add_const(ca);
         }
         let key = |e: &Expr| e.is_constant();
@@ -976,12 +1163,47 @@ impl Expr {
         } else {
             (b, a)
         };
-        let (x, y) = (Box::new(x.clone()), Box::new(y.clone()));
+        let (x, y) = (x.clone(), y.clone());
         Expr::from_atom(if is_min {
             Atom::Min(x, y)
         } else {
             Atom::Max(x, y)
         })
+    }
+
+    /// `Some(d)` when `self - o` is the constant `d`, as `self.sub(o)`
+    /// would find it. Without exact divisions that sum is the merge of the
+    /// two term lists ([`Expr::merge`]), constant exactly when the terms
+    /// other than the constant are the same, and `d` is then the
+    /// difference of the constant terms (`None` on overflow, where the sum
+    /// fails); with them, the sum is built.
+    pub(crate) fn constant_difference(&self, o: &Expr) -> Option<i64> {
+        if self.has_exact_division() || o.has_exact_division() {
+            return self.sub(o).ok()?.as_constant();
+        }
+        (self.non_constant_terms() == o.non_constant_terms())
+            .then(|| self.constant_term().checked_sub(o.constant_term()))
+            .flatten()
+    }
+
+    /// The terms other than the constant term.
+    fn non_constant_terms(&self) -> &[(Monomial, i64)] {
+        match self.terms.split_last() {
+            Some(((m, _), rest)) if m.is_one() => rest,
+            _ => &self.terms,
+        }
+    }
+
+    /// The atom `self - c` is, `c` the constant term (what
+    /// `self.add_const(-c)?.as_atom()` gives, without building the sum).
+    pub(crate) fn without_constant_term_as_atom(&self) -> Option<&Atom> {
+        match self.non_constant_terms() {
+            [(m, 1)] => match m.factors() {
+                [(a, 1)] => Some(a),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// `min(self, o)` with structural simplification only: equal arguments
@@ -1030,13 +1252,13 @@ impl Expr {
         }
         for (x, y) in [(self, o), (o, self)] {
             if let Some(Atom::Bcast(p, q)) = y.as_atom() {
-                if **p == *x || **q == *x {
+                if *p == *x || *q == *x {
                     return Ok(y.clone());
                 }
             }
         }
         let (x, y) = if self <= o { (self, o) } else { (o, self) };
-        Expr::from_atom(Atom::Bcast(Box::new(x.clone()), Box::new(y.clone())))
+        Expr::from_atom(Atom::Bcast(x.clone(), y.clone()))
     }
 
     /// All symbols occurring in the expression (including inside atoms).
@@ -1048,7 +1270,7 @@ impl Expr {
 
     fn collect_symbols(&self, out: &mut BTreeSet<SymbolId>) {
         for (m, _) in self.terms.iter() {
-            for (a, _) in &m.factors {
+            for (a, _) in m.factors() {
                 match a {
                     Atom::Sym(s) => {
                         out.insert(*s);
@@ -1072,7 +1294,7 @@ impl Expr {
         let mut acc: i64 = 0;
         for (m, c) in self.terms.iter() {
             let mut t = *c;
-            for (a, e) in &m.factors {
+            for (a, e) in m.factors() {
                 let v = eval_atom(a, binding)?;
                 let p = v.checked_pow(*e).ok_or(DimError::Overflow)?;
                 t = t.checked_mul(p).ok_or(DimError::Overflow)?;
@@ -1088,7 +1310,7 @@ impl Expr {
         let mut acc = Expr::zero();
         for (m, c) in self.terms.iter() {
             let mut t = Expr::constant(*c);
-            for (a, e) in &m.factors {
+            for (a, e) in m.factors() {
                 let v = match a {
                     Atom::Sym(s) => f(*s).unwrap_or_else(|| Expr::symbol(*s)),
                     Atom::FloorDiv(x, k) => x.substitute(f)?.floor_div(*k)?,

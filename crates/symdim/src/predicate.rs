@@ -49,14 +49,14 @@ impl Predicate {
                 Atom::Max(p, q) => (p, q, false),
                 _ => return None,
             };
-            let other = if **p == *x {
+            let other = if *p == *x {
                 q
-            } else if **q == *x {
+            } else if *q == *x {
                 p
             } else {
                 return None;
             };
-            let other = (**other).clone();
+            let other = other.clone();
             Some(if is_min {
                 Predicate::Le(x.clone(), other)
             } else {

@@ -3,7 +3,7 @@
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Mutex;
 
 use crate::expr::{Atom, Monomial};
@@ -60,8 +60,60 @@ pub struct SymbolTable {
 /// Hashed by [`FxHasher`]: an expression hashes every term, factor and
 /// nested operand, and the standard SipHash made each look-up of a nested
 /// rounding cost about as much as a tenth of bounding it anew.
+///
+/// Keyed by the expression with its hash computed once ([`Hashed`]): a
+/// miss looks up and then inserts, and a growing table moves every entry,
+/// and each of these hashed the whole expression again (a Slice chain's
+/// new dims made the memo a tenth of its inference).
 #[derive(Default)]
-struct BoundsMemo(Mutex<HashMap<Expr, Interval, BuildHasherDefault<FxHasher>>>);
+struct BoundsMemo(Mutex<HashMap<Hashed, Interval, BuildHasherDefault<PassHasher>>>);
+
+/// An expression and its [`FxHasher`] hash.
+#[derive(PartialEq, Eq)]
+struct Hashed {
+    hash: u64,
+    expr: Expr,
+}
+
+impl Hashed {
+    fn new(expr: &Expr) -> Hashed {
+        let mut hasher = FxHasher::default();
+        expr.hash(&mut hasher);
+        Hashed {
+            hash: hasher.finish(),
+            expr: expr.clone(),
+        }
+    }
+}
+
+impl Hash for Hashed {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+/// Passes on the one `u64` a [`Hashed`] writes.
+#[derive(Default, Clone, Copy)]
+struct PassHasher {
+    hash: u64,
+}
+
+impl Hasher for PassHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used; anything else is folded in, still a hash.
+        let mut fx = FxHasher { hash: self.hash };
+        fx.write(bytes);
+        self.hash = fx.hash;
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.hash = i;
+    }
+
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
 
 /// The multiplicative hash of the Rust compiler's own tables (`FxHasher`):
 /// a rotate, a xor and a multiply per word. Not resistant to chosen
@@ -119,16 +171,16 @@ impl BoundsMemo {
     /// every layer has a new expression would otherwise keep them all).
     const REMEMBERED: usize = 1 << 12;
 
-    fn get(&self, e: &Expr) -> Option<Interval> {
+    fn get(&self, e: &Hashed) -> Option<Interval> {
         self.0.lock().ok()?.get(e).copied()
     }
 
-    fn insert(&self, e: &Expr, bounds: Interval) {
+    fn insert(&self, e: Hashed, bounds: Interval) {
         if let Ok(mut known) = self.0.lock() {
             if known.len() >= Self::REMEMBERED {
                 known.clear();
             }
-            known.insert(e.clone(), bounds);
+            known.insert(e, bounds);
         }
     }
 
@@ -315,7 +367,8 @@ impl SymbolTable {
         if let Some(s) = e.as_symbol() {
             return Ok(self.range(s));
         }
-        if let Some(known) = self.known_bounds.get(e) {
+        let key = Hashed::new(e);
+        if let Some(known) = self.known_bounds.get(&key) {
             return Ok(known);
         }
         let x = self.xbounds(e, REFINE_DEPTH)?;
@@ -326,7 +379,7 @@ impl SymbolTable {
             }
         };
         let bounds = Interval::new(conv(x.lo)?, conv(x.hi)?);
-        self.known_bounds.insert(e, bounds);
+        self.known_bounds.insert(key, bounds);
         Ok(bounds)
     }
 
@@ -352,8 +405,8 @@ impl SymbolTable {
         let linear: Vec<(i64, &Atom, &Expr, i64, bool)> = e
             .terms()
             .filter_map(|(c, m)| match m.factors() {
-                [(atom @ Atom::FloorDiv(x, k), 1)] => Some((c, atom, &**x, *k, true)),
-                [(atom @ Atom::CeilDiv(x, k), 1)] => Some((c, atom, &**x, *k, false)),
+                [(atom @ Atom::FloorDiv(x, k), 1)] => Some((c, atom, x, *k, true)),
+                [(atom @ Atom::CeilDiv(x, k), 1)] => Some((c, atom, x, *k, false)),
                 _ => None,
             })
             .collect();

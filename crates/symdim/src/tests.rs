@@ -940,3 +940,116 @@ fn remembered_bounds_follow_narrowed_ranges() {
     assert_eq!(copy.bounds(&e).unwrap(), Interval::point(4));
     assert_eq!(x.t.bounds(&e).unwrap(), Interval::new(Some(3), Some(4)));
 }
+
+mod merged_sums {
+    //! Sums of term lists merged in order give exactly what the term map
+    //! gives (issue 18).
+    use proptest::prelude::*;
+
+    use crate::*;
+
+    /// A small expression over three symbols, by a recipe of operations.
+    #[derive(Clone, Debug)]
+    enum Recipe {
+        Const(i64),
+        Sym(u32),
+        Add(Box<Recipe>, Box<Recipe>),
+        Sub(Box<Recipe>, Box<Recipe>),
+        Mul(Box<Recipe>, Box<Recipe>),
+        Floor(Box<Recipe>, i64),
+        Exact(Box<Recipe>, i64),
+        Max(Box<Recipe>, Box<Recipe>),
+    }
+
+    fn recipe() -> impl Strategy<Value = Recipe> {
+        let leaf = prop_oneof![
+            prop_oneof![
+                -5i64..=5,
+                Just(i64::MAX),
+                Just(i64::MIN),
+                Just(i64::MAX / 2 + 1)
+            ]
+            .prop_map(Recipe::Const),
+            (0u32..3).prop_map(Recipe::Sym),
+        ];
+        leaf.prop_recursive(4, 20, 2, |inner| {
+            let b = |r: Recipe| Box::new(r);
+            prop_oneof![
+                (inner.clone(), inner.clone()).prop_map(move |(x, y)| Recipe::Add(b(x), b(y))),
+                (inner.clone(), inner.clone()).prop_map(move |(x, y)| Recipe::Sub(b(x), b(y))),
+                (inner.clone(), inner.clone()).prop_map(move |(x, y)| Recipe::Mul(b(x), b(y))),
+                (inner.clone(), 2i64..=4).prop_map(move |(x, k)| Recipe::Floor(b(x), k)),
+                (inner.clone(), 2i64..=4).prop_map(move |(x, k)| Recipe::Exact(b(x), k)),
+                (inner.clone(), inner.clone()).prop_map(move |(x, y)| Recipe::Max(b(x), b(y))),
+            ]
+        })
+    }
+
+    fn build(r: &Recipe) -> Result<Expr, DimError> {
+        Ok(match r {
+            Recipe::Const(c) => Expr::constant(*c),
+            Recipe::Sym(s) => Expr::symbol(SymbolId(*s)),
+            Recipe::Add(x, y) => build(x)?.add(&build(y)?)?,
+            Recipe::Sub(x, y) => build(x)?.sub(&build(y)?)?,
+            Recipe::Mul(x, y) => build(x)?.mul(&build(y)?)?,
+            Recipe::Floor(x, k) => build(x)?.floor_div(*k)?,
+            Recipe::Exact(x, k) => build(x)?.assumed_exact_div(*k)?,
+            Recipe::Max(x, y) => build(x)?.max_with(&build(y)?)?,
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn merged_sums_equal_the_term_map(a in recipe(), b in recipe(), k in -3i64..=3) {
+            let (Ok(a), Ok(b)) = (build(&a), build(&b)) else { return Ok(()) };
+            // Scaled, so that terms cancel and coefficients overflow too.
+            let Ok(scaled) = b.mul_const(k) else { return Ok(()) };
+            // A canonical sum is its own term map's form (what dividing by
+            // the constant 1 gave through the map).
+            prop_assert_eq!(a.combine_by_map(&Expr::zero(), false), Ok(a.clone()));
+            prop_assert_eq!(a.exact_div(&Expr::one()), Some(a.clone()));
+            let mut sum = Expr::zero();
+            for n in 0..6 {
+                prop_assert_eq!(a.repeated_sum(n).ok(), Some(sum.clone()));
+                let Ok(next) = sum.add(&a) else {
+                    prop_assert!(a.repeated_sum(n + 1).is_err());
+                    break;
+                };
+                sum = next;
+            }
+            for o in [&b, &scaled, &a] {
+                // `min_max`'s shortcuts read what these sums would build.
+                let shifted = o.add_const(k);
+                for (x, y) in [(&a, o), (o, &a)] {
+                    prop_assert_eq!(
+                        x.constant_difference(y),
+                        x.sub(y).ok().and_then(|d| d.as_constant())
+                    );
+                }
+                for x in [Ok(a.clone()), Ok(o.clone()), shifted].iter().flatten() {
+                    let c = x.constant_term();
+                    if let Some(minus) = c.checked_neg() {
+                        let built = x.add_const(minus);
+                        let built = built.as_ref().ok().and_then(Expr::as_atom);
+                        prop_assert_eq!(x.without_constant_term_as_atom(), built);
+                    }
+                }
+                if a.has_exact_division() || o.has_exact_division() {
+                    continue;
+                }
+                prop_assert_eq!(o.mul_const(k), o.mul_const_by_map(k));
+                prop_assert_eq!(a.merge(o, false), a.combine_by_map(o, false));
+                prop_assert_eq!(a.merge(o, true), a.combine_by_map(o, true));
+                prop_assert_eq!(o.merge(&a, true), o.combine_by_map(&a, true));
+                // What `add` and `sub` answer for two sums (constants take
+                // their own shortcuts).
+                if !a.is_constant() && !o.is_constant() {
+                    prop_assert_eq!(a.add(o), a.combine_by_map(o, false));
+                    prop_assert_eq!(a.sub(o), a.combine_by_map(o, true));
+                }
+            }
+        }
+    }
+}

@@ -72,12 +72,25 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     }
     let axis = support::normalize_axis(raw_axis, rank, "axis")?;
     let mut out: Vec<Dim> = first_dims.to_vec();
+    // Inputs of one axis dim (a Concat of 1,000 branches): their sum at
+    // once, when it can be formed; else (and for the errors, in their
+    // order) one input at a time.
+    let first_axis_dim = &first_dims[axis];
+    let repeated = ranked
+        .iter()
+        .all(|(_, dims)| dims[axis] == *first_axis_dim)
+        .then(|| first_axis_dim.repeated_sum(ranked.len()).ok())
+        .flatten();
     let mut sum = Expr::zero();
     for &(i, dims) in &ranked {
         for (d, dim) in dims.iter().enumerate() {
             if d == axis {
-                sum = sum.add(dim)?;
-            } else {
+                if repeated.is_none() {
+                    sum = sum.add(dim)?;
+                }
+            } else if out[d] != *dim {
+                // Equal dims merge to themselves; the message is written
+                // only for the others (a Concat of 1,000 inputs wrote 1,000).
                 out[d] = support::merge_equal_dims(
                     ctx,
                     &out[d],
@@ -89,25 +102,33 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         }
     }
     out[axis] = if ranked.len() == call.inputs.len() {
-        sum
+        repeated.unwrap_or(sum)
     } else {
         support::unknown_dim(ctx, "concatenated dim of an input of unknown rank")
     };
-    let values: Vec<Option<Vec<Dim>>> = call.inputs.iter().map(|t| t.value.clone()).collect();
-    let value = concatenate(call, axis, &values);
+    // Values concatenate only when every input has them (the data of a
+    // Concat of 1,000 branches has none: nothing is copied then).
+    let value = if call.inputs.iter().all(|t| t.value.is_some()) {
+        let values: Vec<Option<Vec<Dim>>> = call.inputs.iter().map(|t| t.value.clone()).collect();
+        concatenate(call, axis, &values)
+    } else {
+        None
+    };
     // Some elements unknown: OpenVINO still concatenates their bounds
-    // (`[?, 16, 50, 50]` from a Parameter and three constants).
+    // (`[?, 16, 50, 50]` from a Parameter and three constants), when some
+    // input knows something of its elements.
+    let informative = call
+        .inputs
+        .iter()
+        .any(|t| t.value.is_some() || t.value_bounds.is_some());
     let bounds = match value {
         Some(_) => None,
-        None => {
+        None if informative => {
             let bounds: Vec<Option<Vec<(f64, f64)>>> =
                 call.inputs.iter().map(|t| element_bounds(ctx, t)).collect();
-            let informative = call
-                .inputs
-                .iter()
-                .any(|t| t.value.is_some() || t.value_bounds.is_some());
-            concatenate(call, axis, &bounds).filter(|_| informative)
+            concatenate(call, axis, &bounds)
         }
+        None => None,
     };
     let tensor = TensorInfo::new(element_type, Shape::ranked(out));
     Ok(vec![tensor.with_value(value).with_value_bounds(bounds)])

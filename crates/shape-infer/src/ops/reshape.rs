@@ -116,14 +116,8 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         targets.push(t);
     }
 
-    let target_text = {
-        let items: Vec<_> = values
-            .iter()
-            .map(|v| ctx.symbols.display(v).to_string())
-            .collect();
-        format!("[{}]", items.join(", "))
-    };
-    let target_text = || target_text.clone();
+    // Written only for a message: most Reshapes have none.
+    let target_text = |ctx: &InferContext| support::show_dims(ctx, values);
 
     for (i, t) in targets.iter().enumerate() {
         if let Target::Dim(v) = t {
@@ -165,7 +159,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
                         format!(
                             "target shape {} has 0 at position {i} (copy the input dim) but the \
                              input {} has rank {}",
-                            target_text(),
+                            target_text(ctx),
                             data.shape.display(&ctx.symbols),
                             in_dims.len()
                         ),
@@ -191,7 +185,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             "input {} has {} elements, target {} has {}",
             data.shape.display(&ctx.symbols),
             ctx.symbols.display(&in_count),
-            target_text(),
+            target_text(ctx),
             ctx.symbols.display(out_count)
         )
     };
@@ -223,7 +217,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
                         "input {} has {} elements, target {}: {} is not a multiple of {k}",
                         data.shape.display(&ctx.symbols),
                         ctx.symbols.display(&in_count),
-                        target_text(),
+                        target_text(ctx),
                         n
                     ),
                 ));
@@ -262,7 +256,12 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
 
     // The element counts must agree (OpenVINO skips this check when a special
     // zero or a -1 is present; any difference there is still an error).
-    let out_count = element_count(&dims)?;
+    // Most Reshapes of a chain keep the dims: the same product then.
+    let out_count = if dims[..] == in_dims[..] {
+        in_count.clone()
+    } else {
+        element_count(&dims)?
+    };
     match ctx.symbols.compare(&in_count, &out_count) {
         Some(std::cmp::Ordering::Equal) => {}
         Some(_) => {

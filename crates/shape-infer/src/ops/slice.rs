@@ -457,51 +457,9 @@ pub(crate) fn within_sampled_range(
         return Ok(exact);
     }
     let range = ctx.symbols.bounds(dim)?;
-    let d_lo = range.lo.unwrap_or(0).max(0);
-    let len = |d: i64| static_len(d, start, stop, step);
-    let mut points = vec![d_lo];
-    let mut last_break = d_lo;
-    let (a, b) = (i128::from(start), i128::from(stop));
-    for brk in [a, -a, b, -b, a - b, b - a, a + b, -a - b] {
-        for off in -2..=2 {
-            // Points beyond i64 are beyond every dim.
-            if let Ok(p) = i64::try_from(brk + off) {
-                if p >= d_lo && range.hi.is_none_or(|h| p <= h) {
-                    points.push(p);
-                    last_break = last_break.max(p);
-                }
-            }
-        }
-    }
-    // Past the last break the length is `max(0, ceil(L/k))` for one linear
-    // `L` of fixed sign: growing over one step means growing forever,
-    // shrinking means reaching 0.
-    let (unbounded, reaches_zero) = match range.hi {
-        Some(h) => {
-            points.push(h);
-            (false, false)
-        }
-        None => {
-            let b = last_break.checked_add_unsigned(step.unsigned_abs());
-            match (len(last_break), b.and_then(len)) {
-                (Some(x), Some(y)) => (y > x, y < x),
-                _ => return Ok(exact),
-            }
-        }
+    let Some((lo_len, hi_len)) = sampled_len_range(range, start, stop, step) else {
+        return Ok(exact);
     };
-    let mut lo_len = i64::MAX;
-    let mut hi_len = 0;
-    for p in points {
-        let Some(n) = len(p) else {
-            return Ok(exact);
-        };
-        lo_len = lo_len.min(n);
-        hi_len = hi_len.max(n);
-    }
-    let hi_len = (!unbounded).then_some(hi_len);
-    if reaches_zero {
-        lo_len = 0;
-    }
     let bounds = ctx.symbols.bounds(&exact)?;
     let mut out = exact;
     if let Some(h) = hi_len {
@@ -513,6 +471,88 @@ pub(crate) fn within_sampled_range(
         out = ctx.symbols.max(&out, &Expr::constant(lo_len))?;
     }
     Ok(out)
+}
+
+/// The least and (when bounded) greatest length of `d[start:stop:step]`
+/// for `d` in `range`, from samples ([`within_sampled_range`]); `None` when
+/// a sample has no length. A function of its four arguments alone, so the
+/// last answer is kept: the Slices of a chain ask the same again and again
+/// (about 40 samples, each a division in `i128`).
+fn sampled_len_range(
+    range: Interval,
+    start: i64,
+    stop: i64,
+    step: i64,
+) -> Option<(i64, Option<i64>)> {
+    type Sampled = ((Interval, i64, i64, i64), Option<(i64, Option<i64>)>);
+    thread_local! {
+        static LAST: std::cell::Cell<Option<Sampled>> = const { std::cell::Cell::new(None) };
+    }
+    let key = (range, start, stop, step);
+    if let Some((k, answer)) = LAST.get() {
+        if k == key {
+            return answer;
+        }
+    }
+    let answer = sample_len_range(range, start, stop, step);
+    LAST.set(Some((key, answer)));
+    answer
+}
+
+/// [`sampled_len_range`], computed.
+fn sample_len_range(
+    range: Interval,
+    start: i64,
+    stop: i64,
+    step: i64,
+) -> Option<(i64, Option<i64>)> {
+    let d_lo = range.lo.unwrap_or(0).max(0);
+    let len = |d: i64| static_len(d, start, stop, step);
+    // The lengths at the sample points, folded as they are found (no list
+    // of points: this runs for every Slice of a chain).
+    let mut lo_len = i64::MAX;
+    let mut hi_len = 0;
+    let mut sample = |p: i64| -> Option<()> {
+        let n = len(p)?;
+        lo_len = lo_len.min(n);
+        hi_len = hi_len.max(n);
+        Some(())
+    };
+    sample(d_lo)?;
+    let mut last_break = d_lo;
+    let (a, b) = (i128::from(start), i128::from(stop));
+    for brk in [a, -a, b, -b, a - b, b - a, a + b, -a - b] {
+        for off in -2..=2 {
+            // Points beyond i64 are beyond every dim.
+            if let Ok(p) = i64::try_from(brk + off) {
+                if p >= d_lo && range.hi.is_none_or(|h| p <= h) {
+                    sample(p)?;
+                    last_break = last_break.max(p);
+                }
+            }
+        }
+    }
+    // Past the last break the length is `max(0, ceil(L/k))` for one linear
+    // `L` of fixed sign: growing over one step means growing forever,
+    // shrinking means reaching 0.
+    let (unbounded, reaches_zero) = match range.hi {
+        Some(h) => {
+            sample(h)?;
+            (false, false)
+        }
+        None => {
+            let b = last_break.checked_add_unsigned(step.unsigned_abs());
+            match (len(last_break), b.and_then(len)) {
+                (Some(x), Some(y)) => (y > x, y < x),
+                _ => return None,
+            }
+        }
+    };
+    let hi_len = (!unbounded).then_some(hi_len);
+    if reaches_zero {
+        lo_len = 0;
+    }
+    Some((lo_len, hi_len))
 }
 
 /// A start or stop as a position in `dim`: a constant through [`extreme`];
@@ -536,7 +576,7 @@ fn place(ctx: &mut InferContext, dim: &Dim, raw: &Dim) -> Result<Option<Bound>, 
 fn split(e: &Expr, min: bool) -> Vec<Expr> {
     match (e.as_atom(), min) {
         (Some(Atom::Min(a, b)), true) | (Some(Atom::Max(a, b)), false) => {
-            vec![(**a).clone(), (**b).clone()]
+            vec![a.clone(), b.clone()]
         }
         _ => vec![e.clone()],
     }
