@@ -150,6 +150,36 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The text of the element opened last and its end tag, read at once
+    /// when they are written plainly: a few printable ASCII bytes (no
+    /// whitespace, `<` or `&`) then `</name>` (a `<dim>`'s number). The
+    /// text, or `None` and nothing read. The same as [`Scanner::next_event`]
+    /// giving that text and then that end tag, in two events.
+    #[inline]
+    pub fn plain_text_and_end(&mut self) -> Option<&'a str> {
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        let open = *self.open.last()?;
+        let near = bytes.len().min(start + 32);
+        let mut lt = start;
+        while lt < near && matches!(bytes[lt], b'!'..=b'~') && !matches!(bytes[lt], b'<' | b'&') {
+            lt += 1;
+        }
+        let name_start = lt + 2;
+        let name_end = name_start + open.len();
+        if lt == start
+            || bytes.get(lt..name_start) != Some(b"</")
+            || !same_name(bytes, name_start, self.text, open)
+            || bytes.get(name_end) != Some(&b'>')
+        {
+            return None;
+        }
+        let text = self.text.get(start..lt)?;
+        self.open.pop();
+        self.at = name_end + 1;
+        Some(text)
+    }
+
     /// The start tag whose `<` is at `lt`.
     #[inline]
     fn start_tag(&mut self, lt: usize, attrs: &mut Vec<Attr<'a>>) -> Option<Event<'a>> {

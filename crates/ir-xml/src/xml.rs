@@ -916,6 +916,24 @@ impl<'a> XmlStream<'a> {
         }
     }
 
+    /// The text and end tag of the element [`XmlStream::within`] opened
+    /// last, read at once when our scanner finds them written plainly (see
+    /// `Scanner::plain_text_and_end`): what `within` would give as that
+    /// text and then its close, without the two events. `None`, and
+    /// nothing read, otherwise.
+    #[inline]
+    pub fn plain_text_and_close(&mut self) -> Option<&'a str> {
+        if self.skipped > 0 || self.open.len() < 2 {
+            return None;
+        }
+        let Tokens::Own(scanner) = &mut self.tokens else {
+            return None;
+        };
+        let text = scanner.plain_text_and_end()?;
+        self.open.pop();
+        Some(text)
+    }
+
     /// Checks the start tag of an element too deep to keep, as one kept
     /// would be (its attributes are dropped again).
     fn check_tag(

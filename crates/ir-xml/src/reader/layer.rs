@@ -288,6 +288,18 @@ impl Builder<'_> {
                         dim.pieces = 0;
                         self.close(inner, scratch, &draft, &dim);
                     }
+                    After::Enter(Level::Dim(is_input)) => {
+                        // Nearly every `<dim>` is a number then its end tag:
+                        // read at once, its two events were 7% of a read (relu_1000).
+                        match stream.plain_text_and_close() {
+                            Some(text) => {
+                                dim.pieces = 1;
+                                dim.first_piece = Cow::Borrowed(text);
+                                level = self.close(Level::Dim(is_input), scratch, &draft, &dim);
+                            }
+                            None => level = Level::Dim(is_input),
+                        }
+                    }
                     After::Enter(inner) => level = inner,
                     After::Skip(kept) if child.empty => {
                         self.keep_verbatim(kept, child.end, &mut draft, scratch);

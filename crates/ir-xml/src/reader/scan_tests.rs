@@ -288,3 +288,44 @@ fn mutated_samples_split_anywhere_read_as_quick_xml_reads_them() {
         }
     }
 }
+
+/// A `<dim>` written in every way around the one read at once (a number
+/// then `</dim>`, see `Scanner::plain_text_and_end`) reads as quick-xml
+/// reads it: with whitespace, an entity, a comment, CDATA, an element
+/// inside, nothing, a bad number, an end tag with a space or of another
+/// element.
+#[test]
+fn dims_written_every_way_read_as_quick_xml_reads_them() {
+    let dims = [
+        "<dim>3</dim>",
+        "<dim>-1</dim>",
+        "<dim>?</dim>",
+        "<dim>1x</dim>",
+        "<dim> 3</dim>",
+        "<dim>3 </dim>",
+        "<dim>\n3\n</dim>",
+        "<dim>3</dim >",
+        "<dim>&#51;</dim>",
+        "<dim>3&amp;</dim>",
+        "<dim>3<!-- c --></dim>",
+        "<dim><![CDATA[3]]></dim>",
+        "<dim>3<x/></dim>",
+        "<dim></dim>",
+        "<dim/>",
+        "<dim>12345678901234567890123456789012345</dim>",
+        "<dim>3</dimension>",
+        "<dim>3</di>",
+        "<dim>3</port>",
+        "<dim>3",
+    ];
+    for dim in dims {
+        let xml = format!(
+            "<?xml version=\"1.0\"?>\n<net name=\"n\" version=\"11\"><layers>\
+             <layer id=\"0\" name=\"x\" type=\"Parameter\" version=\"opset1\">\
+             <data shape=\"3,?\" element_type=\"f32\"/><output>\
+             <port id=\"0\" precision=\"FP32\">{dim}<dim>-1</dim></port>\
+             </output></layer></layers><edges/></net>\n"
+        );
+        check(dim, &xml, &None);
+    }
+}
