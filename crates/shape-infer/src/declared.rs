@@ -39,7 +39,52 @@ pub fn declared_tensor(symbols: &mut SymbolTable, node: &Node, port: &PortDecl) 
 /// Compares an inferred tensor with its port declaration: a static declared dim
 /// that disagrees with a static inferred one, a rank that differs, or a
 /// different element type is an error. A declared `-1` agrees with anything.
+#[inline]
 pub fn check_declared(
+    symbols: &SymbolTable,
+    node: &Node,
+    port: &PortDecl,
+    inferred: &TensorInfo,
+) -> Option<Diagnostic> {
+    if agrees_plainly(port, inferred) {
+        return None;
+    }
+    declared_mismatch(symbols, node, port, inferred)
+}
+
+/// Whether the declaration agrees with `inferred` without asking the symbols:
+/// the common case (`-1` dims, equal constants, one element type), answered
+/// inline for every port of every layer. `false` is not a disagreement, only
+/// "look closer" ([`declared_mismatch`]).
+#[inline]
+fn agrees_plainly(port: &PortDecl, inferred: &TensorInfo) -> bool {
+    let inferred_type = inferred.element_type;
+    let type_agrees = port.element_type.is_none_or(|declared| {
+        declared == inferred_type || !declared.is_static() || !inferred_type.is_static()
+    });
+    if !type_agrees {
+        return false;
+    }
+    let Some(dims) = inferred.shape.dims() else {
+        return true;
+    };
+    port.dims.is_empty()
+        || (port.dims.len() == dims.len()
+            && port
+                .dims
+                .iter()
+                .zip(dims)
+                .all(|(declared, dim)| match declared {
+                    DeclaredDim::Dynamic => true,
+                    DeclaredDim::Static(d) => {
+                        i64::try_from(*d).is_ok_and(|d| dim.as_constant() == Some(d))
+                    }
+                }))
+}
+
+/// [`check_declared`] past its common case.
+#[inline(never)]
+fn declared_mismatch(
     symbols: &SymbolTable,
     node: &Node,
     port: &PortDecl,

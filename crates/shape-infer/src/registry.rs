@@ -35,18 +35,26 @@ pub struct OpCall<'a> {
 
 impl OpCall<'_> {
     /// Checks the number of inputs is within `min..=max`.
+    #[inline]
     pub fn expect_inputs(&self, min: usize, max: usize) -> Result<(), ShapeError> {
         let actual = self.inputs.len();
         if (min..=max).contains(&actual) {
             return Ok(());
         }
-        let expected = if min == max {
-            min.to_string()
-        } else {
-            format!("{min} to {max}")
-        };
-        Err(ShapeError::InputCount { expected, actual })
+        Err(input_count_error(min, max, actual))
     }
+}
+
+/// The error of [`OpCall::expect_inputs`], out of line: every layer asks, few fail.
+#[cold]
+#[inline(never)]
+fn input_count_error(min: usize, max: usize, actual: usize) -> ShapeError {
+    let expected = if min == max {
+        min.to_string()
+    } else {
+        format!("{min} to {max}")
+    };
+    ShapeError::InputCount { expected, actual }
 }
 
 /// An op's shape rule: the output tensors of one node.

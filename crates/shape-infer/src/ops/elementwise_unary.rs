@@ -659,13 +659,15 @@ fn infer(
         Kind::IsNaN | Kind::IsInf | Kind::IsFinite => ElementType::Boolean,
         _ => t,
     };
-    let out = TensorInfo::new(out_type, data.shape.clone());
     let value = data.value.as_ref().and_then(|v| {
         v.iter()
             .map(|d| element(ctx, kind, d, clamp, t))
             .collect::<Option<Vec<_>>>()
     });
-    Ok(vec![out.with_value(value)])
+    // Built in place: a `with_value` would move the whole tensor once more.
+    let mut outputs = vec![TensorInfo::new(out_type, data.shape.clone())];
+    outputs[0].value = value;
+    Ok(outputs)
 }
 
 /// Selu's alpha and lambda: the data's type, one element each (the spec;
