@@ -498,15 +498,7 @@ impl<'a> XmlStream<'a> {
             }
             Tokenizer::Own | Tokenizer::QuickXml => Tokens::QuickXml(quick_xml_reader(text, false)),
         };
-        XmlStream {
-            text,
-            tokens,
-            lines,
-            open: Vec::new(),
-            skipped: 0,
-            base: 0,
-            item_attrs: Vec::new(),
-        }
+        XmlStream::with_tokens(text, lines, tokens, 0)
     }
 
     /// A reader of `text` from byte `from` on, which must be the start of
@@ -527,6 +519,17 @@ impl<'a> XmlStream<'a> {
             Tokenizer::Own => Tokens::Own(Scanner::new(text, base, true)),
             Tokenizer::QuickXml => Tokens::QuickXml(quick_xml_reader(rest, true)),
         };
+        XmlStream::with_tokens(text, lines, tokens, base)
+    }
+
+    /// A reader of `text` whose tokens come from `tokens`, which start at
+    /// byte `base`, outside of every element.
+    fn with_tokens(
+        text: &'a str,
+        lines: &'a LineIndex<'a>,
+        tokens: Tokens<'a>,
+        base: usize,
+    ) -> Self {
         XmlStream {
             text,
             tokens,
