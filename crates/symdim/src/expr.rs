@@ -878,15 +878,12 @@ impl Expr {
                 .collect::<Result<Arc<[_]>, DimError>>()?;
             return Expr { terms }.within_limits();
         }
-        let mut map = BTreeMap::new();
-        for (m, k) in self.terms.iter() {
-            map.insert(m.clone(), k.checked_mul(c).ok_or(DimError::Overflow)?);
-        }
-        Expr::from_map(map)
+        self.mul_const_by_map(c)
     }
 
-    /// `self * c` through a term map, for the tests of the shortcut.
-    #[cfg(test)]
+    /// `self * c` through a term map, which folds exact divisions again: what
+    /// [`Expr::mul_const`] does with them, and what the tests compare its
+    /// shortcut with.
     pub(crate) fn mul_const_by_map(&self, c: i64) -> Result<Expr, DimError> {
         if c == 0 {
             return Ok(Expr::zero());
