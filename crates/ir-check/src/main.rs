@@ -75,9 +75,9 @@ extern "C" fn configure_allocator() {
 /// so 2-4 MiB keeps small pages. mimalloc's larger pages lie past 4 MiB
 /// (relu_1000: 145 faults between 4 and 8 MiB, 0 in a small model). A huge
 /// page is only made where something is touched; past 8 MiB the pages stay
-/// 4 KiB unless the model is large (`prepare_heap_for`; docs/performance.md,
-/// "What every process pays, build settings" and "Page faults of large
-/// models").
+/// 4 KiB, which keeps the 100,000-layer chains' peak where it was
+/// (docs/performance.md, "What every process pays, build settings"), unless
+/// the model's XML is in `HUGE_PAGE_XML_BYTES`.
 #[cfg(target_os = "linux")]
 const HUGE_PAGE_RANGES: [std::ops::Range<usize>; 2] = [0..2 << 20, 4 << 20..8 << 20];
 
@@ -110,12 +110,31 @@ extern "C" {
 #[cfg(target_os = "linux")]
 fn give_first_arena_huge_pages() {
     let size = ARENA_RESERVE_KIB as usize * 1024;
-    let Some(start) = map_at_huge_page_alignment(size) else {
-        return;
+    let mapped_size = size + HUGE_PAGE;
+    // SAFETY: a fresh anonymous private mapping, no existing memory involved.
+    let mapped = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            mapped_size,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
     };
-    // SAFETY: every range lies in the mapping made above, untouched. An
-    // advice the kernel refuses changes nothing.
+    if mapped == libc::MAP_FAILED {
+        return;
+    }
+    let skipped = (HUGE_PAGE - mapped as usize % HUGE_PAGE) % HUGE_PAGE;
+    let start = mapped.cast::<u8>().wrapping_add(skipped);
+    // SAFETY: every range lies in the mapping made above, untouched; the
+    // arena keeps `start..start + size`, the rest is unmapped. An advice
+    // the kernel refuses changes nothing.
     unsafe {
+        if skipped > 0 {
+            libc::munmap(mapped, skipped);
+        }
+        libc::munmap(start.add(size).cast(), HUGE_PAGE - skipped);
         for range in HUGE_PAGE_RANGES {
             libc::madvise(
                 start.add(range.start).cast(),
@@ -133,143 +152,37 @@ fn give_first_arena_huge_pages() {
     }
 }
 
-/// An anonymous mapping of `size` bytes (readable, writable, no swap
-/// reserved) starting on a huge page's boundary, or `None` if the system
-/// refused it.
-#[cfg(target_os = "linux")]
-fn map_at_huge_page_alignment(size: usize) -> Option<*mut u8> {
-    let mapped_size = size.checked_add(HUGE_PAGE)?;
-    // SAFETY: a fresh anonymous private mapping, no existing memory involved.
-    let mapped = unsafe {
-        libc::mmap(
-            std::ptr::null_mut(),
-            mapped_size,
-            libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-            -1,
-            0,
-        )
-    };
-    if mapped == libc::MAP_FAILED {
-        return None;
-    }
-    let skipped = (HUGE_PAGE - mapped as usize % HUGE_PAGE) % HUGE_PAGE;
-    let start = mapped.cast::<u8>().wrapping_add(skipped);
-    // SAFETY: both ranges lie in the mapping made above, untouched; what is
-    // kept is `start..start + size`.
-    unsafe {
-        if skipped > 0 {
-            libc::munmap(mapped, skipped);
-        }
-        libc::munmap(start.add(size).cast(), HUGE_PAGE - skipped);
-    }
-    Some(start)
-}
-
 /// Where the first arena starts, once the constructor has handed it to
 /// mimalloc (0 before, or if it could not).
 #[cfg(target_os = "linux")]
 static FIRST_ARENA: AtomicUsize = AtomicUsize::new(0);
 
-/// The size of a model's XML from which its check gets huge pages for its
-/// whole heap. Past 8 MiB of heap every page was a 4 KiB page fault (about
-/// 1.2 µs each here): relu_10000 (3 MB of XML) took 2,450 of them, about a
-/// fifth of its run, relu_100000 (30 MB) 40,000. A 1,000-layer model's XML
-/// is 0.3-0.6 MB and its heap fits in the first 8 MiB: it is not changed.
+/// The sizes of a model's XML for which the whole first arena gets huge
+/// pages. Past its first 8 MiB every page of the heap was a 4 KiB page
+/// fault (about 1.2 µs each here, a huge page's 30-90 µs): relu_10000 (3 MB
+/// of XML, a peak of 16 MiB) took 2,450 of them, wide_10000 and
+/// slice_10000 5,000-5,300. From 1 MiB: a 1,000-layer model's XML is 0.3-0.6
+/// MB and its heap fits in the first 8 MiB. Up to 16 MiB: with huge pages
+/// the peak of relu_100000 (30 MB of XML) went from a steady 89.8 MiB to
+/// 91-98 MiB, too close to issue 18's 100 MB, and the million-layer chain
+/// spent as much time as before zeroing them (docs/performance.md, "Page
+/// faults of large models").
 #[cfg(target_os = "linux")]
-const LARGE_MODEL_XML_BYTES: u64 = 1 << 20;
+const HUGE_PAGE_XML_BYTES: std::ops::Range<u64> = 1 << 20..16 << 20;
 
-/// How much heap with huge pages a large model gets per byte of its XML:
-/// the first arena, and a second one if this asks for more. Past it,
-/// mimalloc's own arenas, with 4 KiB pages. relu_100000 (30 MB of XML, a
-/// peak of 90 MiB) with 2: 28,000 page faults instead of 41,000, with 3:
-/// 18,000-22,000, with 4 and 6: 16,000-19,000 but a peak of 93-101 MiB (a
-/// huge page is resident whole from its first touch).
-#[cfg(target_os = "linux")]
-const HEAP_PER_XML_BYTE: u64 = 3;
-
-/// The size of a model's XML from which freed memory is given back after
-/// `HUGE_MODEL_PURGE_DELAY_MS` instead of `PURGE_DELAY_MS`: past it the
-/// peak is what counts (relu_100000's 30 MB: 90 MiB, under the 100 MB of
-/// issue 18). With huge pages and the 10 ms delay relu_100000's peak was
-/// 97-102 MiB, with 5 ms 94-97, with 1 ms 91-94. Below it, the shorter
-/// delay splits more huge pages, whose parts are then faulted in again 4
-/// KiB at a time (relu_10000: 770 page faults instead of 270).
-#[cfg(target_os = "linux")]
-const HUGE_MODEL_XML_BYTES: u64 = 16 << 20;
-
-/// See `HUGE_MODEL_XML_BYTES`.
-#[cfg(target_os = "linux")]
-const HUGE_MODEL_PURGE_DELAY_MS: std::ffi::c_long = 1;
-
-/// mimalloc's smallest arena (its `MI_ARENA_MIN_SIZE`, 32 MiB); an arena's
-/// size is rounded down to a multiple of it.
-#[cfg(target_os = "linux")]
-const ARENA_GRANULE: u64 = 32 << 20;
-
-/// mimalloc's largest arena (`MI_ARENA_MAX_SIZE`, 16 GiB): it would use no
-/// more of a larger mapping.
-#[cfg(target_os = "linux")]
-const MAX_ARENA_BYTES: u64 = 16 << 30;
-
-/// What a model's check gets before it starts, by the size of its XML.
-#[cfg(target_os = "linux")]
-#[derive(Debug, PartialEq, Eq)]
-struct HeapPlan {
-    /// Huge pages on the whole first arena.
-    huge_first_arena: bool,
-    /// The size of a second arena with huge pages (0: none).
-    second_arena_bytes: usize,
-    /// The purge delay, if not `PURGE_DELAY_MS`.
-    purge_delay_ms: Option<std::ffi::c_long>,
-}
-
-#[cfg(target_os = "linux")]
-impl HeapPlan {
-    /// For a large model (`LARGE_MODEL_XML_BYTES`): huge pages on the whole
-    /// first arena, a second arena with huge pages for the heap the model
-    /// will likely need past it (`HEAP_PER_XML_BYTE`), and for the largest
-    /// (`HUGE_MODEL_XML_BYTES`) the shorter purge delay. A huge page's fault
-    /// costs 30-90 µs, its 512 small pages' about 600 µs.
-    fn for_xml(xml_bytes: u64) -> HeapPlan {
-        if xml_bytes < LARGE_MODEL_XML_BYTES {
-            return HeapPlan {
-                huge_first_arena: false,
-                second_arena_bytes: 0,
-                purge_delay_ms: None,
-            };
-        }
-        let first_size = ARENA_RESERVE_KIB as u64 * 1024;
-        let wanted = xml_bytes.saturating_mul(HEAP_PER_XML_BYTE);
-        let second = if wanted > first_size + ARENA_GRANULE / 2 {
-            (wanted - first_size).div_ceil(ARENA_GRANULE) * ARENA_GRANULE
-        } else {
-            0
-        };
-        HeapPlan {
-            huge_first_arena: true,
-            second_arena_bytes: usize::try_from(second.min(MAX_ARENA_BYTES)).unwrap_or(0),
-            purge_delay_ms: (xml_bytes >= HUGE_MODEL_XML_BYTES)
-                .then_some(HUGE_MODEL_PURGE_DELAY_MS),
-        }
-    }
-}
-
-/// Prepares the heap for checking `model` (`HeapPlan`), before the check
-/// starts. Small models cost one `stat` here.
+/// Huge pages on the whole first arena if the model's XML is in
+/// `HUGE_PAGE_XML_BYTES`, asked before its check starts. Other models cost
+/// one `stat` here.
 #[cfg(target_os = "linux")]
 fn prepare_heap_for(model: &std::path::Path) {
     let Ok(metadata) = std::fs::metadata(model) else {
         return;
     };
     let first = FIRST_ARENA.load(Ordering::Relaxed);
-    if !metadata.is_file() || first == 0 {
-        return;
-    }
-    let plan = HeapPlan::for_xml(metadata.len());
-    if plan.huge_first_arena {
+    if metadata.is_file() && HUGE_PAGE_XML_BYTES.contains(&metadata.len()) && first != 0 {
         // SAFETY: the first arena's mapping, made by the constructor; asking
-        // for huge pages on memory in use changes no byte of it.
+        // for huge pages on memory in use changes no byte of it, and an
+        // advice the kernel refuses changes nothing.
         unsafe {
             libc::madvise(
                 first as *mut std::ffi::c_void,
@@ -277,24 +190,6 @@ fn prepare_heap_for(model: &std::path::Path) {
                 libc::MADV_HUGEPAGE,
             );
         }
-    }
-    let size = plan.second_arena_bytes;
-    if size > 0 {
-        if let Some(start) = map_at_huge_page_alignment(size) {
-            // SAFETY: a mapping of `size` bytes made just now, untouched;
-            // handed to mimalloc as the first arena is.
-            unsafe {
-                libc::madvise(start.cast(), size, libc::MADV_HUGEPAGE);
-                if !mi_manage_os_memory(start.cast(), size, true, false, true, -1) {
-                    libc::munmap(start.cast(), size);
-                }
-            }
-        }
-    }
-    if let Some(delay) = plan.purge_delay_ms {
-        // SAFETY: setting an option is a plain store in mimalloc, valid at
-        // any time.
-        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, delay) };
     }
 }
 
@@ -416,43 +311,12 @@ mod tests {
 
     #[cfg(target_os = "linux")]
     #[test]
-    fn large_models_get_huge_pages_and_the_largest_a_shorter_purge_delay() {
-        use super::HeapPlan;
-        let small = HeapPlan {
-            huge_first_arena: false,
-            second_arena_bytes: 0,
-            purge_delay_ms: None,
-        };
-        // A 1,000-layer model (0.3 MB of XML): as before.
-        assert_eq!(HeapPlan::for_xml(0), small);
-        assert_eq!(HeapPlan::for_xml(293_064), small);
-        // relu_10000 (3 MB): its heap fits in the first arena.
-        let plan = HeapPlan::for_xml(2_966_070);
-        assert!(plan.huge_first_arena);
-        assert_eq!((plan.second_arena_bytes, plan.purge_delay_ms), (0, None));
-        // relu_100000 (30 MB): 3 x 30 MB less the first 64 MiB, in 32 MiB.
-        let plan = HeapPlan::for_xml(30_056_076);
-        assert_eq!(plan.second_arena_bytes, 32 << 20);
-        assert_eq!(plan.purge_delay_ms, Some(super::HUGE_MODEL_PURGE_DELAY_MS));
-        // The million-layer chain (300 MB) and beyond: at most mimalloc's
-        // largest arena.
-        assert_eq!(HeapPlan::for_xml(304_556_082).second_arena_bytes, 832 << 20);
-        assert_eq!(HeapPlan::for_xml(u64::MAX).second_arena_bytes, 16 << 30);
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn a_mapping_for_an_arena_starts_on_a_huge_page() {
-        let size = 32 << 20;
-        let start = super::map_at_huge_page_alignment(size).unwrap();
-        assert_eq!(start as usize % super::HUGE_PAGE, 0);
-        // SAFETY: the whole mapping is readable and writable.
-        unsafe {
-            start.write(1);
-            start.add(size - 1).write(2);
-            assert_eq!((start.read(), start.add(size - 1).read()), (1, 2));
-            libc::munmap(start.cast(), size);
-        }
+    fn huge_pages_from_a_1_mib_to_a_16_mib_xml() {
+        let range = super::HUGE_PAGE_XML_BYTES;
+        // relu_1000, relu_10000, relu_100000.
+        assert!(!range.contains(&293_064));
+        assert!(range.contains(&2_966_070));
+        assert!(!range.contains(&30_056_076));
         // A missing file or a directory changes nothing.
         super::prepare_heap_for(std::path::Path::new("/nonexistent/model.xml"));
         super::prepare_heap_for(&std::env::temp_dir());
