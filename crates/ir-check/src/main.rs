@@ -6,6 +6,8 @@
 #![cfg_attr(all(target_os = "linux", not(test)), no_main)]
 
 use std::io::{BufWriter, Write};
+#[cfg(target_os = "linux")]
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use clap::Parser;
@@ -74,7 +76,8 @@ extern "C" fn configure_allocator() {
 /// (relu_1000: 145 faults between 4 and 8 MiB, 0 in a small model). A huge
 /// page is only made where something is touched; past 8 MiB the pages stay
 /// 4 KiB, which keeps the 100,000-layer chains' peak where it was
-/// (docs/performance.md, "What every process pays, build settings").
+/// (docs/performance.md, "What every process pays, build settings"), unless
+/// the model's XML is in `HUGE_PAGE_XML_BYTES`.
 #[cfg(target_os = "linux")]
 const HUGE_PAGE_RANGES: [std::ops::Range<usize>; 2] = [0..2 << 20, 4 << 20..8 << 20];
 
@@ -141,8 +144,51 @@ fn give_first_arena_huge_pages() {
         }
         // Committed (readable and writable) and zero (fresh), not pinned:
         // mimalloc may give its pages back to the system.
-        if !mi_manage_os_memory(start.cast(), size, true, false, true, -1) {
+        if mi_manage_os_memory(start.cast(), size, true, false, true, -1) {
+            FIRST_ARENA.store(start as usize, Ordering::Relaxed);
+        } else {
             libc::munmap(start.cast(), size);
+        }
+    }
+}
+
+/// Where the first arena starts, once the constructor has handed it to
+/// mimalloc (0 before, or if it could not).
+#[cfg(target_os = "linux")]
+static FIRST_ARENA: AtomicUsize = AtomicUsize::new(0);
+
+/// The sizes of a model's XML for which the whole first arena gets huge
+/// pages. Past its first 8 MiB every page of the heap was a 4 KiB page
+/// fault (about 1.2 µs each here, a huge page's 30-90 µs): relu_10000 (3 MB
+/// of XML, a peak of 16 MiB) took 2,450 of them, wide_10000 and
+/// slice_10000 5,000-5,300. From 1 MiB: a 1,000-layer model's XML is 0.3-0.6
+/// MB and its heap fits in the first 8 MiB. Up to 16 MiB: with huge pages
+/// the peak of relu_100000 (30 MB of XML) went from a steady 89.8 MiB to
+/// 91-98 MiB, too close to issue 18's 100 MB, and the million-layer chain
+/// spent as much time as before zeroing them (docs/performance.md, "Page
+/// faults of large models").
+#[cfg(target_os = "linux")]
+const HUGE_PAGE_XML_BYTES: std::ops::Range<u64> = 1 << 20..16 << 20;
+
+/// Huge pages on the whole first arena if the model's XML is in
+/// `HUGE_PAGE_XML_BYTES`, asked before its check starts. Other models cost
+/// one `stat` here.
+#[cfg(target_os = "linux")]
+fn prepare_heap_for(model: &std::path::Path) {
+    let Ok(metadata) = std::fs::metadata(model) else {
+        return;
+    };
+    let first = FIRST_ARENA.load(Ordering::Relaxed);
+    if metadata.is_file() && HUGE_PAGE_XML_BYTES.contains(&metadata.len()) && first != 0 {
+        // SAFETY: the first arena's mapping, made by the constructor; asking
+        // for huge pages on memory in use changes no byte of it, and an
+        // advice the kernel refuses changes nothing.
+        unsafe {
+            libc::madvise(
+                first as *mut std::ffi::c_void,
+                ARENA_RESERVE_KIB as usize * 1024,
+                libc::MADV_HUGEPAGE,
+            );
         }
     }
 }
@@ -212,7 +258,12 @@ fn check_and_exit(arguments: Vec<std::ffi::OsString>) -> ! {
             exit_now(error.exit_code());
         }
     };
+    // Counted in the run's time: the `stat` and the advice are part of it.
     let started = Instant::now();
+    #[cfg(target_os = "linux")]
+    if let Some(model) = &args.model {
+        prepare_heap_for(model);
+    }
     // The report is written as it is produced, through one buffer.
     let mut stdout = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let outcome = ir_check::run_streaming_then_exit(&args, &mut stdout);
@@ -257,6 +308,19 @@ mod tests {
             let delay = unsafe { libmimalloc_sys::mi_option_get(super::MI_OPTION_PURGE_DELAY) };
             assert_eq!(delay, 1000);
         }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn huge_pages_from_a_1_mib_to_a_16_mib_xml() {
+        let range = super::HUGE_PAGE_XML_BYTES;
+        // relu_1000, relu_10000, relu_100000.
+        assert!(!range.contains(&293_064));
+        assert!(range.contains(&2_966_070));
+        assert!(!range.contains(&30_056_076));
+        // A missing file or a directory changes nothing.
+        super::prepare_heap_for(std::path::Path::new("/nonexistent/model.xml"));
+        super::prepare_heap_for(&std::env::temp_dir());
     }
 
     #[test]
