@@ -150,6 +150,21 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// Moves past whitespace (XML's four blanks) when a `<` follows it:
+    /// what [`Scanner::next_event`] would give as a text of only
+    /// whitespace, for a caller that drops it.
+    #[inline]
+    pub fn skip_blank_text(&mut self) {
+        let bytes = self.text.as_bytes();
+        let mut at = self.at;
+        while at < bytes.len() && is_blank(bytes[at]) {
+            at += 1;
+        }
+        if bytes.get(at) == Some(&b'<') {
+            self.at = at;
+        }
+    }
+
     /// The text of the element opened last and its end tag, read at once
     /// when they are written plainly: a few printable ASCII bytes (no
     /// whitespace, `<` or `&`) then `</name>` (a `<dim>`'s number). The

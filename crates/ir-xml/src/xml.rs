@@ -738,6 +738,34 @@ impl<'a> XmlStream<'a> {
         Ok(name)
     }
 
+    /// The unescaped attributes of the start tag at byte `at` just returned
+    /// by [`XmlStream::next`]: those our scanner split, or else split into
+    /// `scratch` (cleared first), with the errors of
+    /// [`XmlStream::push_tag_parts`].
+    pub fn tag_attrs<'s>(
+        &'s self,
+        tag: &BytesStart<'_>,
+        at: usize,
+        scratch: &'s mut Vec<Attr<'a>>,
+    ) -> Result<&'s [Attr<'a>], ReadError> {
+        if self.split(at).is_some() {
+            return Ok(&self.item_attrs);
+        }
+        scratch.clear();
+        self.push_tag_parts(tag, at, scratch)?;
+        Ok(scratch)
+    }
+
+    /// Passes over whitespace up to the next `<` when our scanner reads:
+    /// the text [`XmlStream::next`] would give as `Item::Text { blank:
+    /// true }`, for a caller that drops it.
+    #[inline]
+    pub fn skip_blank_text(&mut self) {
+        if let Tokens::Own(scanner) = &mut self.tokens {
+            scanner.skip_blank_text();
+        }
+    }
+
     /// Reads the element whose start tag was just returned by [`XmlStream::next`],
     /// with all its descendants, into `tree` (cleared first; its root is the
     /// element).

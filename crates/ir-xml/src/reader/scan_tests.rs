@@ -329,3 +329,46 @@ fn dims_written_every_way_read_as_quick_xml_reads_them() {
         check(dim, &xml, &None);
     }
 }
+
+#[test]
+fn edges_read_from_their_tags_as_from_trees() {
+    // An `<edge/>` is read straight from its start tag's attributes, an
+    // `<edge></edge>` from a tree: the same outcome, problems and errors
+    // included, with either tokenizer.
+    let edges = [
+        "from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"",
+        "to-port=\"0\" to-layer=\"1\" from-port=\"0\" from-layer=\"0\"",
+        "from-layer=' 0 ' from-port='0 ' to-layer=\"1\" to-port=\" 0\"",
+        "from-layer=\"0\" from-port=\"0\" to-layer=\"1\"",
+        "from-port=\"x\" to-port=\"-1\"",
+        "from-layer=\"&#48;\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"",
+        "from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\" extra=\"&lt;\"",
+        "from-layer=\"0\" from-layer=\"1\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"",
+        "from-layer = \"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"",
+        "from-layer=\"7\" from-port=\"0\" to-layer=\"1\" to-port=\"9\"",
+        "from-layer",
+        "from-layer=\"0",
+        "",
+    ];
+    for edge in edges {
+        let model = |item: String| {
+            format!(
+                "<?xml version=\"1.0\"?>\n<net name=\"n\" version=\"11\"><layers>\n\
+                 <layer id=\"0\" name=\"x\" type=\"Parameter\" version=\"opset1\">\
+                 <data shape=\"3\" element_type=\"f32\"/><output>\
+                 <port id=\"0\" precision=\"FP32\"><dim>3</dim></port></output></layer>\n\
+                 <layer id=\"1\" name=\"y\" type=\"Result\" version=\"opset1\"><input>\
+                 <port id=\"0\" precision=\"FP32\"><dim>3</dim></port></input></layer>\n\
+                 </layers>\n<edges>\n \t{item}\r\n</edges>\n</net>\n"
+            )
+        };
+        let empty = model(format!("<edge {edge}/>"));
+        let tree = model(format!("<edge {edge}></edge>"));
+        for tokenizer in [Tokenizer::Own, Tokenizer::QuickXml] {
+            let from_tag = outcome_with(&empty, &None, Split::Never, tokenizer);
+            let from_tree = outcome_with(&tree, &None, Split::Never, tokenizer);
+            assert_eq!(from_tag, from_tree, "{edge:?} ({tokenizer:?})");
+        }
+        check(edge, &empty, &None);
+    }
+}
