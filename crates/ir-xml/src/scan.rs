@@ -165,6 +165,51 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The start tag `<name>` (no attributes, no whitespace) at the
+    /// position reached, read when it is written so: the offset of its
+    /// `<`, or `None` and nothing read. The same as [`Scanner::next_event`]
+    /// giving that start tag.
+    #[inline(always)]
+    pub fn plain_start(&mut self, name: &[u8]) -> Option<(usize, &'a str)> {
+        let bytes = self.text.as_bytes();
+        let lt = self.at;
+        let name_start = lt + 1;
+        let name_end = name_start + name.len();
+        if bytes.get(lt) != Some(&b'<')
+            || bytes.get(name_start..name_end) != Some(name)
+            || bytes.get(name_end) != Some(&b'>')
+        {
+            return None;
+        }
+        // A stretch of the text, as every open name is (see `same_name`).
+        let open = self.text.get(name_start..name_end)?;
+        self.open.push(open);
+        self.at = name_end + 1;
+        Some((lt, open))
+    }
+
+    /// The end tag `</name>` of the element opened last at the position
+    /// reached, read when it is written so (no whitespace before `>`): the
+    /// offset just past it, or `None` and nothing read. The same as
+    /// [`Scanner::next_event`] giving that end tag.
+    #[inline(always)]
+    pub fn plain_end(&mut self) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        let lt = self.at;
+        let open = *self.open.last()?;
+        let name_start = lt + 2;
+        let name_end = name_start + open.len();
+        if bytes.get(lt..name_start) != Some(b"</")
+            || !same_name(bytes, name_start, self.text, open)
+            || bytes.get(name_end) != Some(&b'>')
+        {
+            return None;
+        }
+        self.open.pop();
+        self.at = name_end + 1;
+        Some(self.at)
+    }
+
     /// The text of the element opened last and its end tag, read at once
     /// when they are written plainly: a few printable ASCII bytes (no
     /// whitespace, `<` or `&`) then `</name>` (a `<dim>`'s number). The

@@ -965,6 +965,41 @@ impl<'a> XmlStream<'a> {
         Some(text)
     }
 
+    /// A child `<name>` (no attributes) of the innermost open element,
+    /// read at once when our scanner finds it written so at the position
+    /// reached: what [`XmlStream::within`] would return as its
+    /// [`Inner::Open`] (not empty, ending where the reader is then), here
+    /// its offset. `None`, and nothing read, otherwise.
+    #[inline(always)]
+    pub fn plain_start(&mut self, name: &[u8]) -> Option<usize> {
+        if self.skipped > 0 || self.open.len() > MAX_KEPT_DEPTH {
+            return None;
+        }
+        let Tokens::Own(scanner) = &mut self.tokens else {
+            return None;
+        };
+        let (at, name) = scanner.plain_start(name)?;
+        self.open.push(name);
+        Some(at)
+    }
+
+    /// The end tag of the innermost open element, read at once when our
+    /// scanner finds it written plainly at the position reached: what
+    /// [`XmlStream::within`] would return as [`Inner::Close`], here the
+    /// offset just past it. `None`, and nothing read, otherwise.
+    #[inline(always)]
+    pub fn plain_end(&mut self) -> Option<usize> {
+        if self.skipped > 0 || self.open.is_empty() {
+            return None;
+        }
+        let Tokens::Own(scanner) = &mut self.tokens else {
+            return None;
+        };
+        let end = scanner.plain_end()?;
+        self.open.pop();
+        Some(end)
+    }
+
     /// Checks the start tag of an element too deep to keep, as one kept
     /// would be (its attributes are dropped again).
     fn check_tag(

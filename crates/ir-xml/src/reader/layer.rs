@@ -147,6 +147,12 @@ impl Builder<'_> {
         if !empty {
             stream.enter(name);
             loop {
+                if skipping == 0 {
+                    match self.read_plainly(stream, scratch, &draft, &mut dim, level) {
+                        Some(reached) => level = reached,
+                        None => break,
+                    }
+                }
                 scratch.attrs.clear();
                 // Whitespace before a `<dim>`'s first other text is left out,
                 // as the tree leaves it out.
@@ -326,6 +332,67 @@ impl Builder<'_> {
         let back_edges = has_back_edges.then(|| trees[BACK_EDGES_SLOT].root());
         self.finish_layer(draft, kept(bodies), kept(port_maps), back_edges);
         Ok(())
+    }
+
+    /// Reads from `level` on what is written plainly in the order a
+    /// layer's ports nearly always are (`<input>`, `<output>`, `<dim>`s
+    /// with a number, end tags), as the loop of [`Builder::read_layer`]
+    /// reads it event by event, without its events: they were most of a
+    /// layer's (relu_1000: 8 of 11). The level reached, where something
+    /// else comes (left to the loop), or `None` at the layer's own end tag.
+    /// Whitespace is passed over outside a `<dim>`, where the loop drops it.
+    #[inline(always)]
+    fn read_plainly<'x>(
+        &mut self,
+        stream: &mut XmlStream<'x>,
+        scratch: &mut LayerScratch<'x>,
+        draft: &LayerDraft,
+        dim: &mut DimText<'x>,
+        mut level: Level,
+    ) -> Option<Level> {
+        loop {
+            if let Level::Dim(_) = level {
+                return Some(level);
+            }
+            stream.skip_blank_text();
+            match level {
+                Level::Layer => {
+                    if stream.plain_end().is_some() {
+                        return None;
+                    }
+                    if stream.plain_start(b"input").is_some() {
+                        level = Level::Ports(true);
+                    } else if stream.plain_start(b"output").is_some() {
+                        level = Level::Ports(false);
+                    } else {
+                        return Some(level);
+                    }
+                }
+                Level::Ports(_) => {
+                    if stream.plain_end().is_none() {
+                        return Some(level);
+                    }
+                    level = Level::Layer;
+                }
+                Level::Port(is_input) => {
+                    if let Some(at) = stream.plain_start(b"dim") {
+                        dim.at = at;
+                        dim.pieces = 0;
+                        let Some(text) = stream.plain_text_and_close() else {
+                            return Some(Level::Dim(is_input));
+                        };
+                        dim.pieces = 1;
+                        dim.first_piece = Cow::Borrowed(text);
+                        level = self.close(Level::Dim(is_input), scratch, draft, dim);
+                    } else if stream.plain_end().is_some() {
+                        level = self.close(level, scratch, draft, dim);
+                    } else {
+                        return Some(level);
+                    }
+                }
+                Level::Dim(_) => return Some(level),
+            }
+        }
     }
 
     /// Ends the element read at `level` (not the layer's own): a port is

@@ -372,3 +372,46 @@ fn edges_read_from_their_tags_as_from_trees() {
         check(edge, &empty, &None);
     }
 }
+
+#[test]
+fn ports_written_every_way_read_as_quick_xml_reads_them() {
+    // A layer's `<input>`, `<output>`, `<port>`s, `<dim>`s and end tags
+    // are read at once when written plainly: around that, written every
+    // other way, the outcome is quick-xml's.
+    let port = "<port id=\"0\" precision=\"FP32\"><dim>3</dim><dim>-1</dim></port>";
+    let bodies = [
+        format!("<input>{port}</input><output>{port}</output>"),
+        format!("<output>{port}</output><input>{port}</input>"),
+        format!("\n\t<input>\n\t\t{port}\n\t</input>\n\t<output>\r\n{port} </output>\n"),
+        format!("<input >{port}</input ><output\t>{port}</output\n>"),
+        format!("<input/><output>{port}</output>"),
+        format!("<input><!-- c -->{port}<!-- d --></input><output>{port}</output>"),
+        format!("<input>{port}{port}</input><input>{port}</input><output/>"),
+        "<input><port id=\"0\"><dim>3</dim >\n<dim > 4 </dim></port></input>".to_string(),
+        "<input><port id=\"0\"><dim>3</dim><rt_info><attribute name=\"a\"/></rt_info><dim>4</dim></port></input>".to_string(),
+        "<input><port id=\"0\"><dim>3</dim><other/><dim/></port ></input>".to_string(),
+        "<input><port id=\"0\"><dim>3</dim>x<dim>4</dim>\n</port></input>".to_string(),
+        "<input><port id=\"0\"><dim>3</dim></port></output>".to_string(),
+        "<input><port id=\"0\"><dim>3</dim></input>".to_string(),
+        "<input><port id=\"0\"><dim>3</dim></port>".to_string(),
+        "<input><port id=\"0\"><dim>3</dim></port></input><inputs></inputs>".to_string(),
+        "<input><port id=\"0\"><dimension>3</dimension></port></input>".to_string(),
+        "<input><port id=\"0\"><dim><dim>3</dim></dim></port></input>".to_string(),
+        "<output><port id=\"1\"><dim>3</dim></port></output></layer><layer>".to_string(),
+        "<output><port id=\"1\"><dim>3</dim></port></output>&#32;".to_string(),
+        "<data/><input><port id=\"0\"><dim>3</dim></port></input><body><layers></layers></body>".to_string(),
+    ];
+    let mut scanned = 0;
+    for body in &bodies {
+        for layer_end in ["</layer>", "</layer >", "\n</layer>"] {
+            let xml = format!(
+                "<?xml version=\"1.0\"?>\n<net name=\"n\" version=\"11\"><layers>\
+                 <layer id=\"0\" name=\"x\" type=\"ReLU\" version=\"opset1\">{body}{layer_end}\
+                 <layer id=\"1\" name=\"y\" type=\"ReLU\" version=\"opset1\"><input>{port}</input>\
+                 </layer></layers><edges/></net>\n"
+            );
+            scanned += usize::from(check(body, &xml, &None));
+        }
+    }
+    assert!(scanned >= 40, "{scanned}");
+}
