@@ -638,6 +638,7 @@ impl Builder<'_> {
         let mut scratch = LayerScratch::default();
         // The attributes of an `<edge/>` not split by the scanner.
         let mut edge_attrs = Vec::new();
+        let is_edges = list == "edges";
         loop {
             // The line break between two items, read as text only to be
             // dropped, is passed over (a tenth of the events of a model).
@@ -648,6 +649,13 @@ impl Builder<'_> {
                 Ok(stop) => stop,
                 Err(end) => return Ok(end),
             };
+            // Nearly every item of `<edges>`, without its event.
+            if is_edges && position != stop {
+                if let Some(at) = stream.plain_empty_item(b"edge", &mut edge_attrs) {
+                    edges.push(PendingEdge::from_attrs(&edge_attrs, at));
+                    continue;
+                }
+            }
             let Some(item) = stream.next_unless_at(stop)? else {
                 return Ok(ListEnd::Reached);
             };

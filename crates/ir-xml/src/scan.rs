@@ -188,6 +188,40 @@ impl<'a> Scanner<'a> {
         Some((lt, open))
     }
 
+    /// The start tag `<name ...>` or `<name .../>` at the position reached,
+    /// its attributes written plainly, read when it is written so (only an
+    /// empty one unless `nonempty`): the offset of its `<` and whether it
+    /// is empty, its attributes appended to `attrs` as
+    /// [`Scanner::next_event`] appends them; or `None` and nothing read
+    /// (some attributes may have been appended).
+    #[inline(always)]
+    pub fn plain_start_with_attrs(
+        &mut self,
+        name: &[u8],
+        nonempty: bool,
+        attrs: &mut Vec<Attr<'a>>,
+    ) -> Option<(usize, bool)> {
+        let bytes = self.text.as_bytes();
+        let lt = self.at;
+        let name_start = lt + 1;
+        let name_end = name_start + name.len();
+        if bytes.get(lt) != Some(&b'<')
+            || bytes.get(name_start..name_end) != Some(name)
+            || !bytes.get(name_end).is_some_and(|&b| is_blank(b))
+        {
+            return None;
+        }
+        let (content_end, empty) = self.split_attrs_from(name_end, attrs)?;
+        if !empty && !nonempty {
+            return None;
+        }
+        if !empty {
+            self.open.push(self.text.get(name_start..name_end)?);
+        }
+        self.at = content_end + if empty { 2 } else { 1 };
+        Some((lt, empty))
+    }
+
     /// The end tag `</name>` of the element opened last at the position
     /// reached, read when it is written so (no whitespace before `>`): the
     /// offset just past it, or `None` and nothing read. The same as

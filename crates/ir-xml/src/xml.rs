@@ -983,6 +983,53 @@ impl<'a> XmlStream<'a> {
         Some(at)
     }
 
+    /// A child `<name ...>` of the innermost open element with its
+    /// attributes written plainly, read at once when our scanner finds it
+    /// so at the position reached: what [`XmlStream::within`] would return
+    /// as its [`Inner::Open`], its attributes appended to `attrs`. `None`,
+    /// and nothing read, otherwise (some attributes may have been
+    /// appended).
+    #[inline(always)]
+    pub fn plain_start_with_attrs(
+        &mut self,
+        name: &'static str,
+        attrs: &mut Vec<Attr<'a>>,
+    ) -> Option<Opened<'a>> {
+        if self.skipped > 0 || self.open.len() > MAX_KEPT_DEPTH {
+            return None;
+        }
+        let Tokens::Own(scanner) = &mut self.tokens else {
+            return None;
+        };
+        let (at, empty) = scanner.plain_start_with_attrs(name.as_bytes(), true, attrs)?;
+        let end = scanner.position();
+        if !empty {
+            self.open.push(name);
+        }
+        Some(Opened {
+            name,
+            at,
+            end,
+            empty,
+        })
+    }
+
+    /// An empty `<name .../>` at the position reached, between two items of
+    /// a list, its attributes written plainly, read at once when our
+    /// scanner finds it so: what [`XmlStream::next`] would give as its
+    /// [`Item::Start`], its attributes in `attrs` (cleared first); here its
+    /// offset. `None`, and nothing read, otherwise.
+    #[inline(always)]
+    pub fn plain_empty_item(&mut self, name: &[u8], attrs: &mut Vec<Attr<'a>>) -> Option<usize> {
+        let Tokens::Own(scanner) = &mut self.tokens else {
+            return None;
+        };
+        attrs.clear();
+        scanner
+            .plain_start_with_attrs(name, false, attrs)
+            .map(|(at, _)| at)
+    }
+
     /// The end tag of the innermost open element, read at once when our
     /// scanner finds it written plainly at the position reached: what
     /// [`XmlStream::within`] would return as [`Inner::Close`], here the

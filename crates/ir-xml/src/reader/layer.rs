@@ -148,9 +148,13 @@ impl Builder<'_> {
             stream.enter(name);
             loop {
                 if skipping == 0 {
-                    match self.read_plainly(stream, scratch, &draft, &mut dim, level) {
+                    match self.read_plainly(stream, scratch, &draft, &mut dim, &mut skipping, level)
+                    {
                         Some(reached) => level = reached,
                         None => break,
+                    }
+                    if skipping > 0 {
+                        verbatim = Verbatim::Nothing;
                     }
                 }
                 scratch.attrs.clear();
@@ -335,12 +339,14 @@ impl Builder<'_> {
     }
 
     /// Reads from `level` on what is written plainly in the order a
-    /// layer's ports nearly always are (`<input>`, `<output>`, `<dim>`s
-    /// with a number, end tags), as the loop of [`Builder::read_layer`]
-    /// reads it event by event, without its events: they were most of a
-    /// layer's (relu_1000: 8 of 11). The level reached, where something
-    /// else comes (left to the loop), or `None` at the layer's own end tag.
-    /// Whitespace is passed over outside a `<dim>`, where the loop drops it.
+    /// layer's ports nearly always are (`<input>`, `<output>`, `<port>`s
+    /// with plain attributes, `<dim>`s with a number, end tags), as the
+    /// loop of [`Builder::read_layer`] reads it event by event, without its
+    /// events: they were most of a layer's (relu_1000: 10 of 11). The level
+    /// reached, where something else comes (left to the loop, which skips
+    /// a port without a valid id when `skipping` is set), or `None` at the
+    /// layer's own end tag. Whitespace is passed over outside a `<dim>`,
+    /// where the loop drops it.
     #[inline(always)]
     fn read_plainly<'x>(
         &mut self,
@@ -348,6 +354,7 @@ impl Builder<'_> {
         scratch: &mut LayerScratch<'x>,
         draft: &LayerDraft,
         dim: &mut DimText<'x>,
+        skipping: &mut usize,
         mut level: Level,
     ) -> Option<Level> {
         loop {
@@ -368,11 +375,34 @@ impl Builder<'_> {
                         return Some(level);
                     }
                 }
-                Level::Ports(_) => {
-                    if stream.plain_end().is_none() {
-                        return Some(level);
+                Level::Ports(is_input) => {
+                    if stream.plain_end().is_some() {
+                        level = Level::Layer;
+                        continue;
                     }
-                    level = Level::Layer;
+                    scratch.attrs.clear();
+                    let Some(port) = stream.plain_start_with_attrs("port", &mut scratch.attrs)
+                    else {
+                        return Some(level);
+                    };
+                    match self.port_head(&scratch.attrs, port.at, &draft.head) {
+                        Some(decl) => {
+                            scratch.ports(is_input).push(decl);
+                            scratch.dims.clear();
+                            if port.empty {
+                                dim.pieces = 0;
+                                self.close(Level::Port(is_input), scratch, draft, dim);
+                            } else {
+                                level = Level::Port(is_input);
+                            }
+                        }
+                        // Skipped, as the loop skips it.
+                        None if port.empty => {}
+                        None => {
+                            *skipping = 1;
+                            return Some(level);
+                        }
+                    }
                 }
                 Level::Port(is_input) => {
                     if let Some(at) = stream.plain_start(b"dim") {

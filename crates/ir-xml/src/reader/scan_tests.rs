@@ -400,6 +400,14 @@ fn ports_written_every_way_read_as_quick_xml_reads_them() {
         "<output><port id=\"1\"><dim>3</dim></port></output></layer><layer>".to_string(),
         "<output><port id=\"1\"><dim>3</dim></port></output>&#32;".to_string(),
         "<data/><input><port id=\"0\"><dim>3</dim></port></input><body><layers></layers></body>".to_string(),
+        "<input><port id=\"x\" precision=\"FP32\"><dim>3</dim></port><port id=\"1\"/></input>".to_string(),
+        "<rt_info><attribute name=\"a\"/></rt_info><input><port id=\"x\"><dim>3</dim></port></input>".to_string(),
+        "<input><port id=\"x\"/><port id=\"0\"/><port id=\"2\" precision=\"BAD\" names=\"a,b\"/></input>".to_string(),
+        "<input><port id = \"0\"><dim>3</dim></port><port\tid=\"1\"\n/></input>".to_string(),
+        "<input><port id=\"0\" id=\"1\"><dim>3</dim></port></input>".to_string(),
+        "<input><port id=\"0\" a=\"&amp;\"><dim>3</dim></port></input>".to_string(),
+        "<input><port id=\"0\"><dim>3</dim></port><port id=\"0\"><dim>4</dim></port></input>".to_string(),
+        "<input><ports id=\"0\"><dim>3</dim></ports></input>".to_string(),
     ];
     let mut scanned = 0;
     for body in &bodies {
