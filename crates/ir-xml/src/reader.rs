@@ -421,6 +421,20 @@ impl<'x> PendingEdge<'x> {
     }
 }
 
+/// What [`Builder::other_item`] did with an item of a list.
+enum Other<'x> {
+    /// The item is a `<layer>`, left to be read.
+    Layer {
+        tag: quick_xml::events::BytesStart<'x>,
+        empty: bool,
+        at: usize,
+    },
+    /// The item was read (or was text).
+    Read,
+    /// The list ends here.
+    End(ListEnd),
+}
+
 struct Builder<'a> {
     src: &'a str,
     lines: &'a LineIndex<'a>,
@@ -631,7 +645,6 @@ impl Builder<'_> {
         releaser: &mut Releaser<'_>,
         mut half: Half<'_>,
     ) -> Result<ListEnd, ReadError> {
-        let item_name = if list == "layers" { "layer" } else { "edge" };
         // One tree for every other item, one scratch for every layer: their
         // lists keep their capacity.
         let mut tree = Tree::default();
@@ -639,6 +652,7 @@ impl Builder<'_> {
         // The attributes of an `<edge/>` not split by the scanner.
         let mut edge_attrs = Vec::new();
         let is_edges = list == "edges";
+        let is_layers = list == "layers";
         loop {
             // The line break between two items, read as text only to be
             // dropped, is passed over (a tenth of the events of a model).
@@ -656,46 +670,84 @@ impl Builder<'_> {
                     continue;
                 }
             }
-            let Some(item) = stream.next_unless_at(stop)? else {
-                return Ok(ListEnd::Reached);
+            // Nearly every item of `<layers>`: its start tag without its event.
+            let plain_layer = if is_layers && position != stop {
+                scratch.attrs.clear();
+                stream.plain_item(b"layer", &mut scratch.attrs)
+            } else {
+                None
             };
-            match item {
-                Item::Start { tag, empty, at }
-                    if list == "layers" && tag.name().as_ref() == b"layer" =>
-                {
-                    self.read_layer(stream, &mut scratch, &tag, empty, at)?;
-                }
-                // Nearly every item of `<edges>`: straight from its
-                // attributes, as `PendingEdge::read` reads it from a tree.
-                Item::Start {
-                    tag,
-                    empty: true,
-                    at,
-                } if list == "edges" && tag.name().as_ref() == b"edge" => {
-                    let attrs = stream.tag_attrs(&tag, at, &mut edge_attrs)?;
-                    edges.push(PendingEdge::from_attrs(attrs, at));
-                }
-                Item::Start { tag, empty, at } => {
-                    stream.read_element(&mut tree, &tag, empty, at)?;
-                    let element = tree.root();
-                    if element.name() != item_name {
-                        self.ignored(element, &format!("not a `<{item_name}>` in `<{list}>`"));
-                    } else if list == "layers" {
-                        self.add_layer(element);
-                    } else {
-                        edges.push(PendingEdge::read(element));
+            let (name, empty, at) = match plain_layer {
+                Some((at, empty)) => ("layer", empty, at),
+                None => {
+                    let Some(item) = stream.next_unless_at(stop)? else {
+                        return Ok(ListEnd::Reached);
+                    };
+                    match self.other_item(stream, item, list, edges, &mut tree, &mut edge_attrs)? {
+                        Other::Layer { tag, empty, at } => {
+                            scratch.attrs.clear();
+                            let name = stream.push_tag_parts(&tag, at, &mut scratch.attrs)?;
+                            (name, empty, at)
+                        }
+                        Other::Read => continue,
+                        Other::End(end) => return Ok(end),
                     }
                 }
-                Item::Text { .. } => {}
-                Item::End { at } => return Ok(ListEnd::Closed { at }),
-                Item::Eof => {
-                    return Err(stream.error_at(
-                        self.src.len(),
-                        format!("unexpected end of file inside `<{list}>`"),
-                    ))
+            };
+            // One call, inlined here.
+            self.read_layer(stream, &mut scratch, name, empty, at)?;
+        }
+    }
+
+    /// Reads `item` of `<layers>` or `<edges>` other than a `<layer>`,
+    /// which it returns unread.
+    fn other_item<'x>(
+        &mut self,
+        stream: &mut XmlStream<'x>,
+        item: Item<'x>,
+        list: &str,
+        edges: &mut Vec<PendingEdge<'x>>,
+        tree: &mut Tree<'x>,
+        edge_attrs: &mut Vec<Attr<'x>>,
+    ) -> Result<Other<'x>, ReadError> {
+        let item_name = if list == "layers" { "layer" } else { "edge" };
+        match item {
+            Item::Start { tag, empty, at }
+                if list == "layers" && tag.name().as_ref() == b"layer" =>
+            {
+                return Ok(Other::Layer { tag, empty, at });
+            }
+            // Nearly every item of `<edges>`: straight from its attributes,
+            // as `PendingEdge::read` reads it from a tree.
+            Item::Start {
+                tag,
+                empty: true,
+                at,
+            } if list == "edges" && tag.name().as_ref() == b"edge" => {
+                let attrs = stream.tag_attrs(&tag, at, edge_attrs)?;
+                edges.push(PendingEdge::from_attrs(attrs, at));
+            }
+            Item::Start { tag, empty, at } => {
+                stream.read_element(tree, &tag, empty, at)?;
+                let element = tree.root();
+                if element.name() != item_name {
+                    self.ignored(element, &format!("not a `<{item_name}>` in `<{list}>`"));
+                } else if list == "layers" {
+                    self.add_layer(element);
+                } else {
+                    edges.push(PendingEdge::read(element));
                 }
             }
+            Item::Text { .. } => {}
+            Item::End { at } => return Ok(Other::End(ListEnd::Closed { at })),
+            Item::Eof => {
+                return Err(stream.error_at(
+                    self.src.len(),
+                    format!("unexpected end of file inside `<{list}>`"),
+                ))
+            }
         }
+        Ok(Other::Read)
     }
 
     /// The head of a `<layer>` whose start tag at `at` has `attrs`: its

@@ -1014,6 +1014,20 @@ impl<'a> XmlStream<'a> {
         })
     }
 
+    /// A `<name ...>` or `<name .../>` at the position reached, between two
+    /// items of a list, its attributes written plainly, read at once when
+    /// our scanner finds it so: what [`XmlStream::next`] would give as its
+    /// [`Item::Start`], its attributes appended to `attrs`; here its offset
+    /// and whether it is empty. `None`, and nothing read, otherwise (some
+    /// attributes may have been appended).
+    #[inline(always)]
+    pub fn plain_item(&mut self, name: &[u8], attrs: &mut Vec<Attr<'a>>) -> Option<(usize, bool)> {
+        let Tokens::Own(scanner) = &mut self.tokens else {
+            return None;
+        };
+        scanner.plain_start_with_attrs(name, true, attrs)
+    }
+
     /// An empty `<name .../>` at the position reached, between two items of
     /// a list, its attributes written plainly, read at once when our
     /// scanner finds it so: what [`XmlStream::next`] would give as its

@@ -12,7 +12,6 @@
 use std::borrow::Cow;
 
 use ir::{BodyRole, PortDecl};
-use quick_xml::events::BytesStart;
 
 use super::{Builder, LayerDraft};
 use crate::xml::{Attr, Inner, Tree, XmlStream};
@@ -37,7 +36,7 @@ const BACK_EDGES_SLOT: usize = 6;
 #[derive(Default)]
 pub(super) struct LayerScratch<'x> {
     /// The attributes of the element met last.
-    attrs: Vec<Attr<'x>>,
+    pub(super) attrs: Vec<Attr<'x>>,
     /// The ports of the layer so far, moved into vectors of their exact
     /// size when the layer ends (the graph keeps them all).
     inputs: Vec<PortDecl>,
@@ -117,20 +116,19 @@ enum Verbatim {
 }
 
 impl Builder<'_> {
-    /// Reads the `<layer>` whose start tag `tag` at byte `at` was just read
-    /// (`empty`: `<layer/>`) and adds its node. One loop over the layer's
+    /// Reads the `<layer>` whose start tag at byte `at`, named `name`, with
+    /// the attributes in `scratch.attrs`, was just read (`empty`:
+    /// `<layer/>`) and adds its node. One loop over the layer's
     /// events with the place in it as a [`Level`]: a function per element
     /// kind, each with its own loop over the events, measured slower.
     pub(super) fn read_layer<'x>(
         &mut self,
         stream: &mut XmlStream<'x>,
         scratch: &mut LayerScratch<'x>,
-        tag: &BytesStart<'_>,
+        name: &'x str,
         empty: bool,
         at: usize,
     ) -> Result<(), ReadError> {
-        scratch.attrs.clear();
-        let name = stream.push_tag_parts(tag, at, &mut scratch.attrs)?;
         let mut draft = self.layer_head(&scratch.attrs, at);
         // The bodies and port maps kept, in file order, by their slot.
         let mut bodies: Vec<(BodyRole, usize)> = Vec::new();
@@ -148,8 +146,15 @@ impl Builder<'_> {
             stream.enter(name);
             loop {
                 if skipping == 0 {
-                    match self.read_plainly(stream, scratch, &draft, &mut dim, &mut skipping, level)
-                    {
+                    let plainly = self.read_plainly(
+                        stream,
+                        scratch,
+                        &mut draft,
+                        &mut dim,
+                        &mut skipping,
+                        level,
+                    );
+                    match plainly {
                         Some(reached) => level = reached,
                         None => break,
                     }
@@ -352,7 +357,7 @@ impl Builder<'_> {
         &mut self,
         stream: &mut XmlStream<'x>,
         scratch: &mut LayerScratch<'x>,
-        draft: &LayerDraft,
+        draft: &mut LayerDraft,
         dim: &mut DimText<'x>,
         skipping: &mut usize,
         mut level: Level,
@@ -371,8 +376,20 @@ impl Builder<'_> {
                         level = Level::Ports(true);
                     } else if stream.plain_start(b"output").is_some() {
                         level = Level::Ports(false);
-                    } else {
+                    } else if draft.data.is_some() {
                         return Some(level);
+                    } else {
+                        scratch.attrs.clear();
+                        let Some(data) = stream.plain_start_with_attrs("data", &mut scratch.attrs)
+                        else {
+                            return Some(level);
+                        };
+                        draft.data = Some((super::owned_attributes(&scratch.attrs), data.at));
+                        if !data.empty {
+                            // Its content is checked, as the loop checks it.
+                            *skipping = 1;
+                            return Some(level);
+                        }
                     }
                 }
                 Level::Ports(is_input) => {

@@ -423,3 +423,47 @@ fn ports_written_every_way_read_as_quick_xml_reads_them() {
     }
     assert!(scanned >= 40, "{scanned}");
 }
+
+#[test]
+fn layer_tags_and_data_written_every_way_read_as_quick_xml_reads_them() {
+    // A `<layer>`'s start tag and its `<data>` are read at once when
+    // their attributes are written plainly: around that, the outcome is
+    // quick-xml's.
+    let heads = [
+        "<layer id=\"0\" name=\"x\" type=\"Parameter\" version=\"opset1\">",
+        "<layer\tid=\"0\"\nname='x' type=\"Parameter\" version=\"opset1\" >",
+        "<layer id = \"0\" name=\"x\" type=\"Parameter\" version=\"opset1\">",
+        "<layer id=\"0\" id=\"1\" name=\"x\" type=\"Parameter\" version=\"opset1\">",
+        "<layer id=\"0\" name=\"&lt;x\" type=\"Parameter\" version=\"opset1\">",
+        "<layer id=\"0\" type=\"Parameter\" extra=\"e\">",
+        "<layer>",
+        "<layers id=\"0\">",
+    ];
+    let datas = [
+        "<data shape=\"3\" element_type=\"f32\"/>",
+        "<data shape=\"3\" element_type=\"f32\" />",
+        "<data shape=\"3\" element_type=\"f32\"></data>",
+        "<data shape=\"3\" element_type=\"f32\">\n<x a=\"1\"/>t</data>",
+        "<data shape=\"3\" element_type=\"f32\"/><data shape=\"4\"/>",
+        "<data shape=\"3\" shape=\"4\"/>",
+        "<data shape=\"&#51;\" element_type=\"f32\"/>",
+        "<data/>",
+        "<data >",
+        "",
+    ];
+    let mut scanned = 0;
+    for head in heads {
+        for data in datas {
+            let end = if data == "<data >" { "</data>" } else { "" };
+            let xml = format!(
+                "<?xml version=\"1.0\"?>\n<net name=\"n\" version=\"11\"><layers>\n{head}{data}{end}\
+                 <output><port id=\"0\" precision=\"FP32\"><dim>3</dim></port></output></layer>\n\
+                 <layer id=\"1\" name=\"y\" type=\"Result\" version=\"opset1\"><input>\
+                 <port id=\"0\"><dim>3</dim></port></input></layer>\n</layers>\n\
+                 <edges><edge from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"/></edges></net>\n"
+            );
+            scanned += usize::from(check(head, &xml, &None));
+        }
+    }
+    assert!(scanned >= 50, "{scanned}");
+}
