@@ -952,7 +952,7 @@ impl<'a> XmlStream<'a> {
     /// `Scanner::plain_text_and_end`): what `within` would give as that
     /// text and then its close, without the two events. `None`, and
     /// nothing read, otherwise.
-    #[inline]
+    #[inline(always)]
     pub fn plain_text_and_close(&mut self) -> Option<&'a str> {
         if self.skipped > 0 || self.open.len() < 2 {
             return None;
