@@ -145,11 +145,10 @@ pub(crate) fn read_with(
     let xml = xml.strip_prefix('\u{feff}').unwrap_or(xml);
     let mut releaser = Releaser::new(mapped, full_len - xml.len());
     let lines = LineIndex::new(xml);
-    let (layer_estimate, edge_estimate) = item_estimate(xml);
+    let layer_estimate = layer_estimate(xml);
     let mut stream = XmlStream::new(xml, &lines, tokenizer);
     let mut graph = Graph::default();
     graph.graph.reserve_nodes(layer_estimate);
-    graph.graph.reserve_edges(edge_estimate);
     let mut builder = Builder::new(xml, &lines, graph, weights, weights_name, None);
     let plan = SplitPlan {
         mapped,
@@ -183,7 +182,8 @@ pub(crate) fn read_with(
     }
     builder.net_attributes(&root_attrs, at);
 
-    let mut edges = Vec::with_capacity(edge_estimate);
+    // Sized when `<edges>` starts (see `edge_estimate`).
+    let mut edges = Vec::new();
     // The model's `<rt_info>` is kept until every layer is read; the tree
     // of the other elements of `<net>` is reused.
     let mut model_rt_info = Tree::default();
@@ -241,6 +241,8 @@ pub(crate) fn read_with(
         }
     }
 
+    // At most one graph edge per `<edge>`: the vector made at its size.
+    builder.graph.graph.reserve_edges(edges.len());
     for edge in &edges {
         builder.add_edge(edge);
     }
@@ -256,31 +258,47 @@ pub(crate) fn read_with(
     })
 }
 
-/// Texts up to this size are searched for how many layers and edges they
-/// hold before reading (see [`item_estimate`]).
+/// Texts up to this size are searched for how many layers they hold
+/// before reading (see [`layer_estimate`]).
 const ESTIMATED_UP_TO: usize = 4 << 20;
 
-/// About how many `<layer>`s and `<edge>`s `xml` holds (their start tags
-/// counted, those of bodies too), so that the graph's node and edge vectors
-/// and the list of edges are made at their size once instead of grown by
-/// doubling: each growth copied the nodes so far into fresh pages, and in a
-/// fresh process every fresh page is a page fault (a 1,000-layer model's
-/// nodes are a quarter of a MiB). A larger text is not searched: the search
-/// would make all of a mapped text resident at once, which reading it a
-/// stretch at a time avoids, and its vectors' growth is a small part of its
-/// read. An estimate only sizes vectors: a text made of `<layer ` (in
-/// comments, say) gets at most one slot per 32 bytes.
-fn item_estimate(xml: &str) -> (usize, usize) {
+/// About how many `<layer>`s `xml` holds (their start tags counted, those
+/// of bodies too), so that the graph's node vector is made at its size once
+/// instead of grown by doubling: each growth copied the nodes so far into
+/// fresh pages, and in a fresh process every fresh page is a page fault (a
+/// 1,000-layer model's nodes are a quarter of a MiB). A larger text is not
+/// searched: the search would make all of a mapped text resident at once,
+/// which reading it a stretch at a time avoids, and its vectors' growth is a
+/// small part of its read. An estimate only sizes vectors: a text made of
+/// `<layer ` (in comments, say) gets at most one slot per 32 bytes.
+fn layer_estimate(xml: &str) -> usize {
     if xml.len() > ESTIMATED_UP_TO {
-        return (0, 0);
+        return 0;
     }
-    let most = xml.len() / 32;
-    let count = |tag: &str| {
-        memchr::memmem::find_iter(xml.as_bytes(), tag)
-            .count()
-            .min(most)
+    memchr::memmem::find_iter(xml.as_bytes(), "<layer ")
+        .count()
+        .min(xml.len() / 32)
+}
+
+/// About how many `<edge>`s the model's `<edges>`, whose content starts at
+/// byte `from`, holds: what is left of the text over the length of its
+/// first edge (up to the next `<`). Writers put every edge on a line of its
+/// own, the first ones with the shortest ids, so this is a little over the
+/// count, found without counting (a count of `<edge ` over the whole text
+/// was 2% of reading relu_1000: the search stops at every edge). For the
+/// list of edges, sized once (see [`layer_estimate`]); at most one slot
+/// per 32 bytes, none for a text not searched.
+fn edge_estimate(xml: &str, from: usize) -> usize {
+    if xml.len() > ESTIMATED_UP_TO {
+        return 0;
+    }
+    let rest = xml.as_bytes().get(from..).unwrap_or_default();
+    let Some(first) = memchr::memmem::find(rest, b"<edge ") else {
+        return 0;
     };
-    (count("<layer "), count("<edge "))
+    let after = rest.get(first + 1..).unwrap_or_default();
+    let length = memchr::memchr(b'<', after).map_or(rest.len(), |next| next + 1);
+    (rest.len() - first) / length.max(32)
 }
 
 /// `text` without leading and trailing whitespace, as [`str::trim`] gives
@@ -343,11 +361,16 @@ struct EdgeEnds<'x> {
 
 impl<'x> PendingEdge<'x> {
     fn read(edge: Element<'_, 'x>) -> Self {
+        Self::from_attrs(edge.attrs(), edge.start())
+    }
+
+    /// The edge whose start tag at byte `at` has `attrs`.
+    fn from_attrs(attrs: &[Attr<'x>], at: usize) -> Self {
         // One pass over the attributes (four searches by key were a tenth of
         // an edge); the first of a key counts, as for `Element::attr`, and
         // the problems come in the same order as before.
         let (mut from_layer, mut to_layer, mut from_port, mut to_port) = (None, None, None, None);
-        for (key, value) in edge.attrs() {
+        for (key, value) in attrs {
             let slot = match *key {
                 "from-layer" => &mut from_layer,
                 "to-layer" => &mut to_layer,
@@ -394,11 +417,22 @@ impl<'x> PendingEdge<'x> {
             }),
             _ => Err(problems.join(", ")),
         };
-        PendingEdge {
-            at: edge.start(),
-            ends,
-        }
+        PendingEdge { at, ends }
     }
+}
+
+/// What [`Builder::other_item`] did with an item of a list.
+enum Other<'x> {
+    /// The item is a `<layer>`, left to be read.
+    Layer {
+        tag: quick_xml::events::BytesStart<'x>,
+        empty: bool,
+        at: usize,
+    },
+    /// The item was read (or was text).
+    Read,
+    /// The list ends here.
+    End(ListEnd),
 }
 
 struct Builder<'a> {
@@ -594,6 +628,8 @@ impl Builder<'_> {
             if let Some(from) = plan.split_point(self.src, stream.position()) {
                 return self.read_layers_split(stream, edges, releaser, plan, from);
             }
+        } else if edges.is_empty() {
+            edges.reserve_exact(edge_estimate(self.src, stream.position()));
         }
         self.read_items(stream, list, edges, releaser, Half::Whole)
             .map(drop)
@@ -609,48 +645,109 @@ impl Builder<'_> {
         releaser: &mut Releaser<'_>,
         mut half: Half<'_>,
     ) -> Result<ListEnd, ReadError> {
-        let item_name = if list == "layers" { "layer" } else { "edge" };
         // One tree for every other item, one scratch for every layer: their
         // lists keep their capacity.
         let mut tree = Tree::default();
         let mut scratch = LayerScratch::default();
+        // The attributes of an `<edge/>` not split by the scanner.
+        let mut edge_attrs = Vec::new();
+        let is_edges = list == "edges";
+        let is_layers = list == "layers";
         loop {
+            // The line break between two items, read as text only to be
+            // dropped, is passed over (a tenth of the events of a model).
+            stream.skip_blank_text();
             let position = stream.position();
             releaser.reached(position);
             let stop = match half.before_item(position) {
                 Ok(stop) => stop,
                 Err(end) => return Ok(end),
             };
-            let Some(item) = stream.next_unless_at(stop)? else {
-                return Ok(ListEnd::Reached);
-            };
-            match item {
-                Item::Start { tag, empty, at }
-                    if list == "layers" && tag.name().as_ref() == b"layer" =>
-                {
-                    self.read_layer(stream, &mut scratch, &tag, empty, at)?;
-                }
-                Item::Start { tag, empty, at } => {
-                    stream.read_element(&mut tree, &tag, empty, at)?;
-                    let element = tree.root();
-                    if element.name() != item_name {
-                        self.ignored(element, &format!("not a `<{item_name}>` in `<{list}>`"));
-                    } else if list == "layers" {
-                        self.add_layer(element);
-                    } else {
-                        edges.push(PendingEdge::read(element));
-                    }
-                }
-                Item::Text { .. } => {}
-                Item::End { at } => return Ok(ListEnd::Closed { at }),
-                Item::Eof => {
-                    return Err(stream.error_at(
-                        self.src.len(),
-                        format!("unexpected end of file inside `<{list}>`"),
-                    ))
+            // Nearly every item of `<edges>`, without its event.
+            if is_edges && position != stop {
+                if let Some(at) = stream.plain_empty_item(b"edge", &mut edge_attrs) {
+                    edges.push(PendingEdge::from_attrs(&edge_attrs, at));
+                    continue;
                 }
             }
+            // Nearly every item of `<layers>`: its start tag without its event.
+            let plain_layer = if is_layers && position != stop {
+                scratch.attrs.clear();
+                stream.plain_item(b"layer", &mut scratch.attrs)
+            } else {
+                None
+            };
+            let (name, empty, at) = match plain_layer {
+                Some((at, empty)) => ("layer", empty, at),
+                None => {
+                    let Some(item) = stream.next_unless_at(stop)? else {
+                        return Ok(ListEnd::Reached);
+                    };
+                    match self.other_item(stream, item, list, edges, &mut tree, &mut edge_attrs)? {
+                        Other::Layer { tag, empty, at } => {
+                            scratch.attrs.clear();
+                            let name = stream.push_tag_parts(&tag, at, &mut scratch.attrs)?;
+                            (name, empty, at)
+                        }
+                        Other::Read => continue,
+                        Other::End(end) => return Ok(end),
+                    }
+                }
+            };
+            // One call, inlined here.
+            self.read_layer(stream, &mut scratch, name, empty, at)?;
         }
+    }
+
+    /// Reads `item` of `<layers>` or `<edges>` other than a `<layer>`,
+    /// which it returns unread.
+    fn other_item<'x>(
+        &mut self,
+        stream: &mut XmlStream<'x>,
+        item: Item<'x>,
+        list: &str,
+        edges: &mut Vec<PendingEdge<'x>>,
+        tree: &mut Tree<'x>,
+        edge_attrs: &mut Vec<Attr<'x>>,
+    ) -> Result<Other<'x>, ReadError> {
+        let item_name = if list == "layers" { "layer" } else { "edge" };
+        match item {
+            Item::Start { tag, empty, at }
+                if list == "layers" && tag.name().as_ref() == b"layer" =>
+            {
+                return Ok(Other::Layer { tag, empty, at });
+            }
+            // Nearly every item of `<edges>`: straight from its attributes,
+            // as `PendingEdge::read` reads it from a tree.
+            Item::Start {
+                tag,
+                empty: true,
+                at,
+            } if list == "edges" && tag.name().as_ref() == b"edge" => {
+                let attrs = stream.tag_attrs(&tag, at, edge_attrs)?;
+                edges.push(PendingEdge::from_attrs(attrs, at));
+            }
+            Item::Start { tag, empty, at } => {
+                stream.read_element(tree, &tag, empty, at)?;
+                let element = tree.root();
+                if element.name() != item_name {
+                    self.ignored(element, &format!("not a `<{item_name}>` in `<{list}>`"));
+                } else if list == "layers" {
+                    self.add_layer(element);
+                } else {
+                    edges.push(PendingEdge::read(element));
+                }
+            }
+            Item::Text { .. } => {}
+            Item::End { at } => return Ok(Other::End(ListEnd::Closed { at })),
+            Item::Eof => {
+                return Err(stream.error_at(
+                    self.src.len(),
+                    format!("unexpected end of file inside `<{list}>`"),
+                ))
+            }
+        }
+        Ok(Other::Read)
     }
 
     /// The head of a `<layer>` whose start tag at `at` has `attrs`: its

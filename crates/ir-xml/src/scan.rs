@@ -45,22 +45,28 @@ const fn stops(equals: bool) -> [bool; 256] {
 fn stop_at(bytes: &[u8], from: usize, stops: &[bool; 256]) -> usize {
     let rest = bytes.get(from..).unwrap_or_default();
     // Every stop is below `@`, and most names and keys are lower-case
-    // letters and `_`: the first byte below `@` of the first word is
-    // found at once, and is the stop unless it is a digit, `-`, `.` or
-    // `:` (looked past byte by byte).
-    if let Some(word) = rest.first_chunk::<8>() {
-        let flags = bytes_below(u64::from_le_bytes(*word), b'@');
-        if flags != 0 {
-            let at = flags.trailing_zeros() as usize / 8;
+    // letters, `_` and `-`: eight bytes at a time, only the bytes below `@`
+    // are looked up (the flags after the first may include a byte that is
+    // not below `@`, never miss one that is, and every flagged byte is
+    // looked up). A byte-by-byte search after a `-` or a digit in the first
+    // word (`from-layer`, `precision`) was a fifth of splitting a tag.
+    let (words, tail) = rest.as_chunks::<8>();
+    for (index, word) in words.iter().enumerate() {
+        let mut flags = bytes_below(u64::from_le_bytes(*word), b'@');
+        while flags != 0 {
+            let at = index * 8 + flags.trailing_zeros() as usize / 8;
             if stops[usize::from(rest[at])] {
                 return from + at;
             }
+            flags &= flags - 1;
         }
     }
-    from + rest
-        .iter()
-        .position(|&b| stops[usize::from(b)])
-        .unwrap_or(rest.len())
+    let done = words.len() * 8;
+    from + done
+        + tail
+            .iter()
+            .position(|&b| stops[usize::from(b)])
+            .unwrap_or(tail.len())
 }
 
 /// quick-xml's events of a document, read by our own scanner.
@@ -148,6 +154,100 @@ impl<'a> Scanner<'a> {
             Some(_) => self.start_tag(lt, attrs),
             None => None,
         }
+    }
+
+    /// Moves past whitespace (XML's four blanks) when a `<` follows it:
+    /// what [`Scanner::next_event`] would give as a text of only
+    /// whitespace, for a caller that drops it.
+    #[inline]
+    pub fn skip_blank_text(&mut self) {
+        let bytes = self.text.as_bytes();
+        let mut at = self.at;
+        while at < bytes.len() && is_blank(bytes[at]) {
+            at += 1;
+        }
+        if bytes.get(at) == Some(&b'<') {
+            self.at = at;
+        }
+    }
+
+    /// The start tag `<name>` (no attributes, no whitespace) at the
+    /// position reached, read when it is written so: the offset of its
+    /// `<`, or `None` and nothing read. The same as [`Scanner::next_event`]
+    /// giving that start tag.
+    #[inline(always)]
+    pub fn plain_start(&mut self, name: &[u8]) -> Option<(usize, &'a str)> {
+        let bytes = self.text.as_bytes();
+        let lt = self.at;
+        let name_start = lt + 1;
+        let name_end = name_start + name.len();
+        if bytes.get(lt) != Some(&b'<')
+            || bytes.get(name_start..name_end) != Some(name)
+            || bytes.get(name_end) != Some(&b'>')
+        {
+            return None;
+        }
+        // A stretch of the text, as every open name is (see `same_name`).
+        let open = self.text.get(name_start..name_end)?;
+        self.open.push(open);
+        self.at = name_end + 1;
+        Some((lt, open))
+    }
+
+    /// The start tag `<name ...>` or `<name .../>` at the position reached,
+    /// its attributes written plainly, read when it is written so (only an
+    /// empty one unless `nonempty`): the offset of its `<` and whether it
+    /// is empty, its attributes appended to `attrs` as
+    /// [`Scanner::next_event`] appends them; or `None` and nothing read
+    /// (some attributes may have been appended).
+    #[inline(always)]
+    pub fn plain_start_with_attrs(
+        &mut self,
+        name: &[u8],
+        nonempty: bool,
+        attrs: &mut Vec<Attr<'a>>,
+    ) -> Option<(usize, bool)> {
+        let bytes = self.text.as_bytes();
+        let lt = self.at;
+        let name_start = lt + 1;
+        let name_end = name_start + name.len();
+        if bytes.get(lt) != Some(&b'<')
+            || bytes.get(name_start..name_end) != Some(name)
+            || !bytes.get(name_end).is_some_and(|&b| is_blank(b))
+        {
+            return None;
+        }
+        let (content_end, empty) = self.split_attrs_from(name_end, attrs)?;
+        if !empty && !nonempty {
+            return None;
+        }
+        if !empty {
+            self.open.push(self.text.get(name_start..name_end)?);
+        }
+        self.at = content_end + if empty { 2 } else { 1 };
+        Some((lt, empty))
+    }
+
+    /// The end tag `</name>` of the element opened last at the position
+    /// reached, read when it is written so (no whitespace before `>`): the
+    /// offset just past it, or `None` and nothing read. The same as
+    /// [`Scanner::next_event`] giving that end tag.
+    #[inline(always)]
+    pub fn plain_end(&mut self) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        let lt = self.at;
+        let open = *self.open.last()?;
+        let name_start = lt + 2;
+        let name_end = name_start + open.len();
+        if bytes.get(lt..name_start) != Some(b"</")
+            || !same_name(bytes, name_start, self.text, open)
+            || bytes.get(name_end) != Some(&b'>')
+        {
+            return None;
+        }
+        self.open.pop();
+        self.at = name_end + 1;
+        Some(self.at)
     }
 
     /// The text of the element opened last and its end tag, read at once
@@ -406,6 +506,56 @@ fn tag_end(bytes: &[u8], from: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stops_are_found_as_a_byte_search_finds_them() {
+        // Random texts of name bytes, digits, `-`, stops and non-ASCII,
+        // searched from every offset.
+        let pieces: [&[u8]; 14] = [
+            b"a",
+            b"Z",
+            b"_",
+            b"-",
+            b".",
+            b"7",
+            b":",
+            b"=",
+            b" ",
+            b"\t",
+            b"/",
+            b"\"",
+            b">",
+            "\u{e9}".as_bytes(),
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        for _ in 0..3_000 {
+            let mut text = Vec::new();
+            for _ in 0..next(40) {
+                let piece = if next(4) == 0 {
+                    pieces[next(pieces.len())]
+                } else {
+                    pieces[next(7)]
+                };
+                text.extend_from_slice(piece);
+            }
+            for stops in [&NAME_STOPS, &KEY_STOPS] {
+                for from in 0..=text.len() {
+                    let expected = from
+                        + text[from..]
+                            .iter()
+                            .position(|&b| stops[usize::from(b)])
+                            .unwrap_or(text.len() - from);
+                    assert_eq!(stop_at(&text, from, stops), expected, "{text:?} {from}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn end_tag_names_compare_as_bytes_do() {

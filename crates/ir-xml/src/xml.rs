@@ -738,6 +738,34 @@ impl<'a> XmlStream<'a> {
         Ok(name)
     }
 
+    /// The unescaped attributes of the start tag at byte `at` just returned
+    /// by [`XmlStream::next`]: those our scanner split, or else split into
+    /// `scratch` (cleared first), with the errors of
+    /// [`XmlStream::push_tag_parts`].
+    pub fn tag_attrs<'s>(
+        &'s self,
+        tag: &BytesStart<'_>,
+        at: usize,
+        scratch: &'s mut Vec<Attr<'a>>,
+    ) -> Result<&'s [Attr<'a>], ReadError> {
+        if self.split(at).is_some() {
+            return Ok(&self.item_attrs);
+        }
+        scratch.clear();
+        self.push_tag_parts(tag, at, scratch)?;
+        Ok(scratch)
+    }
+
+    /// Passes over whitespace up to the next `<` when our scanner reads:
+    /// the text [`XmlStream::next`] would give as `Item::Text { blank:
+    /// true }`, for a caller that drops it.
+    #[inline]
+    pub fn skip_blank_text(&mut self) {
+        if let Tokens::Own(scanner) = &mut self.tokens {
+            scanner.skip_blank_text();
+        }
+    }
+
     /// Reads the element whose start tag was just returned by [`XmlStream::next`],
     /// with all its descendants, into `tree` (cleared first; its root is the
     /// element).
@@ -924,7 +952,7 @@ impl<'a> XmlStream<'a> {
     /// `Scanner::plain_text_and_end`): what `within` would give as that
     /// text and then its close, without the two events. `None`, and
     /// nothing read, otherwise.
-    #[inline]
+    #[inline(always)]
     pub fn plain_text_and_close(&mut self) -> Option<&'a str> {
         if self.skipped > 0 || self.open.len() < 2 {
             return None;
@@ -935,6 +963,102 @@ impl<'a> XmlStream<'a> {
         let text = scanner.plain_text_and_end()?;
         self.open.pop();
         Some(text)
+    }
+
+    /// A child `<name>` (no attributes) of the innermost open element,
+    /// read at once when our scanner finds it written so at the position
+    /// reached: what [`XmlStream::within`] would return as its
+    /// [`Inner::Open`] (not empty, ending where the reader is then), here
+    /// its offset. `None`, and nothing read, otherwise.
+    #[inline(always)]
+    pub fn plain_start(&mut self, name: &[u8]) -> Option<usize> {
+        if self.skipped > 0 || self.open.len() > MAX_KEPT_DEPTH {
+            return None;
+        }
+        let Tokens::Own(scanner) = &mut self.tokens else {
+            return None;
+        };
+        let (at, name) = scanner.plain_start(name)?;
+        self.open.push(name);
+        Some(at)
+    }
+
+    /// A child `<name ...>` of the innermost open element with its
+    /// attributes written plainly, read at once when our scanner finds it
+    /// so at the position reached: what [`XmlStream::within`] would return
+    /// as its [`Inner::Open`], its attributes appended to `attrs`. `None`,
+    /// and nothing read, otherwise (some attributes may have been
+    /// appended).
+    #[inline(always)]
+    pub fn plain_start_with_attrs(
+        &mut self,
+        name: &'static str,
+        attrs: &mut Vec<Attr<'a>>,
+    ) -> Option<Opened<'a>> {
+        if self.skipped > 0 || self.open.len() > MAX_KEPT_DEPTH {
+            return None;
+        }
+        let Tokens::Own(scanner) = &mut self.tokens else {
+            return None;
+        };
+        let (at, empty) = scanner.plain_start_with_attrs(name.as_bytes(), true, attrs)?;
+        let end = scanner.position();
+        if !empty {
+            self.open.push(name);
+        }
+        Some(Opened {
+            name,
+            at,
+            end,
+            empty,
+        })
+    }
+
+    /// A `<name ...>` or `<name .../>` at the position reached, between two
+    /// items of a list, its attributes written plainly, read at once when
+    /// our scanner finds it so: what [`XmlStream::next`] would give as its
+    /// [`Item::Start`], its attributes appended to `attrs`; here its offset
+    /// and whether it is empty. `None`, and nothing read, otherwise (some
+    /// attributes may have been appended).
+    #[inline(always)]
+    pub fn plain_item(&mut self, name: &[u8], attrs: &mut Vec<Attr<'a>>) -> Option<(usize, bool)> {
+        let Tokens::Own(scanner) = &mut self.tokens else {
+            return None;
+        };
+        scanner.plain_start_with_attrs(name, true, attrs)
+    }
+
+    /// An empty `<name .../>` at the position reached, between two items of
+    /// a list, its attributes written plainly, read at once when our
+    /// scanner finds it so: what [`XmlStream::next`] would give as its
+    /// [`Item::Start`], its attributes in `attrs` (cleared first); here its
+    /// offset. `None`, and nothing read, otherwise.
+    #[inline(always)]
+    pub fn plain_empty_item(&mut self, name: &[u8], attrs: &mut Vec<Attr<'a>>) -> Option<usize> {
+        let Tokens::Own(scanner) = &mut self.tokens else {
+            return None;
+        };
+        attrs.clear();
+        scanner
+            .plain_start_with_attrs(name, false, attrs)
+            .map(|(at, _)| at)
+    }
+
+    /// The end tag of the innermost open element, read at once when our
+    /// scanner finds it written plainly at the position reached: what
+    /// [`XmlStream::within`] would return as [`Inner::Close`], here the
+    /// offset just past it. `None`, and nothing read, otherwise.
+    #[inline(always)]
+    pub fn plain_end(&mut self) -> Option<usize> {
+        if self.skipped > 0 || self.open.is_empty() {
+            return None;
+        }
+        let Tokens::Own(scanner) = &mut self.tokens else {
+            return None;
+        };
+        let end = scanner.plain_end()?;
+        self.open.pop();
+        Some(end)
     }
 
     /// Checks the start tag of an element too deep to keep, as one kept

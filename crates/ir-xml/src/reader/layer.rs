@@ -12,7 +12,6 @@
 use std::borrow::Cow;
 
 use ir::{BodyRole, PortDecl};
-use quick_xml::events::BytesStart;
 
 use super::{Builder, LayerDraft};
 use crate::xml::{Attr, Inner, Tree, XmlStream};
@@ -37,7 +36,7 @@ const BACK_EDGES_SLOT: usize = 6;
 #[derive(Default)]
 pub(super) struct LayerScratch<'x> {
     /// The attributes of the element met last.
-    attrs: Vec<Attr<'x>>,
+    pub(super) attrs: Vec<Attr<'x>>,
     /// The ports of the layer so far, moved into vectors of their exact
     /// size when the layer ends (the graph keeps them all).
     inputs: Vec<PortDecl>,
@@ -117,20 +116,19 @@ enum Verbatim {
 }
 
 impl Builder<'_> {
-    /// Reads the `<layer>` whose start tag `tag` at byte `at` was just read
-    /// (`empty`: `<layer/>`) and adds its node. One loop over the layer's
+    /// Reads the `<layer>` whose start tag at byte `at`, named `name`, with
+    /// the attributes in `scratch.attrs`, was just read (`empty`:
+    /// `<layer/>`) and adds its node. One loop over the layer's
     /// events with the place in it as a [`Level`]: a function per element
     /// kind, each with its own loop over the events, measured slower.
     pub(super) fn read_layer<'x>(
         &mut self,
         stream: &mut XmlStream<'x>,
         scratch: &mut LayerScratch<'x>,
-        tag: &BytesStart<'_>,
+        name: &'x str,
         empty: bool,
         at: usize,
     ) -> Result<(), ReadError> {
-        scratch.attrs.clear();
-        let name = stream.push_tag_parts(tag, at, &mut scratch.attrs)?;
         let mut draft = self.layer_head(&scratch.attrs, at);
         // The bodies and port maps kept, in file order, by their slot.
         let mut bodies: Vec<(BodyRole, usize)> = Vec::new();
@@ -147,6 +145,23 @@ impl Builder<'_> {
         if !empty {
             stream.enter(name);
             loop {
+                if skipping == 0 {
+                    let plainly = self.read_plainly(
+                        stream,
+                        scratch,
+                        &mut draft,
+                        &mut dim,
+                        &mut skipping,
+                        level,
+                    );
+                    match plainly {
+                        Some(reached) => level = reached,
+                        None => break,
+                    }
+                    if skipping > 0 {
+                        verbatim = Verbatim::Nothing;
+                    }
+                }
                 scratch.attrs.clear();
                 // Whitespace before a `<dim>`'s first other text is left out,
                 // as the tree leaves it out.
@@ -326,6 +341,105 @@ impl Builder<'_> {
         let back_edges = has_back_edges.then(|| trees[BACK_EDGES_SLOT].root());
         self.finish_layer(draft, kept(bodies), kept(port_maps), back_edges);
         Ok(())
+    }
+
+    /// Reads from `level` on what is written plainly in the order a
+    /// layer's ports nearly always are (`<input>`, `<output>`, `<port>`s
+    /// with plain attributes, `<dim>`s with a number, end tags), as the
+    /// loop of [`Builder::read_layer`] reads it event by event, without its
+    /// events: they were most of a layer's (relu_1000: 10 of 11). The level
+    /// reached, where something else comes (left to the loop, which skips
+    /// a port without a valid id when `skipping` is set), or `None` at the
+    /// layer's own end tag. Whitespace is passed over outside a `<dim>`,
+    /// where the loop drops it.
+    #[inline(always)]
+    fn read_plainly<'x>(
+        &mut self,
+        stream: &mut XmlStream<'x>,
+        scratch: &mut LayerScratch<'x>,
+        draft: &mut LayerDraft,
+        dim: &mut DimText<'x>,
+        skipping: &mut usize,
+        mut level: Level,
+    ) -> Option<Level> {
+        loop {
+            if let Level::Dim(_) = level {
+                return Some(level);
+            }
+            stream.skip_blank_text();
+            match level {
+                Level::Layer => {
+                    if stream.plain_end().is_some() {
+                        return None;
+                    }
+                    if stream.plain_start(b"input").is_some() {
+                        level = Level::Ports(true);
+                    } else if stream.plain_start(b"output").is_some() {
+                        level = Level::Ports(false);
+                    } else if draft.data.is_some() {
+                        return Some(level);
+                    } else {
+                        scratch.attrs.clear();
+                        let Some(data) = stream.plain_start_with_attrs("data", &mut scratch.attrs)
+                        else {
+                            return Some(level);
+                        };
+                        draft.data = Some((super::owned_attributes(&scratch.attrs), data.at));
+                        if !data.empty {
+                            // Its content is checked, as the loop checks it.
+                            *skipping = 1;
+                            return Some(level);
+                        }
+                    }
+                }
+                Level::Ports(is_input) => {
+                    if stream.plain_end().is_some() {
+                        level = Level::Layer;
+                        continue;
+                    }
+                    scratch.attrs.clear();
+                    let Some(port) = stream.plain_start_with_attrs("port", &mut scratch.attrs)
+                    else {
+                        return Some(level);
+                    };
+                    match self.port_head(&scratch.attrs, port.at, &draft.head) {
+                        Some(decl) => {
+                            scratch.ports(is_input).push(decl);
+                            scratch.dims.clear();
+                            if port.empty {
+                                dim.pieces = 0;
+                                self.close(Level::Port(is_input), scratch, draft, dim);
+                            } else {
+                                level = Level::Port(is_input);
+                            }
+                        }
+                        // Skipped, as the loop skips it.
+                        None if port.empty => {}
+                        None => {
+                            *skipping = 1;
+                            return Some(level);
+                        }
+                    }
+                }
+                Level::Port(is_input) => {
+                    if let Some(at) = stream.plain_start(b"dim") {
+                        dim.at = at;
+                        dim.pieces = 0;
+                        let Some(text) = stream.plain_text_and_close() else {
+                            return Some(Level::Dim(is_input));
+                        };
+                        dim.pieces = 1;
+                        dim.first_piece = Cow::Borrowed(text);
+                        level = self.close(Level::Dim(is_input), scratch, draft, dim);
+                    } else if stream.plain_end().is_some() {
+                        level = self.close(level, scratch, draft, dim);
+                    } else {
+                        return Some(level);
+                    }
+                }
+                Level::Dim(_) => return Some(level),
+            }
+        }
     }
 
     /// Ends the element read at `level` (not the layer's own): a port is

@@ -329,3 +329,141 @@ fn dims_written_every_way_read_as_quick_xml_reads_them() {
         check(dim, &xml, &None);
     }
 }
+
+#[test]
+fn edges_read_from_their_tags_as_from_trees() {
+    // An `<edge/>` is read straight from its start tag's attributes, an
+    // `<edge></edge>` from a tree: the same outcome, problems and errors
+    // included, with either tokenizer.
+    let edges = [
+        "from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"",
+        "to-port=\"0\" to-layer=\"1\" from-port=\"0\" from-layer=\"0\"",
+        "from-layer=' 0 ' from-port='0 ' to-layer=\"1\" to-port=\" 0\"",
+        "from-layer=\"0\" from-port=\"0\" to-layer=\"1\"",
+        "from-port=\"x\" to-port=\"-1\"",
+        "from-layer=\"&#48;\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"",
+        "from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\" extra=\"&lt;\"",
+        "from-layer=\"0\" from-layer=\"1\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"",
+        "from-layer = \"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"",
+        "from-layer=\"7\" from-port=\"0\" to-layer=\"1\" to-port=\"9\"",
+        "from-layer",
+        "from-layer=\"0",
+        "",
+    ];
+    for edge in edges {
+        let model = |item: String| {
+            format!(
+                "<?xml version=\"1.0\"?>\n<net name=\"n\" version=\"11\"><layers>\n\
+                 <layer id=\"0\" name=\"x\" type=\"Parameter\" version=\"opset1\">\
+                 <data shape=\"3\" element_type=\"f32\"/><output>\
+                 <port id=\"0\" precision=\"FP32\"><dim>3</dim></port></output></layer>\n\
+                 <layer id=\"1\" name=\"y\" type=\"Result\" version=\"opset1\"><input>\
+                 <port id=\"0\" precision=\"FP32\"><dim>3</dim></port></input></layer>\n\
+                 </layers>\n<edges>\n \t{item}\r\n</edges>\n</net>\n"
+            )
+        };
+        let empty = model(format!("<edge {edge}/>"));
+        let tree = model(format!("<edge {edge}></edge>"));
+        for tokenizer in [Tokenizer::Own, Tokenizer::QuickXml] {
+            let from_tag = outcome_with(&empty, &None, Split::Never, tokenizer);
+            let from_tree = outcome_with(&tree, &None, Split::Never, tokenizer);
+            assert_eq!(from_tag, from_tree, "{edge:?} ({tokenizer:?})");
+        }
+        check(edge, &empty, &None);
+    }
+}
+
+#[test]
+fn ports_written_every_way_read_as_quick_xml_reads_them() {
+    // A layer's `<input>`, `<output>`, `<port>`s, `<dim>`s and end tags
+    // are read at once when written plainly: around that, written every
+    // other way, the outcome is quick-xml's.
+    let port = "<port id=\"0\" precision=\"FP32\"><dim>3</dim><dim>-1</dim></port>";
+    let bodies = [
+        format!("<input>{port}</input><output>{port}</output>"),
+        format!("<output>{port}</output><input>{port}</input>"),
+        format!("\n\t<input>\n\t\t{port}\n\t</input>\n\t<output>\r\n{port} </output>\n"),
+        format!("<input >{port}</input ><output\t>{port}</output\n>"),
+        format!("<input/><output>{port}</output>"),
+        format!("<input><!-- c -->{port}<!-- d --></input><output>{port}</output>"),
+        format!("<input>{port}{port}</input><input>{port}</input><output/>"),
+        "<input><port id=\"0\"><dim>3</dim >\n<dim > 4 </dim></port></input>".to_string(),
+        "<input><port id=\"0\"><dim>3</dim><rt_info><attribute name=\"a\"/></rt_info><dim>4</dim></port></input>".to_string(),
+        "<input><port id=\"0\"><dim>3</dim><other/><dim/></port ></input>".to_string(),
+        "<input><port id=\"0\"><dim>3</dim>x<dim>4</dim>\n</port></input>".to_string(),
+        "<input><port id=\"0\"><dim>3</dim></port></output>".to_string(),
+        "<input><port id=\"0\"><dim>3</dim></input>".to_string(),
+        "<input><port id=\"0\"><dim>3</dim></port>".to_string(),
+        "<input><port id=\"0\"><dim>3</dim></port></input><inputs></inputs>".to_string(),
+        "<input><port id=\"0\"><dimension>3</dimension></port></input>".to_string(),
+        "<input><port id=\"0\"><dim><dim>3</dim></dim></port></input>".to_string(),
+        "<output><port id=\"1\"><dim>3</dim></port></output></layer><layer>".to_string(),
+        "<output><port id=\"1\"><dim>3</dim></port></output>&#32;".to_string(),
+        "<data/><input><port id=\"0\"><dim>3</dim></port></input><body><layers></layers></body>".to_string(),
+        "<input><port id=\"x\" precision=\"FP32\"><dim>3</dim></port><port id=\"1\"/></input>".to_string(),
+        "<rt_info><attribute name=\"a\"/></rt_info><input><port id=\"x\"><dim>3</dim></port></input>".to_string(),
+        "<input><port id=\"x\"/><port id=\"0\"/><port id=\"2\" precision=\"BAD\" names=\"a,b\"/></input>".to_string(),
+        "<input><port id = \"0\"><dim>3</dim></port><port\tid=\"1\"\n/></input>".to_string(),
+        "<input><port id=\"0\" id=\"1\"><dim>3</dim></port></input>".to_string(),
+        "<input><port id=\"0\" a=\"&amp;\"><dim>3</dim></port></input>".to_string(),
+        "<input><port id=\"0\"><dim>3</dim></port><port id=\"0\"><dim>4</dim></port></input>".to_string(),
+        "<input><ports id=\"0\"><dim>3</dim></ports></input>".to_string(),
+    ];
+    let mut scanned = 0;
+    for body in &bodies {
+        for layer_end in ["</layer>", "</layer >", "\n</layer>"] {
+            let xml = format!(
+                "<?xml version=\"1.0\"?>\n<net name=\"n\" version=\"11\"><layers>\
+                 <layer id=\"0\" name=\"x\" type=\"ReLU\" version=\"opset1\">{body}{layer_end}\
+                 <layer id=\"1\" name=\"y\" type=\"ReLU\" version=\"opset1\"><input>{port}</input>\
+                 </layer></layers><edges/></net>\n"
+            );
+            scanned += usize::from(check(body, &xml, &None));
+        }
+    }
+    assert!(scanned >= 40, "{scanned}");
+}
+
+#[test]
+fn layer_tags_and_data_written_every_way_read_as_quick_xml_reads_them() {
+    // A `<layer>`'s start tag and its `<data>` are read at once when
+    // their attributes are written plainly: around that, the outcome is
+    // quick-xml's.
+    let heads = [
+        "<layer id=\"0\" name=\"x\" type=\"Parameter\" version=\"opset1\">",
+        "<layer\tid=\"0\"\nname='x' type=\"Parameter\" version=\"opset1\" >",
+        "<layer id = \"0\" name=\"x\" type=\"Parameter\" version=\"opset1\">",
+        "<layer id=\"0\" id=\"1\" name=\"x\" type=\"Parameter\" version=\"opset1\">",
+        "<layer id=\"0\" name=\"&lt;x\" type=\"Parameter\" version=\"opset1\">",
+        "<layer id=\"0\" type=\"Parameter\" extra=\"e\">",
+        "<layer>",
+        "<layers id=\"0\">",
+    ];
+    let datas = [
+        "<data shape=\"3\" element_type=\"f32\"/>",
+        "<data shape=\"3\" element_type=\"f32\" />",
+        "<data shape=\"3\" element_type=\"f32\"></data>",
+        "<data shape=\"3\" element_type=\"f32\">\n<x a=\"1\"/>t</data>",
+        "<data shape=\"3\" element_type=\"f32\"/><data shape=\"4\"/>",
+        "<data shape=\"3\" shape=\"4\"/>",
+        "<data shape=\"&#51;\" element_type=\"f32\"/>",
+        "<data/>",
+        "<data >",
+        "",
+    ];
+    let mut scanned = 0;
+    for head in heads {
+        for data in datas {
+            let end = if data == "<data >" { "</data>" } else { "" };
+            let xml = format!(
+                "<?xml version=\"1.0\"?>\n<net name=\"n\" version=\"11\"><layers>\n{head}{data}{end}\
+                 <output><port id=\"0\" precision=\"FP32\"><dim>3</dim></port></output></layer>\n\
+                 <layer id=\"1\" name=\"y\" type=\"Result\" version=\"opset1\"><input>\
+                 <port id=\"0\"><dim>3</dim></port></input></layer>\n</layers>\n\
+                 <edges><edge from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"/></edges></net>\n"
+            );
+            scanned += usize::from(check(head, &xml, &None));
+        }
+    }
+    assert!(scanned >= 50, "{scanned}");
+}
