@@ -159,13 +159,13 @@ fn convert(
     target: ElementType,
 ) -> Result<TensorInfo, ShapeError> {
     let out = TensorInfo::new(target, input.shape.clone());
-    if let Some(reals) = &input.real_value {
+    if let Some(reals) = input.real_value() {
         return Ok(convert_reals(out, reals, target));
     }
     let Some(values) = &input.value else {
         // Bounds of float values only: an integer tensor's unknown elements
         // (a Concat with a Parameter piece) may be a Reshape's -1 or 0.
-        return Ok(match (&input.value_bounds, integer_range(target)) {
+        return Ok(match (input.value_bounds(), integer_range(target)) {
             (Some(bounds), Some(range))
                 if target != ElementType::Boolean && input.element_type.is_real() =>
             {

@@ -453,7 +453,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             .collect::<Result<_, ShapeError>>()?
     };
     if by_scales {
-        let scales = call.inputs[operand].real_value.as_deref();
+        let scales = call.inputs[operand].real_value();
         match scales {
             Some(scales) => {
                 expect_enough(scales.len(), axes.len(), "scales")?;

@@ -165,7 +165,7 @@ fn scalar_real(t: &TensorInfo) -> Option<f64> {
     if let Some([v]) = t.value.as_deref() {
         return v.as_constant().map(|c| c as f64);
     }
-    match t.real_value.as_deref() {
+    match t.real_value() {
         Some([r]) => Some(*r),
         _ => None,
     }
