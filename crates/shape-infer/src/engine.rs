@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use ir::{Body, Diagnostic, Graph, NodeId, Op, SubGraph};
+use smallvec::SmallVec;
 use symdim::{DimError, SymbolTable};
 
 use crate::context::{Constraint, InferContext, SPEC_LENIENCIES};
@@ -223,8 +224,6 @@ impl Walker<'_> {
         };
         let mut outcomes: Vec<Option<NodeOutcome>> = vec![None; graph.node_count()];
         let feeds = graph.input_feeds();
-        // The inputs of the current node, in one buffer for the whole walk.
-        let mut inputs: Vec<TensorInfo> = Vec::new();
         // The resolutions of the type and version pairs met so far: a model
         // has a few op types, each on many layers.
         let mut resolved: Vec<(&str, &str, Resolution<'_>)> = Vec::new();
@@ -244,8 +243,10 @@ impl Walker<'_> {
                         .collect(),
                 )
             };
-            // The inputs, when every one is fed once by an inferred or declared tensor.
-            inputs.clear();
+            // The inputs, when every one is fed once by an inferred or
+            // declared tensor: lent to the rule, not copied (their producers'
+            // outcomes are not written until the node is inferred).
+            let mut lent: SmallVec<[&TensorInfo; 4]> = SmallVec::new();
             let have_inputs = acyclic
                 && feeds.single(id).is_some_and(|sources| {
                     sources.iter().all(|source| {
@@ -254,7 +255,7 @@ impl Walker<'_> {
                             .and_then(|o| o.outputs().get(source.output));
                         match tensor {
                             Some(tensor) => {
-                                inputs.push(tensor.clone());
+                                lent.push(tensor);
                                 true
                             }
                             None => false,
@@ -286,7 +287,7 @@ impl Walker<'_> {
                     }
                 }
             };
-            let inputs = have_inputs.then_some(inputs.as_slice());
+            let inputs = have_inputs.then_some(lent.as_slice());
             let outcome = match (how, inputs) {
                 (How::Unknown(resolution), _) => {
                     let (name, version) = (&node.op_type.name, &node.op_type.version);
@@ -406,6 +407,7 @@ impl Walker<'_> {
                     }
                 }
             };
+            drop(lent);
             outcomes[id.index()] = Some(outcome);
         }
 
@@ -447,12 +449,13 @@ pub fn infer_node(
     };
     let mut ctx = InferContext::new(symbols);
     ctx.enter(node);
+    let inputs: SmallVec<[&TensorInfo; 4]> = inputs.iter().collect();
     (def.infer)(
         &mut ctx,
         &OpCall {
             node,
             version,
-            inputs,
+            inputs: &inputs,
         },
     )
 }

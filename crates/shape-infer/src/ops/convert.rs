@@ -52,7 +52,7 @@ fn infer_convert(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<Tensor
             format!("destination_type `{text}` is not an element type"),
         )
     })?;
-    convert(ctx, &call.inputs[0], target).map(|t| vec![t])
+    convert(ctx, call.inputs[0], target).map(|t| vec![t])
 }
 
 fn infer_convert_like(
@@ -60,7 +60,7 @@ fn infer_convert_like(
     call: &OpCall<'_>,
 ) -> Result<Vec<TensorInfo>, ShapeError> {
     call.expect_inputs(2, 2)?;
-    convert(ctx, &call.inputs[0], call.inputs[1].element_type).map(|t| vec![t])
+    convert(ctx, call.inputs[0], call.inputs[1].element_type).map(|t| vec![t])
 }
 
 /// The range of an integer element type, as `i64` (types wider than `i64`

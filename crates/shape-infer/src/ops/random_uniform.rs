@@ -118,7 +118,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             });
         }
     }
-    if let (Some(lo), Some(hi)) = (scalar_real(&call.inputs[1]), scalar_real(&call.inputs[2])) {
+    if let (Some(lo), Some(hi)) = (scalar_real(call.inputs[1]), scalar_real(call.inputs[2])) {
         if lo >= hi {
             return Err(rule(format!("min ({lo}) must be less than max ({hi})")));
         }
