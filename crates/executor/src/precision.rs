@@ -775,7 +775,7 @@ fn scalar_value(graph: &Graph, known: Known<'_>, source: OutputRef, depth: usize
         ElementType::Boolean => None,
         _ => Some(v),
     };
-    if let Some(&[v]) = info.real_value.as_deref() {
+    if let Some(&[v]) = info.real_value() {
         return round(v as f32);
     }
     if let Some([d]) = info.value.as_deref() {
@@ -1253,7 +1253,7 @@ fn values_known(known: Known<'_>, id: NodeId, outputs: usize) -> bool {
     outputs > 0
         && (0..outputs).all(|k| {
             known.tensor(id, k).is_some_and(|i| {
-                i.real_value.is_some()
+                i.real_value().is_some()
                     || i.value
                         .as_ref()
                         .is_some_and(|v| v.iter().all(|d| d.as_constant().is_some()))

@@ -112,7 +112,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
-use shape_infer::{infer_validated, Inference, Registry};
+use shape_infer::{infer_validated_with_feeds, Inference, Registry};
 
 pub use executor::{
     read_npy, write_npy, ExecError, LayerTime, OpTime, Precision, Profile, Tensor,
@@ -247,24 +247,30 @@ impl Model {
     /// The diagnostics of the graph's structure alone (ids, edges, ports, a
     /// cycle), the first half of [`Model::check`], for [`Model::check_validated`].
     #[doc(hidden)]
-    pub fn validate_structure(&self) -> Vec<Diagnostic> {
-        shape_infer::validate::validate(&self.graph)
+    pub fn validate_structure(&self) -> Structure {
+        let feeds = self.graph.input_feeds();
+        Structure {
+            diagnostics: shape_infer::validate::validate_with_feeds(&self.graph, &feeds),
+            feeds,
+        }
     }
 
     /// [`Model::check`] after the structural validation, already run (so a
     /// caller can time the two steps apart).
     #[doc(hidden)]
-    pub fn check_validated(
-        &self,
-        options: &CheckOptions,
-        structural: Vec<Diagnostic>,
-    ) -> Check<'_> {
+    pub fn check_validated(&self, options: &CheckOptions, structure: Structure) -> Check<'_> {
         let options = shape_infer::Options {
             allow_unknown_ops: options.allow_unknown_ops,
             check_declared_shapes: !self.overridden,
             strict_spec: options.strict_spec,
         };
-        let inference = infer_validated(&self.graph, Registry::shared(), &options, structural);
+        let inference = infer_validated_with_feeds(
+            &self.graph,
+            Registry::shared(),
+            &options,
+            structure.diagnostics,
+            &structure.feeds,
+        );
         let mut diagnostics = self.diagnostics.clone();
         diagnostics.extend(inference.diagnostics.iter().cloned());
         diagnostics.sort_by_key(|d| (d.location.map(|l| (l.line, l.column)), d.severity));
@@ -274,6 +280,16 @@ impl Model {
             diagnostics,
         }
     }
+}
+
+/// What [`Model::validate_structure`] found, for [`Model::check_validated`]:
+/// the structural diagnostics, and how the graph's inputs are fed, which
+/// inference reads too (built once, not once per step).
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Structure {
+    diagnostics: Vec<Diagnostic>,
+    feeds: ir::InputFeeds,
 }
 
 /// How to check a model.

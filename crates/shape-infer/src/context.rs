@@ -233,11 +233,18 @@ impl<'n> InferContext<'n> {
         }
     }
 
+    #[inline]
     fn track(&mut self, dim: &mut Dim) {
         // Most dims: nothing to measure.
         if dim.is_constant() || dim.as_symbol().is_some() {
             return;
         }
+        self.track_compound(dim);
+    }
+
+    /// [`Self::track`] of a dim that is neither a constant nor a symbol.
+    #[inline(never)]
+    fn track_compound(&mut self, dim: &mut Dim) {
         let (size, nesting) = dim.size_and_nesting();
         if size <= TRACKED_SIZE && nesting <= TRACKED_NESTING {
             return;

@@ -3,7 +3,7 @@
 use ir::{DeclaredDim, Diagnostic, Node, PortDecl, Provenance, Shape};
 use symdim::{Expr, Interval, SymbolTable};
 
-use crate::tensor::{ShapeOrigin, TensorInfo};
+use crate::tensor::TensorInfo;
 
 /// The tensor a port declares, for ops whose rule is unknown or failed.
 ///
@@ -26,14 +26,7 @@ pub fn declared_tensor(symbols: &mut SymbolTable, node: &Node, port: &PortDecl) 
             )),
         }))
     };
-    TensorInfo {
-        element_type: port.element_type.unwrap_or(ir::ElementType::Dynamic),
-        shape,
-        value: None,
-        real_value: None,
-        value_bounds: None,
-        origin: ShapeOrigin::Declared,
-    }
+    TensorInfo::declared(port.element_type.unwrap_or(ir::ElementType::Dynamic), shape)
 }
 
 /// Compares an inferred tensor with its port declaration: a static declared dim

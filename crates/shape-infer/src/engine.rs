@@ -2,7 +2,8 @@
 
 use std::collections::HashMap;
 
-use ir::{Body, Diagnostic, Graph, NodeId, Op, SubGraph};
+use ir::{Body, Diagnostic, Graph, InputFeeds, NodeId, Op, SubGraph};
+use smallvec::SmallVec;
 use symdim::{DimError, SymbolTable};
 
 use crate::context::{Constraint, InferContext, SPEC_LENIENCIES};
@@ -118,7 +119,19 @@ pub fn infer_validated(
     graph: &Graph,
     registry: &Registry,
     options: &Options,
+    diagnostics: Vec<Diagnostic>,
+) -> Inference {
+    infer_validated_with_feeds(graph, registry, options, diagnostics, &graph.input_feeds())
+}
+
+/// [`infer_validated`] given the graph's [`Graph::input_feeds`], already
+/// built for validation ([`crate::validate::validate_with_feeds`]).
+pub fn infer_validated_with_feeds(
+    graph: &Graph,
+    registry: &Registry,
+    options: &Options,
     mut diagnostics: Vec<Diagnostic>,
+    feeds: &InputFeeds,
 ) -> Inference {
     let mut ctx = InferContext::new(graph.symbols.clone());
     let walked = Walker {
@@ -126,7 +139,7 @@ pub fn infer_validated(
         options,
         diagnostics: &mut diagnostics,
     }
-    .walk(&mut ctx, graph, &HashMap::new());
+    .walk(&mut ctx, graph, feeds, &HashMap::new());
     // Variables pair layers across the graph (an Assign with its ReadValue),
     // which no single layer's rule sees.
     diagnostics.extend(crate::ops::assign::check_variables(
@@ -195,7 +208,7 @@ impl Walker<'_> {
             options: self.options,
             diagnostics: &mut inner,
         }
-        .walk(ctx, &body.graph, seeds);
+        .walk(ctx, &body.graph, &body.graph.input_feeds(), seeds);
         ctx.pop_scope();
         ctx.enter(parent);
         self.diagnostics.extend(
@@ -206,12 +219,14 @@ impl Walker<'_> {
         outcome
     }
 
-    /// Walks `graph` in topological order; a Parameter in `seeds` takes the
-    /// tensor given there (a body Parameter fed by the op's port map).
+    /// Walks `graph`, whose inputs `feeds` feed, in topological order; a
+    /// Parameter in `seeds` takes the tensor given there (a body Parameter
+    /// fed by the op's port map).
     fn walk<'g>(
         &mut self,
         ctx: &mut InferContext<'g>,
         graph: &'g Graph,
+        feeds: &InputFeeds,
         seeds: &HashMap<NodeId, TensorInfo>,
     ) -> BodyOutcome {
         let registry = self.registry;
@@ -222,9 +237,6 @@ impl Walker<'_> {
             Err(_) => (graph.nodes().map(|(id, _)| id).collect(), false),
         };
         let mut outcomes: Vec<Option<NodeOutcome>> = vec![None; graph.node_count()];
-        let feeds = graph.input_feeds();
-        // The inputs of the current node, in one buffer for the whole walk.
-        let mut inputs: Vec<TensorInfo> = Vec::new();
         // The resolutions of the type and version pairs met so far: a model
         // has a few op types, each on many layers.
         let mut resolved: Vec<(&str, &str, Resolution<'_>)> = Vec::new();
@@ -244,8 +256,10 @@ impl Walker<'_> {
                         .collect(),
                 )
             };
-            // The inputs, when every one is fed once by an inferred or declared tensor.
-            inputs.clear();
+            // The inputs, when every one is fed once by an inferred or
+            // declared tensor: lent to the rule, not copied (their producers'
+            // outcomes are not written until the node is inferred).
+            let mut lent: SmallVec<[&TensorInfo; 4]> = SmallVec::new();
             let have_inputs = acyclic
                 && feeds.single(id).is_some_and(|sources| {
                     sources.iter().all(|source| {
@@ -254,7 +268,7 @@ impl Walker<'_> {
                             .and_then(|o| o.outputs().get(source.output));
                         match tensor {
                             Some(tensor) => {
-                                inputs.push(tensor.clone());
+                                lent.push(tensor);
                                 true
                             }
                             None => false,
@@ -286,7 +300,7 @@ impl Walker<'_> {
                     }
                 }
             };
-            let inputs = have_inputs.then_some(inputs.as_slice());
+            let inputs = have_inputs.then_some(lent.as_slice());
             let outcome = match (how, inputs) {
                 (How::Unknown(resolution), _) => {
                     let (name, version) = (&node.op_type.name, &node.op_type.version);
@@ -406,6 +420,7 @@ impl Walker<'_> {
                     }
                 }
             };
+            drop(lent);
             outcomes[id.index()] = Some(outcome);
         }
 
@@ -447,12 +462,13 @@ pub fn infer_node(
     };
     let mut ctx = InferContext::new(symbols);
     ctx.enter(node);
+    let inputs: SmallVec<[&TensorInfo; 4]> = inputs.iter().collect();
     (def.infer)(
         &mut ctx,
         &OpCall {
             node,
             version,
-            inputs,
+            inputs: &inputs,
         },
     )
 }

@@ -26,7 +26,8 @@ pub mod window;
 
 pub use context::{Constraint, InferContext};
 pub use engine::{
-    infer, infer_node, infer_validated, BodyOutcome, Inference, NodeOutcome, Options,
+    infer, infer_node, infer_validated, infer_validated_with_feeds, BodyOutcome, Inference,
+    NodeOutcome, Options,
 };
 pub use error::ShapeError;
 pub use registry::{OpDef, Registry};

@@ -30,7 +30,7 @@ use crate::tensor::TensorInfo;
 pub struct OpCall<'a> {
     pub node: &'a Node,
     pub version: u32,
-    pub inputs: &'a [TensorInfo],
+    pub inputs: &'a [&'a TensorInfo],
 }
 
 impl OpCall<'_> {

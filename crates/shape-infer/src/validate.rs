@@ -8,12 +8,17 @@
 
 mod bodies;
 
-use ir::{Diagnostic, Graph, Op};
+use ir::{Diagnostic, Graph, InputFeeds, Op};
 
 /// The structural diagnostics of `graph`.
 pub fn validate(graph: &Graph) -> Vec<Diagnostic> {
+    validate_with_feeds(graph, &graph.input_feeds())
+}
+
+/// [`validate`] given the graph's [`Graph::input_feeds`], which inference
+/// needs too ([`crate::infer_validated_with_feeds`]): built once for both.
+pub fn validate_with_feeds(graph: &Graph, feeds: &InputFeeds) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
-    let feeds = graph.input_feeds();
     for (id, node) in graph.nodes() {
         // Only a node with an input fed by no edge or by several has its
         // producers listed, for the message.

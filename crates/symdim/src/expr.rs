@@ -89,11 +89,13 @@ impl std::fmt::Debug for Monomial {
 
 impl Monomial {
     /// The factors `(atom, exponent)`, sorted by atom, exponents `>= 1`.
+    #[inline]
     pub fn factors(&self) -> &[(Atom, u32)] {
         self.factors.as_deref().unwrap_or(&[])
     }
 
     /// Whether this is the constant monomial `1`.
+    #[inline]
     pub fn is_one(&self) -> bool {
         self.factors.is_none()
     }
@@ -542,6 +544,7 @@ impl Expr {
     }
 
     /// `Some(v)` if the expression is the constant `v`.
+    #[inline]
     pub fn as_constant(&self) -> Option<i64> {
         match &self.terms[..] {
             [] => Some(0),
@@ -551,6 +554,7 @@ impl Expr {
     }
 
     /// `Some(s)` if the expression is exactly the symbol `s`.
+    #[inline]
     pub fn as_symbol(&self) -> Option<SymbolId> {
         match self.as_atom() {
             Some(Atom::Sym(s)) => Some(*s),
@@ -560,6 +564,7 @@ impl Expr {
 
     /// `Some(atom)` if the expression is exactly one atom (coefficient 1,
     /// exponent 1).
+    #[inline]
     pub fn as_atom(&self) -> Option<&Atom> {
         match &self.terms[..] {
             [(m, 1)] if m.factors().len() == 1 && m.factors()[0].1 == 1 => Some(&m.factors()[0].0),
@@ -568,6 +573,7 @@ impl Expr {
     }
 
     /// Whether the expression is a constant.
+    #[inline]
     pub fn is_constant(&self) -> bool {
         self.as_constant().is_some()
     }

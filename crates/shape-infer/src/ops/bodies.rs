@@ -66,7 +66,7 @@ pub(crate) fn infer<'g>(
     ctx: &mut InferContext<'g>,
     node: &'g Node,
     sub: &'g SubGraph,
-    inputs: &[TensorInfo],
+    inputs: &[&TensorInfo],
 ) -> Result<(Vec<TensorInfo>, Vec<BodyOutcome>), ShapeError> {
     match node.op_type.name.as_str() {
         "If" => super::if_op::infer(walker, ctx, node, sub, inputs),
@@ -80,8 +80,11 @@ pub(crate) fn infer<'g>(
 }
 
 /// The input of `inputs` an entry of a port map names.
-pub(crate) fn outer_input(inputs: &[TensorInfo], outer: usize) -> Result<&TensorInfo, ShapeError> {
-    inputs.get(outer).ok_or_else(|| {
+pub(crate) fn outer_input<'a>(
+    inputs: &[&'a TensorInfo],
+    outer: usize,
+) -> Result<&'a TensorInfo, ShapeError> {
+    inputs.get(outer).copied().ok_or_else(|| {
         ShapeError::rule(
             "port-map-invalid",
             format!("the port map names op input {outer}, which the layer does not have"),
@@ -112,7 +115,7 @@ pub(crate) fn scalar_value(tensor: &TensorInfo) -> Option<i64> {
 /// input its shape with `part_size` on the axis (values dropped).
 pub(crate) fn seeds(
     body: &Body,
-    inputs: &[TensorInfo],
+    inputs: &[&TensorInfo],
 ) -> Result<HashMap<NodeId, TensorInfo>, ShapeError> {
     let mut seeds = HashMap::new();
     for input in &body.inputs {

@@ -172,7 +172,7 @@ fn target_dims(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Target, Shap
     }
     // Some values known, the others by their bounds: exact dims where the
     // bounds meet, fresh dims in the bounds elsewhere.
-    if let Some(bounds) = &input.value_bounds {
+    if let Some(bounds) = input.value_bounds() {
         let mut dims = Vec::with_capacity(bounds.len());
         for (i, &(lo, hi)) in bounds.iter().enumerate() {
             if hi < 0.0 {

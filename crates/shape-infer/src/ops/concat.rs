@@ -120,7 +120,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     let informative = call
         .inputs
         .iter()
-        .any(|t| t.value.is_some() || t.value_bounds.is_some());
+        .any(|t| t.value.is_some() || t.value_bounds().is_some());
     let bounds = match value {
         Some(_) => None,
         None if informative => {

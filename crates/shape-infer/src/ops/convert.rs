@@ -52,7 +52,7 @@ fn infer_convert(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<Tensor
             format!("destination_type `{text}` is not an element type"),
         )
     })?;
-    convert(ctx, &call.inputs[0], target).map(|t| vec![t])
+    convert(ctx, call.inputs[0], target).map(|t| vec![t])
 }
 
 fn infer_convert_like(
@@ -60,7 +60,7 @@ fn infer_convert_like(
     call: &OpCall<'_>,
 ) -> Result<Vec<TensorInfo>, ShapeError> {
     call.expect_inputs(2, 2)?;
-    convert(ctx, &call.inputs[0], call.inputs[1].element_type).map(|t| vec![t])
+    convert(ctx, call.inputs[0], call.inputs[1].element_type).map(|t| vec![t])
 }
 
 /// The range of an integer element type, as `i64` (types wider than `i64`
@@ -159,13 +159,13 @@ fn convert(
     target: ElementType,
 ) -> Result<TensorInfo, ShapeError> {
     let out = TensorInfo::new(target, input.shape.clone());
-    if let Some(reals) = &input.real_value {
+    if let Some(reals) = input.real_value() {
         return Ok(convert_reals(out, reals, target));
     }
     let Some(values) = &input.value else {
         // Bounds of float values only: an integer tensor's unknown elements
         // (a Concat with a Parameter piece) may be a Reshape's -1 or 0.
-        return Ok(match (&input.value_bounds, integer_range(target)) {
+        return Ok(match (input.value_bounds(), integer_range(target)) {
             (Some(bounds), Some(range))
                 if target != ElementType::Boolean && input.element_type.is_real() =>
             {

@@ -504,7 +504,7 @@ fn integer_values<'a>(call: &'a OpCall<'_>, index: usize) -> Option<Cow<'a, [Dim
     if let Some(v) = support::input_values(call, index) {
         return Some(Cow::Borrowed(v));
     }
-    let reals = call.inputs.get(index)?.real_value.as_ref()?;
+    let reals = call.inputs.get(index)?.real_value()?;
     reals
         .iter()
         .map(|&r| {

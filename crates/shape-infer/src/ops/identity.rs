@@ -23,6 +23,6 @@ fn infer(_: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, Sha
     let x = &call.inputs[0];
     let mut out = TensorInfo::new(x.element_type, x.shape.clone());
     out.value = x.value.clone();
-    out.real_value = x.real_value.clone();
+    out.set_real_value(x.real_value().map(<[f64]>::to_vec));
     Ok(vec![out])
 }

@@ -19,7 +19,7 @@ pub(crate) fn infer<'g>(
     ctx: &mut InferContext<'g>,
     node: &'g Node,
     sub: &'g SubGraph,
-    inputs: &[TensorInfo],
+    inputs: &[&TensorInfo],
 ) -> Result<(Vec<TensorInfo>, Vec<BodyOutcome>), ShapeError> {
     let condition = inputs
         .first()

@@ -403,7 +403,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         support::expect_rank_le1(call, port, &format!("input {port}"), false)?;
     }
     if by_scales {
-        expect_real(&call.inputs[operand], operand)?;
+        expect_real(call.inputs[operand], operand)?;
     } else {
         support::expect_integer_input(call, operand, &format!("sizes (input {operand})"))?;
     }
@@ -453,7 +453,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             .collect::<Result<_, ShapeError>>()?
     };
     if by_scales {
-        let scales = call.inputs[operand].real_value.as_deref();
+        let scales = call.inputs[operand].real_value();
         match scales {
             Some(scales) => {
                 expect_enough(scales.len(), axes.len(), "scales")?;

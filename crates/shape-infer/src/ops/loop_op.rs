@@ -36,7 +36,7 @@ pub(crate) fn infer<'g>(
     ctx: &mut InferContext<'g>,
     node: &'g Node,
     sub: &'g SubGraph,
-    inputs: &[TensorInfo],
+    inputs: &[&TensorInfo],
 ) -> Result<(Vec<TensorInfo>, Vec<BodyOutcome>), ShapeError> {
     let body = single_body(sub, "Loop")?;
     let (Some(trip), Some(condition)) = (inputs.first(), inputs.get(1)) else {
@@ -136,7 +136,7 @@ fn at_least_one(ctx: &InferContext, trips: &Expr) -> bool {
 fn iteration_bound(
     ctx: &InferContext,
     body: &Body,
-    inputs: &[TensorInfo],
+    inputs: &[&TensorInfo],
     trip: Option<Expr>,
     once: bool,
 ) -> Result<Option<Expr>, ShapeError> {

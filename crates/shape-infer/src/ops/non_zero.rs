@@ -43,7 +43,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         .as_deref()
         .and_then(nonzero_positions)
         .or_else(|| {
-            input.real_value.as_ref().map(|v| {
+            input.real_value().map(|v| {
                 v.iter()
                     .enumerate()
                     .filter(|(_, x)| **x != 0.0)
@@ -55,7 +55,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         .value
         .as_ref()
         .map(Vec::len)
-        .or(input.real_value.as_ref().map(Vec::len));
+        .or(input.real_value().map(<[f64]>::len));
     let shape = match &input.shape {
         Shape::DynamicRank => {
             let rank = ctx.fresh_symbol(

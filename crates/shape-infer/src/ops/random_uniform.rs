@@ -118,7 +118,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             });
         }
     }
-    if let (Some(lo), Some(hi)) = (scalar_real(&call.inputs[1]), scalar_real(&call.inputs[2])) {
+    if let (Some(lo), Some(hi)) = (scalar_real(call.inputs[1]), scalar_real(call.inputs[2])) {
         if lo >= hi {
             return Err(rule(format!("min ({lo}) must be less than max ({hi})")));
         }
@@ -165,7 +165,7 @@ fn scalar_real(t: &TensorInfo) -> Option<f64> {
     if let Some([v]) = t.value.as_deref() {
         return v.as_constant().map(|c| c as f64);
     }
-    match t.real_value.as_deref() {
+    match t.real_value() {
         Some([r]) => Some(*r),
         _ => None,
     }

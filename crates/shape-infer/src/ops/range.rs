@@ -120,7 +120,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
 fn real_length(call: &OpCall<'_>, output_type: ElementType) -> Option<i64> {
     let scalar = |i: usize| -> Option<f64> {
         let input = call.inputs.get(i)?;
-        match (input.real_value.as_deref(), input.value.as_deref()) {
+        match (input.real_value(), input.value.as_deref()) {
             (Some([v]), _) => Some(*v),
             (_, Some([v])) => v.as_constant().map(|v| v as f64),
             _ => None,

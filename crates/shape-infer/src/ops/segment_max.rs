@@ -99,7 +99,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     }
     // The largest value input `index` may hold, where its range is known.
     let largest = |ctx: &InferContext, index: usize| {
-        support::known_value_bounds(ctx, &call.inputs[index])
+        support::known_value_bounds(ctx, call.inputs[index])
             .and_then(|b| b.iter().map(|&(_, hi)| hi).reduce(f64::max))
             .filter(|hi| hi.is_finite())
             .map(|hi| hi.max(0.0) as i64)

@@ -57,8 +57,9 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         }
     }
     // Slice's rule on (data, start, stop, step, axes): the updates' shape.
-    let mut slice_inputs = vec![TensorInfo::new(data.element_type, data.shape.clone())];
-    slice_inputs.extend(call.inputs[2..].iter().cloned());
+    let data_shaped = TensorInfo::new(data.element_type, data.shape.clone());
+    let mut slice_inputs = vec![&data_shaped];
+    slice_inputs.extend(call.inputs[2..].iter().copied());
     let first_fresh = ctx.symbols.len();
     let sliced = super::slice::infer(
         ctx,

@@ -338,12 +338,11 @@ pub fn known_value_bounds(ctx: &InferContext, input: &TensorInfo) -> Option<Vec<
             })
             .collect();
     }
-    if let Some(bounds) = &input.value_bounds {
-        return Some(bounds.clone());
+    if let Some(bounds) = input.value_bounds() {
+        return Some(bounds.to_vec());
     }
     input
-        .real_value
-        .as_ref()
+        .real_value()
         .map(|reals| reals.iter().map(|&r| (r, r)).collect())
 }
 

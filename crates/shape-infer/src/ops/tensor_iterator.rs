@@ -24,7 +24,7 @@ pub(crate) fn infer<'g>(
     ctx: &mut InferContext<'g>,
     node: &'g Node,
     sub: &'g SubGraph,
-    inputs: &[TensorInfo],
+    inputs: &[&TensorInfo],
 ) -> Result<(Vec<TensorInfo>, Vec<BodyOutcome>), ShapeError> {
     let body = single_body(sub, "TensorIterator")?;
     let mut iterations: Option<Expr> = None;

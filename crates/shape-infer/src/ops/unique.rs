@@ -121,7 +121,7 @@ fn unique_count(
 /// float constant's), along `axis` or flattened.
 fn known_unique_count(data: &TensorInfo, axis: Option<usize>) -> Option<i64> {
     let dims = support::static_dims(data.shape.dims()?)?;
-    let keys: Vec<u64> = match (&data.value, &data.real_value) {
+    let keys: Vec<u64> = match (&data.value, data.real_value()) {
         (Some(v), _) => v
             .iter()
             .map(|d| d.as_constant().map(|c| c as u64))

@@ -693,12 +693,13 @@ pub mod rule {
             rt_info: None,
             location: Default::default(),
         };
+        let inputs: Vec<&TensorInfo> = inputs.iter().collect();
         (def.infer)(
             ctx,
             &OpCall {
                 node: &node,
                 version,
-                inputs,
+                inputs: &inputs,
             },
         )
     }
