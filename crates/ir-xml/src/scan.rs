@@ -69,6 +69,9 @@ fn stop_at(bytes: &[u8], from: usize, stops: &[bool; 256]) -> usize {
             .unwrap_or(tail.len())
 }
 
+/// The high bit of every byte of a `u64`.
+const HIGH_BITS: u64 = u64::from_le_bytes([0x80; 8]);
+
 /// quick-xml's events of a document, read by our own scanner.
 pub(crate) struct Scanner<'a> {
     text: &'a str,
@@ -260,11 +263,33 @@ impl<'a> Scanner<'a> {
         let bytes = self.text.as_bytes();
         let start = self.at;
         let open = *self.open.last()?;
-        let near = bytes.len().min(start + 32);
-        let mut lt = start;
-        while lt < near && matches!(bytes[lt], b'!'..=b'~') && !matches!(bytes[lt], b'<' | b'&') {
-            lt += 1;
-        }
+        let is_plain = |b: u8| matches!(b, b'!'..=b'~') && !matches!(b, b'<' | b'&');
+        // Most numbers end within their first word: its first byte that is
+        // not plain, found without a loop over its bytes (each part flags
+        // exactly up to its first flagged byte, so the first flag of all
+        // is a byte that is not plain).
+        let in_word = bytes
+            .get(start..)
+            .and_then(|rest| rest.first_chunk::<8>())
+            .map(|word| {
+                let word = u64::from_le_bytes(*word);
+                bytes_below(word, b'!')
+                    | bytes_equal(word, b'<')
+                    | bytes_equal(word, b'&')
+                    | bytes_equal(word, 0x7f)
+                    | word & HIGH_BITS
+            });
+        let lt = match in_word {
+            Some(flags) if flags != 0 => start + flags.trailing_zeros() as usize / 8,
+            _ => {
+                let near = bytes.len().min(start + 32);
+                let mut lt = start;
+                while lt < near && is_plain(bytes[lt]) {
+                    lt += 1;
+                }
+                lt
+            }
+        };
         let name_start = lt + 2;
         let name_end = name_start + open.len();
         if lt == start
@@ -274,7 +299,11 @@ impl<'a> Scanner<'a> {
         {
             return None;
         }
-        let text = self.text.get(start..lt)?;
+        // SAFETY: `lt > start` and every byte of `start..lt` is printable
+        // ASCII (checked above): both ends are character boundaries (an
+        // ASCII byte and whatever follows one start a character), within
+        // the text.
+        let text = unsafe { self.text.get_unchecked(start..lt) };
         self.open.pop();
         self.at = name_end + 1;
         Some(text)
@@ -330,7 +359,8 @@ impl<'a> Scanner<'a> {
     }
 
     /// Splits the attributes of a start tag from byte `at` (just past its
-    /// name) into `attrs` when they are written plainly; the offset of the
+    /// name: a whitespace byte, else `None`) into `attrs` when they are
+    /// written plainly; the offset of the
     /// tag's `>` (of its `/>` for an empty one) and whether it is empty, or
     /// `None` at anything else (some attributes may have been appended).
     /// The pairs are those `push_plain_attrs` would split the tag's content
@@ -343,6 +373,11 @@ impl<'a> Scanner<'a> {
         attrs: &mut Vec<Attr<'a>>,
     ) -> Option<(usize, bool)> {
         let bytes = self.text.as_bytes();
+        // Every key then follows an ASCII byte (see below); the callers
+        // give the whitespace after a tag's name.
+        if !bytes.get(at).is_some_and(|&b| is_blank(b)) {
+            return None;
+        }
         let first = attrs.len();
         loop {
             while at < bytes.len() && is_blank(bytes[at]) {
@@ -373,8 +408,20 @@ impl<'a> Scanner<'a> {
                 return None;
             }
             let value_end = value_start + len;
-            let key = self.text.get(key_start..key_end)?;
-            let value = self.text.get(value_start..value_end)?;
+            debug_assert!(key_start < key_end && key_end < value_start && value_start <= value_end);
+            // SAFETY: `key_start` follows an ASCII byte (whitespace, or the
+            // closing quote of the value before), `key_end` is an `=`,
+            // `value_start` follows a quote and `value_end` is one: in
+            // UTF-8, an ASCII byte and whatever follows one start a
+            // character, so all four are character boundaries, and all are
+            // within the text (bytes at or before them were read above).
+            // Checking them was a tenth of the split.
+            let (key, value) = unsafe {
+                (
+                    self.text.get_unchecked(key_start..key_end),
+                    self.text.get_unchecked(value_start..value_end),
+                )
+            };
             if attrs[first..].iter().any(|(k, _)| *k == key) {
                 return None;
             }
