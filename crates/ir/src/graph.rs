@@ -169,6 +169,7 @@ impl Graph {
     }
 
     /// The node behind `id`.
+    #[inline]
     pub fn node(&self, id: NodeId) -> &Node {
         &self.graph[id]
     }
@@ -248,7 +249,9 @@ impl Graph {
         };
         let mut sources = vec![unfed; total];
         let mut counts = vec![0u32; total];
+        let mut file_ordered = true;
         for edge in self.graph.raw_edges() {
+            file_ordered &= edge.source() < edge.target();
             let target = edge.target().index();
             let (start, end) = (starts[target], starts[target + 1]);
             let slot = start + edge.weight.to_input;
@@ -264,6 +267,7 @@ impl Graph {
             starts,
             sources,
             counts,
+            file_ordered,
         }
     }
 
@@ -418,16 +422,39 @@ pub struct InputFeeds {
     sources: Vec<OutputRef>,
     /// Per input of every node, how many edges feed it.
     counts: Vec<u32>,
+    /// Whether every edge goes forward in file order.
+    file_ordered: bool,
 }
 
 impl InputFeeds {
+    /// [`Graph::topological_order`] of `graph`, the graph these feeds were
+    /// built from: when every edge goes forward in file order (as OpenVINO
+    /// writes them), the file order, known from the pass over the edges
+    /// that built the feeds, so validation and inference do not each scan
+    /// the edges again (issue 18).
+    pub fn topological_order(&self, graph: &Graph) -> Result<Vec<NodeId>, NodeId> {
+        if self.file_ordered {
+            Ok(graph.graph.node_indices().collect())
+        } else {
+            graph.topological_order()
+        }
+    }
+
+    /// Whether every edge goes forward in file order: then the graph has no
+    /// cycle and its topological order is the file order.
+    pub fn file_ordered(&self) -> bool {
+        self.file_ordered
+    }
+
     /// How many edges feed each input of `node`.
+    #[inline]
     pub fn counts(&self, node: NodeId) -> &[u32] {
         &self.counts[self.starts[node.index()]..self.starts[node.index() + 1]]
     }
 
     /// The one producer of each input of `node`, or `None` when an input is
     /// fed by no output or by several: [`Graph::single_input_sources`].
+    #[inline]
     pub fn single(&self, node: NodeId) -> Option<&[OutputRef]> {
         let range = self.starts[node.index()]..self.starts[node.index() + 1];
         self.counts[range.clone()]

@@ -38,11 +38,13 @@ impl Shape {
     }
 
     /// The rank, when known.
+    #[inline]
     pub fn rank(&self) -> Option<usize> {
         self.dims().map(<[Dim]>::len)
     }
 
     /// The dims, when the rank is known.
+    #[inline]
     pub fn dims(&self) -> Option<&[Dim]> {
         match self {
             Shape::DynamicRank => None,

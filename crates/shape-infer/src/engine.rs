@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 use symdim::{DimError, SymbolTable};
 
 use crate::context::{Constraint, InferContext, SPEC_LENIENCIES};
-use crate::declared::{check_declared, declared_tensor};
+use crate::declared::{check_declared_into, declared_tensor};
 use crate::error::ShapeError;
 use crate::registry::{opset_runs, OpCall, OpDef, Registry, Resolution};
 use crate::tensor::TensorInfo;
@@ -232,11 +232,16 @@ impl Walker<'_> {
         let registry = self.registry;
         let options = self.options;
         let mut bodies = HashMap::new();
-        let (order, acyclic) = match graph.topological_order() {
+        let (order, acyclic) = match feeds.topological_order(graph) {
             Ok(order) => (order, true),
             Err(_) => (graph.nodes().map(|(id, _)| id).collect(), false),
         };
-        let mut outcomes: Vec<Option<NodeOutcome>> = vec![None; graph.node_count()];
+        // Each node's outcome, written when the walk reaches it; until then
+        // an empty `Declared`, which lends no tensor (no allocation: an
+        // empty `Vec`). Filled with `resize_with`, not `vec![x; n]`, whose
+        // clones were a `memcpy` call per node (issue 18).
+        let mut outcomes: Vec<NodeOutcome> = Vec::new();
+        outcomes.resize_with(graph.node_count(), || NodeOutcome::Declared(Vec::new()));
         // The resolutions of the type and version pairs met so far: a model
         // has a few op types, each on many layers.
         let mut resolved: Vec<(&str, &str, Resolution<'_>)> = Vec::new();
@@ -245,7 +250,7 @@ impl Walker<'_> {
             let node = graph.node(id);
             ctx.enter(node);
             if let Some(seed) = seeds.get(&id) {
-                outcomes[id.index()] = Some(NodeOutcome::Inferred(vec![seed.clone()]));
+                outcomes[id.index()] = NodeOutcome::Inferred(vec![seed.clone()]);
                 continue;
             }
             let declared = |ctx: &mut InferContext| {
@@ -263,9 +268,7 @@ impl Walker<'_> {
             let have_inputs = acyclic
                 && feeds.single(id).is_some_and(|sources| {
                     sources.iter().all(|source| {
-                        let tensor = outcomes[source.node.index()]
-                            .as_ref()
-                            .and_then(|o| o.outputs().get(source.output));
+                        let tensor = outcomes[source.node.index()].outputs().get(source.output);
                         match tensor {
                             Some(tensor) => {
                                 lent.push(tensor);
@@ -333,12 +336,7 @@ impl Walker<'_> {
                 (how, Some(inputs)) => {
                     if options.check_declared_shapes {
                         for (port, tensor) in node.inputs.iter().zip(inputs) {
-                            self.diagnostics.extend(check_declared(
-                                &ctx.symbols,
-                                node,
-                                port,
-                                tensor,
-                            ));
+                            check_declared_into(self.diagnostics, &ctx.symbols, node, port, tensor);
                         }
                     }
                     let inferred = match how {
@@ -379,12 +377,13 @@ impl Walker<'_> {
                             } else {
                                 if options.check_declared_shapes {
                                     for (port, tensor) in node.outputs.iter().zip(&outputs) {
-                                        self.diagnostics.extend(check_declared(
+                                        check_declared_into(
+                                            self.diagnostics,
                                             &ctx.symbols,
                                             node,
                                             port,
                                             tensor,
-                                        ));
+                                        );
                                     }
                                 }
                                 NodeOutcome::Inferred(outputs)
@@ -421,15 +420,12 @@ impl Walker<'_> {
                 }
             };
             drop(lent);
-            outcomes[id.index()] = Some(outcome);
+            outcomes[id.index()] = outcome;
         }
 
         BodyOutcome {
             order,
-            outcomes: outcomes
-                .into_iter()
-                .map(|o| o.unwrap_or(NodeOutcome::Declared(Vec::new())))
-                .collect(),
+            outcomes,
             bodies,
         }
     }

@@ -19,7 +19,11 @@ pub fn validate(graph: &Graph) -> Vec<Diagnostic> {
 /// needs too ([`crate::infer_validated_with_feeds`]): built once for both.
 pub fn validate_with_feeds(graph: &Graph, feeds: &InputFeeds) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
+    // Noted in the one pass over the nodes, not in a pass each.
+    let (mut has_result, mut has_bodies) = (false, false);
     for (id, node) in graph.nodes() {
+        has_result |= matches!(node.op, Op::Result);
+        has_bodies |= matches!(node.op, Op::SubGraph(_));
         // Only a node with an input fed by no edge or by several has its
         // producers listed, for the message.
         if feeds.counts(id).iter().all(|&count| count == 1) {
@@ -53,7 +57,13 @@ pub fn validate_with_feeds(graph: &Graph, feeds: &InputFeeds) -> Vec<Diagnostic>
             }
         }
     }
-    if let Err(on_cycle) = graph.topological_order() {
+    // Forward edges only (the common case): no cycle, known from the feeds.
+    let cycle = if feeds.file_ordered() {
+        Ok(())
+    } else {
+        graph.topological_order().map(drop)
+    };
+    if let Err(on_cycle) = cycle {
         let cycle = graph.cycle_through(on_cycle);
         // Long cycles are abbreviated: the first few layers, then the count.
         const SHOWN: usize = 8;
@@ -78,7 +88,7 @@ pub fn validate_with_feeds(graph: &Graph, feeds: &InputFeeds) -> Vec<Diagnostic>
             .at_layer(node.layer_ref(), node.location),
         );
     }
-    if !graph.nodes().any(|(_, n)| matches!(n.op, Op::Result)) {
+    if !has_result {
         diagnostics.push(Diagnostic::error(
             "graph-no-result",
             "the model has no Result layer, so it has no outputs",
@@ -87,9 +97,11 @@ pub fn validate_with_feeds(graph: &Graph, feeds: &InputFeeds) -> Vec<Diagnostic>
     if graph.node_count() == 0 {
         diagnostics.push(Diagnostic::error("graph-empty", "the model has no layers"));
     }
-    for (_, node) in graph.nodes() {
-        if let Op::SubGraph(sub) = &node.op {
-            bodies::validate_sub_graph(node, sub, &mut diagnostics);
+    if has_bodies {
+        for (_, node) in graph.nodes() {
+            if let Op::SubGraph(sub) = &node.op {
+                bodies::validate_sub_graph(node, sub, &mut diagnostics);
+            }
         }
     }
     diagnostics
