@@ -174,22 +174,31 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// Where a start tag `<name` at the position reached, followed by a
+    /// byte `then` accepts, has its `<` and its name's end; `None` when
+    /// the text there is something else.
+    #[inline(always)]
+    fn tag_named(&self, name: &[u8], then: impl Fn(u8) -> bool) -> Option<(usize, usize)> {
+        let bytes = self.text.as_bytes();
+        let lt = self.at;
+        let name_end = lt + 1 + name.len();
+        if bytes.get(lt) != Some(&b'<')
+            || bytes.get(lt + 1..name_end) != Some(name)
+            || !bytes.get(name_end).is_some_and(|&b| then(b))
+        {
+            return None;
+        }
+        Some((lt, name_end))
+    }
+
     /// The start tag `<name>` (no attributes, no whitespace) at the
     /// position reached, read when it is written so: the offset of its
     /// `<`, or `None` and nothing read. The same as [`Scanner::next_event`]
     /// giving that start tag.
     #[inline(always)]
     pub fn plain_start(&mut self, name: &[u8]) -> Option<(usize, &'a str)> {
-        let bytes = self.text.as_bytes();
-        let lt = self.at;
+        let (lt, name_end) = self.tag_named(name, |b| b == b'>')?;
         let name_start = lt + 1;
-        let name_end = name_start + name.len();
-        if bytes.get(lt) != Some(&b'<')
-            || bytes.get(name_start..name_end) != Some(name)
-            || bytes.get(name_end) != Some(&b'>')
-        {
-            return None;
-        }
         // A stretch of the text, as every open name is (see `same_name`).
         let open = self.text.get(name_start..name_end)?;
         self.open.push(open);
@@ -210,16 +219,8 @@ impl<'a> Scanner<'a> {
         nonempty: bool,
         attrs: &mut Vec<Attr<'a>>,
     ) -> Option<(usize, bool)> {
-        let bytes = self.text.as_bytes();
-        let lt = self.at;
+        let (lt, name_end) = self.tag_named(name, is_blank)?;
         let name_start = lt + 1;
-        let name_end = name_start + name.len();
-        if bytes.get(lt) != Some(&b'<')
-            || bytes.get(name_start..name_end) != Some(name)
-            || !bytes.get(name_end).is_some_and(|&b| is_blank(b))
-        {
-            return None;
-        }
         let (content_end, empty) = self.split_attrs_from(name_end, attrs)?;
         if !empty && !nonempty {
             return None;
