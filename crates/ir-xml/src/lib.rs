@@ -291,3 +291,19 @@ pub fn save_model(graph: &Graph, xml_path: &Path, bin_path: &Path) -> Result<(),
         source,
     })
 }
+
+/// A small deterministic random number generator (xorshift) for the
+/// crate's randomized tests.
+#[cfg(test)]
+pub(crate) struct Random(pub(crate) u64);
+
+#[cfg(test)]
+impl Random {
+    /// The next number below `bound` (0 for a bound of 0).
+    pub(crate) fn below(&mut self, bound: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % bound.max(1) as u64) as usize
+    }
+}

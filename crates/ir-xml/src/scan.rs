@@ -16,7 +16,7 @@
 
 use quick_xml::events::{BytesCData, BytesEnd, BytesStart, BytesText, Event};
 
-use crate::xml::{bytes_below, bytes_equal, first_stop, is_blank, Attr};
+use crate::xml::{bytes_below, bytes_equal, first_stop, is_blank, Attr, HIGHS};
 use std::borrow::Cow;
 
 /// The bytes that end a tag's name: whitespace (and control characters,
@@ -68,9 +68,6 @@ fn stop_at(bytes: &[u8], from: usize, stops: &[bool; 256]) -> usize {
             .position(|&b| stops[usize::from(b)])
             .unwrap_or(tail.len())
 }
-
-/// The high bit of every byte of a `u64`.
-const HIGH_BITS: u64 = u64::from_le_bytes([0x80; 8]);
 
 /// quick-xml's events of a document, read by our own scanner.
 pub(crate) struct Scanner<'a> {
@@ -238,8 +235,16 @@ impl<'a> Scanner<'a> {
     /// [`Scanner::next_event`] giving that end tag.
     #[inline(always)]
     pub fn plain_end(&mut self) -> Option<usize> {
+        self.at = self.close_at(self.at)?;
+        Some(self.at)
+    }
+
+    /// Closes the element opened last when its end tag `</name>` (no
+    /// whitespace before `>`) is at byte `lt`: the offset just past it, or
+    /// `None` and nothing changed.
+    #[inline(always)]
+    fn close_at(&mut self, lt: usize) -> Option<usize> {
         let bytes = self.text.as_bytes();
-        let lt = self.at;
         let open = *self.open.last()?;
         let name_start = lt + 2;
         let name_end = name_start + open.len();
@@ -250,8 +255,7 @@ impl<'a> Scanner<'a> {
             return None;
         }
         self.open.pop();
-        self.at = name_end + 1;
-        Some(self.at)
+        Some(name_end + 1)
     }
 
     /// The text of the element opened last and its end tag, read at once
@@ -263,7 +267,6 @@ impl<'a> Scanner<'a> {
     pub fn plain_text_and_end(&mut self) -> Option<&'a str> {
         let bytes = self.text.as_bytes();
         let start = self.at;
-        let open = *self.open.last()?;
         let is_plain = |b: u8| matches!(b, b'!'..=b'~') && !matches!(b, b'<' | b'&');
         // Most numbers end within their first word: its first byte that is
         // not plain, found without a loop over its bytes (each part flags
@@ -278,7 +281,7 @@ impl<'a> Scanner<'a> {
                     | bytes_equal(word, b'<')
                     | bytes_equal(word, b'&')
                     | bytes_equal(word, 0x7f)
-                    | word & HIGH_BITS
+                    | word & HIGHS
             });
         let lt = match in_word {
             Some(flags) if flags != 0 => start + flags.trailing_zeros() as usize / 8,
@@ -291,23 +294,15 @@ impl<'a> Scanner<'a> {
                 lt
             }
         };
-        let name_start = lt + 2;
-        let name_end = name_start + open.len();
-        if lt == start
-            || bytes.get(lt..name_start) != Some(b"</")
-            || !same_name(bytes, name_start, self.text, open)
-            || bytes.get(name_end) != Some(&b'>')
-        {
+        if lt == start {
             return None;
         }
+        self.at = self.close_at(lt)?;
         // SAFETY: `lt > start` and every byte of `start..lt` is printable
         // ASCII (checked above): both ends are character boundaries (an
         // ASCII byte and whatever follows one start a character), within
         // the text.
-        let text = unsafe { self.text.get_unchecked(start..lt) };
-        self.open.pop();
-        self.at = name_end + 1;
-        Some(text)
+        Some(unsafe { self.text.get_unchecked(start..lt) })
     }
 
     /// The start tag whose `<` is at `lt`.
@@ -575,13 +570,8 @@ mod tests {
             b">",
             "\u{e9}".as_bytes(),
         ];
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |bound: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % bound as u64) as usize
-        };
+        let mut random = crate::Random(0x2545_f491_4f6c_dd1du64);
+        let mut next = |bound: usize| random.below(bound);
         for _ in 0..3_000 {
             let mut text = Vec::new();
             for _ in 0..next(40) {

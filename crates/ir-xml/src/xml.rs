@@ -265,7 +265,7 @@ pub(crate) fn is_blank(byte: u8) -> bool {
 /// Eight bytes of 1, one per byte of a `u64`.
 const ONES: u64 = u64::from_le_bytes([1; 8]);
 /// The high bit of every byte of a `u64`.
-const HIGHS: u64 = ONES * 0x80;
+pub(crate) const HIGHS: u64 = ONES * 0x80;
 
 /// The high bit set in each byte of `word` that is `byte`: exact up to the
 /// first such byte (a borrow may flag bytes after it).
@@ -761,7 +761,7 @@ impl<'a> XmlStream<'a> {
     /// true }`, for a caller that drops it.
     #[inline]
     pub fn skip_blank_text(&mut self) {
-        if let Tokens::Own(scanner) = &mut self.tokens {
+        if let Some(scanner) = self.own_scanner() {
             scanner.skip_blank_text();
         }
     }
@@ -947,6 +947,17 @@ impl<'a> XmlStream<'a> {
         }
     }
 
+    /// Our scanner, when it is the one reading: the fast paths below read
+    /// plainly written text with it, and leave everything to the events
+    /// when quick-xml reads.
+    #[inline(always)]
+    fn own_scanner(&mut self) -> Option<&mut Scanner<'a>> {
+        match &mut self.tokens {
+            Tokens::Own(scanner) => Some(scanner),
+            Tokens::QuickXml(_) => None,
+        }
+    }
+
     /// The text and end tag of the element [`XmlStream::within`] opened
     /// last, read at once when our scanner finds them written plainly (see
     /// `Scanner::plain_text_and_end`): what `within` would give as that
@@ -957,9 +968,7 @@ impl<'a> XmlStream<'a> {
         if self.skipped > 0 || self.open.len() < 2 {
             return None;
         }
-        let Tokens::Own(scanner) = &mut self.tokens else {
-            return None;
-        };
+        let scanner = self.own_scanner()?;
         let text = scanner.plain_text_and_end()?;
         self.open.pop();
         Some(text)
@@ -975,9 +984,7 @@ impl<'a> XmlStream<'a> {
         if self.skipped > 0 || self.open.len() > MAX_KEPT_DEPTH {
             return None;
         }
-        let Tokens::Own(scanner) = &mut self.tokens else {
-            return None;
-        };
+        let scanner = self.own_scanner()?;
         let (at, name) = scanner.plain_start(name)?;
         self.open.push(name);
         Some(at)
@@ -998,9 +1005,7 @@ impl<'a> XmlStream<'a> {
         if self.skipped > 0 || self.open.len() > MAX_KEPT_DEPTH {
             return None;
         }
-        let Tokens::Own(scanner) = &mut self.tokens else {
-            return None;
-        };
+        let scanner = self.own_scanner()?;
         let (at, empty) = scanner.plain_start_with_attrs(name.as_bytes(), true, attrs)?;
         let end = scanner.position();
         if !empty {
@@ -1022,9 +1027,7 @@ impl<'a> XmlStream<'a> {
     /// attributes may have been appended).
     #[inline(always)]
     pub fn plain_item(&mut self, name: &[u8], attrs: &mut Vec<Attr<'a>>) -> Option<(usize, bool)> {
-        let Tokens::Own(scanner) = &mut self.tokens else {
-            return None;
-        };
+        let scanner = self.own_scanner()?;
         scanner.plain_start_with_attrs(name, true, attrs)
     }
 
@@ -1035,9 +1038,7 @@ impl<'a> XmlStream<'a> {
     /// offset. `None`, and nothing read, otherwise.
     #[inline(always)]
     pub fn plain_empty_item(&mut self, name: &[u8], attrs: &mut Vec<Attr<'a>>) -> Option<usize> {
-        let Tokens::Own(scanner) = &mut self.tokens else {
-            return None;
-        };
+        let scanner = self.own_scanner()?;
         attrs.clear();
         scanner
             .plain_start_with_attrs(name, false, attrs)
@@ -1053,9 +1054,7 @@ impl<'a> XmlStream<'a> {
         if self.skipped > 0 || self.open.is_empty() {
             return None;
         }
-        let Tokens::Own(scanner) = &mut self.tokens else {
-            return None;
-        };
+        let scanner = self.own_scanner()?;
         let end = scanner.plain_end()?;
         self.open.pop();
         Some(end)
@@ -1163,13 +1162,8 @@ mod tests {
             " id=\"12\"",
             " a = \"x y\"",
         ];
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |bound: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % bound as u64) as usize
-        };
+        let mut random = crate::Random(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = |bound: usize| random.below(bound);
         let mut accepted = 0;
         for _ in 0..20_000 {
             let mut content = String::from("x");

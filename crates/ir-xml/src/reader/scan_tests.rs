@@ -12,6 +12,7 @@ use ir::TensorBytes;
 
 use super::{read, read_with, Split};
 use crate::xml::{is_gave_up, Tokenizer};
+use crate::Random;
 
 fn samples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ir-samples")
@@ -106,18 +107,6 @@ fn every_sample_reads_as_quick_xml_reads_it() {
         "{scanned} of {}",
         files.len()
     );
-}
-
-/// A small deterministic random number generator (xorshift).
-struct Random(u64);
-
-impl Random {
-    fn below(&mut self, bound: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % bound.max(1) as u64) as usize
-    }
 }
 
 /// Pieces inserted by the mutations: the XML the scanner leaves to
