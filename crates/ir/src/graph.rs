@@ -440,10 +440,15 @@ impl InputFeeds {
         }
     }
 
-    /// Whether every edge goes forward in file order: then the graph has no
-    /// cycle and its topological order is the file order.
-    pub fn file_ordered(&self) -> bool {
-        self.file_ordered
+    /// A node on a cycle of `graph`, the graph these feeds were built from,
+    /// as [`Graph::topological_order`] names it, or `None`: without another
+    /// pass over the edges when every one goes forward in file order.
+    pub fn node_on_cycle(&self, graph: &Graph) -> Option<NodeId> {
+        if self.file_ordered {
+            None
+        } else {
+            graph.topological_order().err()
+        }
     }
 
     /// How many edges feed each input of `node`.

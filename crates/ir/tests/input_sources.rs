@@ -95,15 +95,28 @@ fn topological_order_prefers_file_order() {
     forward.connect(out(ids[0], 0), input(ids[2], 0));
     forward.connect(out(ids[1], 0), input(ids[3], 0));
     assert_eq!(forward.topological_order(), Ok(ids.clone()));
+    // The feeds' shortcut gives the same order and no cycle.
+    let feeds = forward.input_feeds();
+    assert_eq!(feeds.topological_order(&forward), Ok(ids.clone()));
+    assert_eq!(feeds.node_on_cycle(&forward), None);
     // A backward edge: node 0 waits for node 3.
     forward.connect(out(ids[3], 0), input(ids[0], 0));
     assert_eq!(
         forward.topological_order(),
         Ok(vec![ids[1], ids[3], ids[0], ids[2]])
     );
+    let feeds = forward.input_feeds();
+    assert_eq!(
+        feeds.topological_order(&forward),
+        forward.topological_order()
+    );
+    assert_eq!(feeds.node_on_cycle(&forward), None);
     // A self-loop is a cycle.
     let mut looped = Graph::default();
     let only = looped.add_node(node("only", 1, 1));
     looped.connect(out(only, 0), input(only, 0));
     assert_eq!(looped.topological_order(), Err(only));
+    let feeds = looped.input_feeds();
+    assert_eq!(feeds.topological_order(&looped), Err(only));
+    assert_eq!(feeds.node_on_cycle(&looped), Some(only));
 }

@@ -57,13 +57,7 @@ pub fn validate_with_feeds(graph: &Graph, feeds: &InputFeeds) -> Vec<Diagnostic>
             }
         }
     }
-    // Forward edges only (the common case): no cycle, known from the feeds.
-    let cycle = if feeds.file_ordered() {
-        Ok(())
-    } else {
-        graph.topological_order().map(drop)
-    };
-    if let Err(on_cycle) = cycle {
+    if let Some(on_cycle) = feeds.node_on_cycle(graph) {
         let cycle = graph.cycle_through(on_cycle);
         // Long cycles are abbreviated: the first few layers, then the count.
         const SHOWN: usize = 8;
