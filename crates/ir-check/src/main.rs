@@ -64,22 +64,22 @@ extern "C" fn configure_allocator() {
     give_first_arena_huge_pages();
 }
 
-/// The parts of the first arena (offsets in bytes) backed by transparent
-/// huge pages. A process touches its first heap pages one 4 KiB page fault
-/// at a time, about 1.2 µs each on this VM; a 2 MiB huge page costs one fault
-/// of 30-90 µs, so it pays where some 50 of its 512 small pages would be
-/// touched. With mimalloc 3 (libmimalloc-sys 0.1.49), a small model's heap
-/// is one 64 KiB page per size class from the arena's start, 1-2 small pages
-/// of each touched: 35-45 faults in the first 2 MiB and 2-4 just past it,
-/// too few for a huge page (a second one made their `infer` 0.07 ms slower),
-/// so 2-4 MiB keeps small pages. mimalloc's larger pages lie past 4 MiB
-/// (relu_1000: 145 faults between 4 and 8 MiB, 0 in a small model). A huge
-/// page is only made where something is touched; past 8 MiB the pages stay
-/// 4 KiB, which keeps the 100,000-layer chains' peak where it was
-/// (docs/performance.md, "What every process pays, build settings"), unless
-/// the model's XML is in `HUGE_PAGE_XML_BYTES`.
+/// The part of the first arena (offsets in bytes) backed by transparent
+/// huge pages in every process. A process touches its first heap pages one
+/// 4 KiB page fault at a time, about 1.2 µs each on this VM; a 2 MiB huge
+/// page costs one fault of 30-90 µs (most of it zeroing), so it pays where
+/// some 50 of its 512 small pages would be touched. With mimalloc 3
+/// (libmimalloc-sys 0.1.49), a small model's heap is one 64 KiB page per
+/// size class from the arena's start, 1-2 small pages of each touched:
+/// 30-90 faults in the first 2 MiB, and 5-60 in the next two, which keep
+/// small pages unless the model is larger (`huge_pages_for`). The shipped
+/// binary's mimalloc has no 4 MiB "large" pages (`MI_ENABLE_LARGE_PAGES=0`,
+/// .cargo/config.toml): with them, one block of 84-512 KiB took a whole
+/// 4 MiB-aligned page and pushed every later page past 4 MiB, where a
+/// 1,000-layer model made two more huge pages (docs/performance.md,
+/// "Outside the timings").
 #[cfg(target_os = "linux")]
-const HUGE_PAGE_RANGES: [std::ops::Range<usize>; 2] = [0..2 << 20, 4 << 20..8 << 20];
+const FIRST_HUGE_PAGES: std::ops::Range<usize> = 0..2 << 20;
 
 /// The size of a transparent huge page on x86-64, the alignment the arena
 /// needs for its start to be backed by one.
@@ -101,7 +101,7 @@ extern "C" {
 }
 
 /// Maps the first arena (`ARENA_RESERVE_KIB`, at a huge page's alignment),
-/// asks for transparent huge pages on `HUGE_PAGE_RANGES` of it and
+/// asks for transparent huge pages on `FIRST_HUGE_PAGES` of it and
 /// hands it to mimalloc before its first allocation, which then takes its
 /// memory from there. mimalloc's own arenas are built without the request
 /// (the `no_thp` feature, Cargo.toml), and on a system where THP is off
@@ -135,13 +135,11 @@ fn give_first_arena_huge_pages() {
             libc::munmap(mapped, skipped);
         }
         libc::munmap(start.add(size).cast(), HUGE_PAGE - skipped);
-        for range in HUGE_PAGE_RANGES {
-            libc::madvise(
-                start.add(range.start).cast(),
-                range.len(),
-                libc::MADV_HUGEPAGE,
-            );
-        }
+        libc::madvise(
+            start.add(FIRST_HUGE_PAGES.start).cast(),
+            FIRST_HUGE_PAGES.len(),
+            libc::MADV_HUGEPAGE,
+        );
         // Committed (readable and writable) and zero (fresh), not pinned:
         // mimalloc may give its pages back to the system.
         if mi_manage_os_memory(start.cast(), size, true, false, true, -1) {
@@ -162,7 +160,7 @@ static FIRST_ARENA: AtomicUsize = AtomicUsize::new(0);
 /// fault (about 1.2 µs each here, a huge page's 30-90 µs): relu_10000 (3 MB
 /// of XML, a peak of 16 MiB) took 2,450 of them, wide_10000 and
 /// slice_10000 5,000-5,300. From 1 MiB: a 1,000-layer model's XML is 0.3-0.6
-/// MB and its heap fits in the first 8 MiB. Up to 16 MiB: with huge pages
+/// MB and its heap fits in the first 4-6 MiB. Up to 16 MiB: with huge pages
 /// the peak of relu_100000 (30 MB of XML) went from a steady 89.8 MiB to
 /// 91-98 MiB, too close to issue 18's 100 MB, and the million-layer chain
 /// spent as much time as before zeroing them (docs/performance.md, "Page
@@ -170,23 +168,46 @@ static FIRST_ARENA: AtomicUsize = AtomicUsize::new(0);
 #[cfg(target_os = "linux")]
 const HUGE_PAGE_XML_BYTES: std::ops::Range<u64> = 1 << 20..16 << 20;
 
-/// Huge pages on the whole first arena if the model's XML is in
-/// `HUGE_PAGE_XML_BYTES`, asked before its check starts. Other models cost
-/// one `stat` here.
+/// The sizes of a model's XML for which the first arena's second huge page
+/// (2-4 MiB) is made a huge page too: the 1,000-layer graphs (0.3-0.6 MB)
+/// touch 85-250 of its small pages, the narrow Swin (0.36 MB) 130; the
+/// shipped models under 256 KiB 5-65, too few to pay for one.
+#[cfg(target_os = "linux")]
+const SECOND_HUGE_PAGE_XML_BYTES: std::ops::Range<u64> = 256 << 10..HUGE_PAGE_XML_BYTES.start;
+
+/// The part of the first arena that gets huge pages, beyond
+/// `FIRST_HUGE_PAGES`, for a model whose XML has `xml_bytes` bytes.
+#[cfg(target_os = "linux")]
+fn huge_pages_for(xml_bytes: u64) -> Option<std::ops::Range<usize>> {
+    if SECOND_HUGE_PAGE_XML_BYTES.contains(&xml_bytes) {
+        Some(FIRST_HUGE_PAGES.end..FIRST_HUGE_PAGES.end + HUGE_PAGE)
+    } else if HUGE_PAGE_XML_BYTES.contains(&xml_bytes) {
+        Some(0..ARENA_RESERVE_KIB as usize * 1024)
+    } else {
+        None
+    }
+}
+
+/// Huge pages on the part of the first arena `huge_pages_for` gives for the
+/// model's XML, asked before its check starts. Other models cost one `stat`
+/// here.
 #[cfg(target_os = "linux")]
 fn prepare_heap_for(model: &std::path::Path) {
     let Ok(metadata) = std::fs::metadata(model) else {
         return;
     };
     let first = FIRST_ARENA.load(Ordering::Relaxed);
-    if metadata.is_file() && HUGE_PAGE_XML_BYTES.contains(&metadata.len()) && first != 0 {
-        // SAFETY: the first arena's mapping, made by the constructor; asking
-        // for huge pages on memory in use changes no byte of it, and an
-        // advice the kernel refuses changes nothing.
+    if !metadata.is_file() || first == 0 {
+        return;
+    }
+    if let Some(range) = huge_pages_for(metadata.len()) {
+        // SAFETY: a range of the first arena's mapping, made by the
+        // constructor; asking for huge pages on memory in use changes no
+        // byte of it, and an advice the kernel refuses changes nothing.
         unsafe {
             libc::madvise(
-                first as *mut std::ffi::c_void,
-                ARENA_RESERVE_KIB as usize * 1024,
+                (first + range.start) as *mut std::ffi::c_void,
+                range.len(),
                 libc::MADV_HUGEPAGE,
             );
         }
@@ -312,12 +333,16 @@ mod tests {
 
     #[cfg(target_os = "linux")]
     #[test]
-    fn huge_pages_from_a_1_mib_to_a_16_mib_xml() {
-        let range = super::HUGE_PAGE_XML_BYTES;
-        // relu_1000, relu_10000, relu_100000.
-        assert!(!range.contains(&293_064));
-        assert!(range.contains(&2_966_070));
-        assert!(!range.contains(&30_056_076));
+    fn huge_pages_by_the_size_of_the_xml() {
+        use super::huge_pages_for;
+        // bert: the first 2 MiB only.
+        assert_eq!(huge_pages_for(80_413), None);
+        // relu_1000 and slice_1000: also 2-4 MiB.
+        assert_eq!(huge_pages_for(293_064), Some(2 << 20..4 << 20));
+        assert_eq!(huge_pages_for(591_203), Some(2 << 20..4 << 20));
+        // relu_10000: the whole first arena; relu_100000: the first 2 MiB.
+        assert_eq!(huge_pages_for(2_966_070), Some(0..64 << 20));
+        assert_eq!(huge_pages_for(30_056_076), None);
         // A missing file or a directory changes nothing.
         super::prepare_heap_for(std::path::Path::new("/nonexistent/model.xml"));
         super::prepare_heap_for(&std::env::temp_dir());
