@@ -176,9 +176,9 @@ const HUGE_PAGE_XML_BYTES: std::ops::Range<u64> = 1 << 20..16 << 20;
 const SECOND_HUGE_PAGE_XML_BYTES: std::ops::Range<u64> = 256 << 10..HUGE_PAGE_XML_BYTES.start;
 
 /// The part of the first arena that gets huge pages, beyond
-/// `FIRST_HUGE_PAGES`, for a model whose XML has `xml_bytes` bytes. Past
-/// `HUGE_PAGE_XML_BYTES` 4-8 MiB, as before this was chosen by size: without
-/// it the 100,000-layer chain took 500-1,000 more faults.
+/// `FIRST_HUGE_PAGES`, for a model whose XML has `xml_bytes` bytes. From
+/// `HUGE_PAGE_XML_BYTES.end` on 4-8 MiB, which every process had before:
+/// without it the 100,000-layer chain took 500-1,000 more faults.
 #[cfg(target_os = "linux")]
 fn huge_pages_for(xml_bytes: u64) -> Option<std::ops::Range<usize>> {
     if SECOND_HUGE_PAGE_XML_BYTES.contains(&xml_bytes) {
