@@ -11,6 +11,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::{Display, Write as _};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::io::{self, Write};
 
 use ir::{Diagnostic, Graph, Node, NodeId, PortDecl, Shape, SymbolId};
@@ -49,12 +50,59 @@ pub struct Report<'a> {
 /// up there again costs a second hash of it.
 struct Dims<'a> {
     symbols: &'a SymbolTable,
-    texts: RefCell<ahash::AHashMap<Expr, DimMemo>>,
+    texts: RefCell<HashMap<HashedDim, DimMemo, BuildHasherDefault<PassHasher>>>,
+    /// Hashes the dims for `texts`.
+    hasher: ahash::RandomState,
+}
+
+/// A symbolic dim with its hash, computed once: a growing table hashes
+/// every key again, and an expression's hash walks all its terms (the
+/// growth was half the memo's cost on a Slice chain, whose every dim is
+/// new).
+struct HashedDim {
+    hash: u64,
+    dim: Expr,
+}
+
+impl PartialEq for HashedDim {
+    fn eq(&self, o: &Self) -> bool {
+        self.hash == o.hash && self.dim == o.dim
+    }
+}
+
+impl Eq for HashedDim {}
+
+impl Hash for HashedDim {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+/// Passes on the one `u64` a [`HashedDim`] writes.
+#[derive(Default)]
+struct PassHasher(u64);
+
+impl Hasher for PassHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used; anything else is folded in, still a hash.
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// What [`Dims`] remembers of an expression.
 struct DimMemo {
-    text: Box<str>,
+    /// Kept as written (a `Box<str>` shrank it: a reallocation per text).
+    text: String,
     /// `[lo, hi]`, once asked for (the text report does not show them).
     bounds: Option<[Option<i64>; 2]>,
 }
@@ -69,23 +117,30 @@ impl<'a> Dims<'a> {
         Dims {
             symbols,
             texts: RefCell::default(),
+            hasher: ahash::RandomState::new(),
         }
     }
 
     /// Calls `use_memo` with what is remembered of `dim`, a symbolic dim.
     fn with_memo<R>(&self, dim: &Expr, use_memo: impl FnOnce(&mut DimMemo) -> R) -> R {
         let mut texts = self.texts.borrow_mut();
-        if let Some(memo) = texts.get_mut(dim) {
-            return use_memo(memo);
-        }
-        if texts.len() >= Self::REMEMBERED {
+        // One hash of the expression, found or not (a Slice chain's every
+        // dim is new).
+        let key = HashedDim {
+            hash: self.hasher.hash_one(dim),
+            dim: dim.clone(),
+        };
+        if texts.len() >= Self::REMEMBERED && !texts.contains_key(&key) {
             texts.clear();
         }
-        let memo = DimMemo {
-            text: self.symbols.display(dim).to_string().into_boxed_str(),
-            bounds: None,
-        };
-        use_memo(texts.entry(dim.clone()).or_insert(memo))
+        let memo = texts.entry(key).or_insert_with(|| {
+            // Room for most texts at once (`max(?1 - 500, 0)`): `to_string`
+            // grew the string two or three times.
+            let mut text = String::with_capacity(32);
+            let _ = write!(text, "{}", self.symbols.display(dim));
+            DimMemo { text, bounds: None }
+        });
+        use_memo(memo)
     }
 
     /// Calls `use_text` with the text of `dim`, a symbolic dim.
@@ -193,7 +248,7 @@ impl<'a> Level<'a> {
                     }
                     match dim.as_symbol() {
                         Some(symbol) => mark(used, symbol),
-                        None => dim.symbols().into_iter().for_each(|s| mark(used, s)),
+                        None => dim.for_each_symbol(&mut |s| mark(used, s)),
                     }
                 }
             }

@@ -246,7 +246,7 @@ impl PartialOrd for Monomial {
 /// on an *owned* receiver `a.min(&b)` resolves to [`Ord::min`] and fails to
 /// compile; write `Expr::min(&a, &b)`, `(&a).min(&b)` or
 /// [`a.min_with(&b)`](Expr::min_with).
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+#[derive(Clone, Eq, PartialOrd, Ord, Debug, Default)]
 pub struct Expr {
     /// Shared: an expression is never changed once built, and shapes are
     /// copied far more than they are computed (every elementwise op's
@@ -254,6 +254,23 @@ pub struct Expr {
     /// allocation per term list (issue 18: 800,000 copies held for a
     /// 100,000-layer chain).
     terms: Arc<[(Monomial, i64)]>,
+}
+
+/// Equal terms, as derived, but a copy of the same expression (most
+/// comparisons: a Reshape's dims against its input's, a report's shape
+/// against the last one) is equal without walking its terms.
+impl PartialEq for Expr {
+    #[inline]
+    fn eq(&self, o: &Expr) -> bool {
+        Arc::ptr_eq(&self.terms, &o.terms) || self.terms[..] == o.terms[..]
+    }
+}
+
+/// As derived (the terms), written out beside the hand-written `eq`.
+impl std::hash::Hash for Expr {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.terms.hash(state);
+    }
 }
 
 fn gcd(mut a: u64, mut b: u64) -> u64 {
@@ -1197,6 +1214,32 @@ impl Expr {
         }
     }
 
+    /// `Some((s, c))` when the expression is `s + c`, a symbol plus a
+    /// constant `c != 0`.
+    pub(crate) fn symbol_plus_constant(&self) -> Option<(SymbolId, i64)> {
+        match &self.terms[..] {
+            [(m, 1), (one, c)] if one.is_one() => match m.factors() {
+                [(Atom::Sym(s), 1)] => Some((*s, *c)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `Some((a, c))` when the expression is the atom `a` (coefficient and
+    /// exponent 1) plus a constant `c`, 0 included.
+    pub(crate) fn atom_plus_constant(&self) -> Option<(&Atom, i64)> {
+        let (m, c) = match &self.terms[..] {
+            [(m, 1)] => (m, 0),
+            [(m, 1), (one, c)] if one.is_one() => (m, *c),
+            _ => return None,
+        };
+        match m.factors() {
+            [(a, 1)] => Some((a, c)),
+            _ => None,
+        }
+    }
+
     /// The atom `self - c` is, `c` the constant term (what
     /// `self.add_const(-c)?.as_atom()` gives, without building the sum).
     pub(crate) fn without_constant_term_as_atom(&self) -> Option<&Atom> {
@@ -1272,18 +1315,25 @@ impl Expr {
     }
 
     fn collect_symbols(&self, out: &mut BTreeSet<SymbolId>) {
+        self.for_each_symbol(&mut |s| {
+            out.insert(s);
+        });
+    }
+
+    /// Calls `f` with each occurrence of a symbol (inside atoms too), in
+    /// term order, repeats included: [`Expr::symbols`] without building
+    /// the set (a report marks the symbols of every dim it lists).
+    pub fn for_each_symbol(&self, f: &mut impl FnMut(SymbolId)) {
         for (m, _) in self.terms.iter() {
             for (a, _) in m.factors() {
                 match a {
-                    Atom::Sym(s) => {
-                        out.insert(*s);
-                    }
+                    Atom::Sym(s) => f(*s),
                     Atom::FloorDiv(e, _) | Atom::CeilDiv(e, _) | Atom::ExactDiv(e, _) => {
-                        e.collect_symbols(out)
+                        e.for_each_symbol(f)
                     }
                     Atom::Min(x, y) | Atom::Max(x, y) | Atom::Bcast(x, y) => {
-                        x.collect_symbols(out);
-                        y.collect_symbols(out);
+                        x.for_each_symbol(f);
+                        y.for_each_symbol(f);
                     }
                 }
             }

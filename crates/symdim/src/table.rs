@@ -367,6 +367,21 @@ impl SymbolTable {
         if let Some(s) = e.as_symbol() {
             return Ok(self.range(s));
         }
+        // Interval arithmetic bounds `t + c`, `t` one term without rounding,
+        // as `t` shifted by `c` (`remainder_bounds` refines only roundings).
+        // `S + c`, the commonest sum: the symbol's range shifted.
+        if let Some((s, c)) = e.symbol_plus_constant() {
+            return shift_interval(self.range(s), c);
+        }
+        // A lone `min` or `max`, or one plus a constant (each Slice of a
+        // chain bounds its `max(D - k, 0)` and `max(D - k, 0) - 1`): from
+        // the arguments' bounds, mostly of leaves or `S + c`, without
+        // hashing the whole (a new expression at every Slice).
+        if let Some((atom, c)) = e.atom_plus_constant() {
+            if let Some(b) = self.min_max_bounds(atom) {
+                return shift_interval(b, c);
+            }
+        }
         let key = Hashed::new(e);
         if let Some(known) = self.known_bounds.get(&key) {
             return Ok(known);
@@ -381,6 +396,50 @@ impl SymbolTable {
         let bounds = Interval::new(conv(x.lo)?, conv(x.hi)?);
         self.known_bounds.insert(key, bounds);
         Ok(bounds)
+    }
+
+    /// The bounds of a `min(x, y)` or `max(x, y)` atom from those of its
+    /// arguments: what interval arithmetic gives the atom (a single term
+    /// with no rounding, which [`remainder_bounds`](Self::remainder_bounds)
+    /// leaves alone, also beside a constant, whose bounds then shift by
+    /// it). `None` for other atoms, where an argument's bounds do not fit
+    /// in `i64` (the whole is bounded in `i128` then) or the two make an
+    /// empty interval.
+    fn min_max_bounds(&self, atom: &Atom) -> Option<Interval> {
+        let (Atom::Min(x, y) | Atom::Max(x, y)) = atom else {
+            return None;
+        };
+        let (bx, by) = (self.bounds(x).ok()?, self.bounds(y).ok()?);
+        // `None` is −∞ for a low end and +∞ for a high end.
+        let both = |a: Option<i64>, b: Option<i64>, pick: fn(i64, i64) -> i64| {
+            a.zip(b).map(|(a, b)| pick(a, b))
+        };
+        let either = |a: Option<i64>, b: Option<i64>, pick: fn(i64, i64) -> i64| match (a, b) {
+            (Some(a), Some(b)) => Some(pick(a, b)),
+            (a, None) => a,
+            (None, b) => b,
+        };
+        let b = if matches!(atom, Atom::Min(..)) {
+            Interval::new(both(bx.lo, by.lo, i64::min), either(bx.hi, by.hi, i64::min))
+        } else {
+            Interval::new(either(bx.lo, by.lo, i64::max), both(bx.hi, by.hi, i64::max))
+        };
+        (!b.is_empty()).then_some(b)
+    }
+
+    /// [`bounds`](Self::bounds) by interval arithmetic on the whole
+    /// expression, without the memo or the shortcuts for `t + c` and lone
+    /// `min`/`max` atoms (the tests check that those agree with it).
+    #[cfg(test)]
+    pub(crate) fn bounds_whole(&self, e: &Expr) -> Result<Interval, DimError> {
+        let x = self.xbounds(e, REFINE_DEPTH)?;
+        let conv = |v: Ext| -> Result<Option<i64>, DimError> {
+            match v {
+                Ext::Fin(v) => i64::try_from(v).map(Some).map_err(|_| DimError::Overflow),
+                _ => Ok(None),
+            }
+        };
+        Ok(Interval::new(conv(x.lo)?, conv(x.hi)?))
     }
 
     /// Bounds that see through rounding: `k*floor(x/k)` is `x` minus a
@@ -687,6 +746,16 @@ impl SymbolTable {
             expr: e,
         }
     }
+}
+
+/// `b + c` end by end, as `bounds` gives the bounds of `t + c` from those
+/// of `t`: [`DimError::Overflow`] where a finite end leaves `i64`.
+fn shift_interval(b: Interval, c: i64) -> Result<Interval, DimError> {
+    let shift = |v: Option<i64>| -> Result<Option<i64>, DimError> {
+        v.map(|v| i64::try_from(i128::from(v) + i128::from(c)).map_err(|_| DimError::Overflow))
+            .transpose()
+    };
+    Ok(Interval::new(shift(b.lo)?, shift(b.hi)?))
 }
 
 /// Of two expressions known to take equal values, the canonical choice

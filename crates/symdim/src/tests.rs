@@ -70,6 +70,41 @@ fn commutativity_and_cancellation() {
     assert_eq!(n.mul_const(2).unwrap().as_symbol(), None);
 }
 
+/// Numbers are written by hand, not through `format!`: the same digits.
+#[test]
+fn display_numbers_as_format_writes_them() {
+    let mut x = Ctx::new();
+    let d = x.sym("D", 0, None);
+    for v in [
+        0,
+        1,
+        -1,
+        9,
+        10,
+        99,
+        100,
+        -4096,
+        i64::MAX,
+        i64::MIN,
+        i64::MIN + 1,
+    ] {
+        assert_eq!(x.show(&c(v)), format!("{v}"));
+        if let Ok(e) = d.mul_const(v) {
+            let e = e.add_const(v).unwrap_or(e);
+            x.rt(&e);
+        }
+    }
+    for k in [2, 10, 12345, i64::MAX] {
+        assert_eq!(x.show(&d.floor_div(k).unwrap()), format!("floor(D/{k})"));
+        assert_eq!(x.show(&d.ceil_div(k).unwrap()), format!("ceil(D/{k})"));
+        assert_eq!(x.show(&d.assumed_exact_div(k).unwrap()), format!("D/{k}"));
+    }
+    for _ in 0..25 {
+        let s = x.t.fresh(Interval::nonnegative(), None);
+        assert_eq!(x.show(&Expr::symbol(s)), format!("?{}", s.0));
+    }
+}
+
 #[test]
 fn display_examples() {
     let mut x = Ctx::new();
@@ -321,6 +356,79 @@ fn bounds_examples() {
     let big = Expr::symbol(x.t.fresh(Interval::new(Some(0), Some(i64::MAX)), None));
     let sq = big.mul(&big).unwrap();
     assert_eq!(x.t.bounds(&sq), Err(DimError::Overflow));
+}
+
+/// The shortcuts of `bounds` (`t + c` from `t`'s bounds, a lone `min` or
+/// `max` from its arguments') give what interval arithmetic on the whole
+/// expression gives, overflow included.
+#[test]
+fn bounds_shortcuts_agree_with_whole_arithmetic() {
+    let mut x = Ctx::new();
+    let mut leaves = vec![
+        x.sym("D", 2, Some(10)),
+        x.sym("N", 0, None),
+        x.sym("W", 1, Some(7)),
+        Expr::symbol(x.t.fresh(Interval::new(Some(-3), Some(2)), None)),
+        Expr::symbol(x.t.fresh(Interval::new(None, Some(5)), None)),
+        Expr::symbol(x.t.fresh(Interval::new(Some(0), Some(i64::MAX)), None)),
+        Expr::symbol(x.t.fresh(Interval::new(Some(i64::MIN), Some(0)), None)),
+        c(0),
+        c(3),
+        c(-1),
+    ];
+    let constants = [1, -1, -2, 5, i64::MAX, i64::MIN, -(1 << 40)];
+    let mut exprs = leaves.clone();
+    for _ in 0..2 {
+        let mut next = Vec::new();
+        for (i, a) in exprs.iter().enumerate() {
+            for &k in &constants {
+                if let Ok(e) = a.add_const(k) {
+                    next.push(e);
+                }
+            }
+            for b in leaves.iter().chain(exprs.iter().skip(i % 3).step_by(5)) {
+                next.extend(
+                    [a.min(b), a.max(b), a.mul(b), a.sub(b)]
+                        .into_iter()
+                        .flatten(),
+                );
+            }
+            for k in [2, 3] {
+                for e in [a.floor_div(k), a.ceil_div(k), a.mul_const(k)]
+                    .into_iter()
+                    .flatten()
+                {
+                    next.push(e.add_const(-1).unwrap_or(e));
+                }
+            }
+        }
+        next.truncate(4000);
+        leaves.extend(next.iter().take(8).cloned());
+        exprs.extend(next);
+    }
+    let mut shortcut_forms = 0;
+    for e in &exprs {
+        let fresh = x.t.clone();
+        assert_eq!(
+            fresh.bounds(e),
+            fresh.bounds_whole(e),
+            "bounds of {}",
+            x.show(e)
+        );
+        // Asked again: from the memo or the shortcuts alike.
+        assert_eq!(
+            x.t.bounds(e),
+            x.t.bounds_whole(e),
+            "bounds of {}",
+            x.show(e)
+        );
+        if matches!(e.as_atom(), Some(Atom::Min(..) | Atom::Max(..)))
+            || (e.num_terms() == 2 && e.constant_term() != 0)
+        {
+            shortcut_forms += 1;
+        }
+    }
+    assert!(shortcut_forms > 100, "{shortcut_forms} shortcut forms");
 }
 
 #[test]

@@ -7,6 +7,7 @@
 use std::cmp::Ordering;
 
 use ir::{Dim, Shape};
+use smallvec::{smallvec, SmallVec};
 use symdim::{Atom, Expr, Interval, Predicate};
 
 use super::support::{self, expect_integer_input, normalize_axis};
@@ -38,6 +39,19 @@ pub static DEF: OpDef = OpDef {
     },
 };
 
+/// Starts, stops, steps or axes: one per sliced axis, rarely more than four
+/// (held inline: each was an allocation for every Slice of a chain).
+type Ints = SmallVec<[i64; 4]>;
+
+/// The element values of input `index` when all of them are integers
+/// ([`support::input_ints`], inline).
+fn input_ints(call: &OpCall<'_>, index: usize) -> Option<Ints> {
+    support::input_values(call, index)?
+        .iter()
+        .map(Expr::as_constant)
+        .collect()
+}
+
 /// Slice's rule; SliceScatter checks its updates against it.
 pub(super) fn infer(
     ctx: &mut InferContext,
@@ -56,7 +70,7 @@ pub(super) fn infer(
     let out_type = data.element_type;
     let names = ["start", "stop", "step", "axes"];
     // The length of each parameter input, from its values or its shape.
-    let lens: Vec<Option<usize>> = (1..call.inputs.len())
+    let lens: SmallVec<[Option<usize>; 4]> = (1..call.inputs.len())
         .map(|i| {
             support::input_values(call, i)
                 .map(<[Dim]>::len)
@@ -89,17 +103,17 @@ pub(super) fn infer(
         }
     }
 
-    let starts = support::input_ints(call, 1);
-    let stops = support::input_ints(call, 2);
+    let starts = input_ints(call, 1);
+    let stops = input_ints(call, 2);
     // Computed starts and stops (from shapes) as expressions.
     let (start_values, stop_values) = (
         support::input_values(call, 1),
         support::input_values(call, 2),
     );
     let steps = if call.inputs.len() > 3 {
-        support::input_ints(call, 3)
+        input_ints(call, 3)
     } else {
-        known_len.map(|(_, n)| vec![1; n])
+        known_len.map(|(_, n)| smallvec![1; n])
     };
     if let Some(steps) = &steps {
         if let Some(i) = steps.iter().position(|&s| s == 0) {
@@ -109,8 +123,8 @@ pub(super) fn infer(
             ));
         }
     }
-    let axes_raw: Option<Vec<i64>> = if call.inputs.len() > 4 {
-        support::input_ints(call, 4)
+    let axes_raw: Option<Ints> = if call.inputs.len() > 4 {
+        input_ints(call, 4)
     } else {
         known_len.map(|(_, n)| (0..n as i64).collect())
     };
@@ -125,7 +139,7 @@ pub(super) fn infer(
             "the data (input 0) is a scalar; Slice needs rank 1 or more",
         ));
     }
-    let mut out: Vec<Dim> = in_dims.to_vec();
+    let mut out: SmallVec<[Dim; 6]> = in_dims.iter().cloned().collect();
 
     let Some(axes_raw) = axes_raw else {
         // Any axis may be sliced: every dim is bounded by the input's.
@@ -139,7 +153,7 @@ pub(super) fn infer(
         }
         return Ok(vec![TensorInfo::new(out_type, Shape::ranked(out))]);
     };
-    let mut axes = Vec::with_capacity(axes_raw.len());
+    let mut axes: SmallVec<[usize; 4]> = SmallVec::with_capacity(axes_raw.len());
     for &a in &axes_raw {
         let axis = normalize_axis(a, rank, "axis")?;
         if axes.contains(&axis) {
@@ -199,9 +213,12 @@ pub(super) fn infer(
     if let (Some(values), [_], Some(starts), Some(stops), Some(steps)) =
         (&data.value, in_dims, &starts, &stops, &steps)
     {
-        if let (Some(&start), Some(&stop), Some(&step), true) =
-            (starts.first(), stops.first(), steps.first(), axes == [0])
-        {
+        if let (Some(&start), Some(&stop), Some(&step), true) = (
+            starts.first(),
+            stops.first(),
+            steps.first(),
+            axes[..] == [0],
+        ) {
             if let Some(idx) = slice_indices(values.len() as i64, start, stop, step) {
                 tensor = tensor.with_value(
                     idx.into_iter()
@@ -573,12 +590,12 @@ fn place(ctx: &mut InferContext, dim: &Dim, raw: &Dim) -> Result<Option<Bound>, 
 }
 
 /// The arguments of a `min` (or `max`) atom, else the expression itself.
-fn split(e: &Expr, min: bool) -> Vec<Expr> {
+fn split(e: &Expr, min: bool) -> SmallVec<[Expr; 2]> {
     match (e.as_atom(), min) {
         (Some(Atom::Min(a, b)), true) | (Some(Atom::Max(a, b)), false) => {
-            vec![a.clone(), b.clone()]
+            smallvec![a.clone(), b.clone()]
         }
-        _ => vec![e.clone()],
+        _ => smallvec![e.clone()],
     }
 }
 
