@@ -43,10 +43,19 @@ impl IdMap {
         })
     }
 
+    #[inline]
     fn get(&self, id: &str) -> Option<NodeId> {
         if let Some(node) = Self::number(id).and_then(|n| self.numbered.get(n).copied().flatten()) {
             return Some(node);
         }
+        self.get_named(id)
+    }
+
+    /// [`IdMap::get`] of an id not in the vector. Apart: the hash map's
+    /// look-up made every call save and restore registers (a third of a
+    /// call for a numbered id).
+    #[inline(never)]
+    fn get_named(&self, id: &str) -> Option<NodeId> {
         // A number may have been too far out for the vector when it came.
         self.named.get(id).copied()
     }
@@ -336,6 +345,16 @@ fn trimmed(text: &str) -> &str {
     }
 }
 
+/// A port id or an edge's port: `text` trimmed and parsed as a `u32`.
+/// Nearly every one is a digit, read without the call to parse it.
+#[inline]
+fn port_number(text: &str) -> Option<u32> {
+    match text.as_bytes() {
+        [digit @ b'0'..=b'9'] => Some(u32::from(digit - b'0')),
+        _ => trimmed(text).parse::<u32>().ok(),
+    }
+}
+
 /// Attribute `key` of `element`, trimmed and parsed: a missing one gives
 /// `default` and, when there is none, a problem; one that does not parse
 /// gives `None` and a problem saying it is not `kind`.
@@ -440,7 +459,7 @@ impl<'x> PendingEdge<'x> {
                 problems.push(format!("`{key}` is missing"));
                 return None;
             };
-            let port = trimmed(v).parse::<u32>().ok();
+            let port = port_number(v);
             if port.is_none() {
                 problems.push(format!("`{key}` = \"{v}\" is not a non-negative integer"));
             }
@@ -1375,9 +1394,9 @@ impl Builder<'_> {
         let mut attributes = Vec::new();
         for (known, key, value) in pairs {
             match known {
-                Some(0) => match trimmed(value).parse::<u32>() {
-                    Ok(v) => id = Some(v),
-                    Err(_) => {
+                Some(0) => match port_number(value) {
+                    Some(v) => id = Some(v),
+                    None => {
                         self.diagnostics.push(
                             head.error(
                                 rules::PORT_ID_INVALID,
