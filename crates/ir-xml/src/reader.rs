@@ -1445,6 +1445,7 @@ impl Builder<'_> {
 
     /// The dim a `<dim>` starting at byte `at` of port `port_id` declares
     /// with `text`: unknown (after a problem) when it is not an integer ≥ -1.
+    #[inline]
     fn declared_dim(
         &mut self,
         text: &str,
@@ -1452,14 +1453,19 @@ impl Builder<'_> {
         port_id: u32,
         head: &LayerHead,
     ) -> DeclaredDim {
+        // Most dims are `-1` or a digit: read in place, without a call.
+        match text.as_bytes() {
+            [b'-', b'1'] => DeclaredDim::Dynamic,
+            [digit @ b'0'..=b'9'] => DeclaredDim::Static(u64::from(digit - b'0')),
+            _ => self.parsed_dim(text, at, port_id, head),
+        }
+    }
+
+    /// [`Builder::declared_dim`] of any text.
+    #[inline(never)]
+    fn parsed_dim(&mut self, text: &str, at: usize, port_id: u32, head: &LayerHead) -> DeclaredDim {
         let text = trimmed(text);
-        // Most dims are `-1` or a digit: no call to parse them.
-        let parsed = match text.as_bytes() {
-            [b'-', b'1'] => Ok(-1),
-            [digit @ b'0'..=b'9'] => Ok(i64::from(digit - b'0')),
-            _ => text.parse::<i64>(),
-        };
-        match parsed {
+        match text.parse::<i64>() {
             Ok(-1) => DeclaredDim::Dynamic,
             Ok(d) if d >= 0 => DeclaredDim::Static(d.unsigned_abs()),
             _ => {
