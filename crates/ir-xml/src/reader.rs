@@ -441,6 +441,23 @@ impl<'x> PendingEdge<'x> {
     /// `to-layer` and `to-port` are `values`.
     fn from_values(values: [Option<&Cow<'x, str>>; 4], at: usize) -> Self {
         let [from_layer, from_port, to_layer, to_port] = values;
+        // Nearly every edge: all four there, borrowed, both ports numbers;
+        // the ends as below, without the problems' closures.
+        if let (Some(Cow::Borrowed(from_layer)), Some(Cow::Borrowed(to_layer))) =
+            (from_layer, to_layer)
+        {
+            let from_port = from_port.and_then(|port| port_number(port));
+            let to_port = to_port.and_then(|port| port_number(port));
+            if let (Some(from_port), Some(to_port)) = (from_port, to_port) {
+                let ends = EdgeEnds {
+                    from_layer: Cow::Borrowed(trimmed(from_layer)),
+                    from_port,
+                    to_layer: Cow::Borrowed(trimmed(to_layer)),
+                    to_port,
+                };
+                return PendingEdge { at, ends: Ok(ends) };
+            }
+        }
         let mut problems = Vec::new();
         let layer = |key: &str, value: Option<&Cow<'x, str>>, problems: &mut Vec<String>| {
             if value.is_none() {
