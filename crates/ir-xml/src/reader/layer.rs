@@ -117,9 +117,10 @@ enum Verbatim {
 
 impl Builder<'_> {
     /// Reads the `<layer>` whose start tag, named `name`, was just read
-    /// into `draft` (`empty`: `<layer/>`) and adds its node. One loop over the layer's
-    /// events with the place in it as a [`Level`]: a function per element
-    /// kind, each with its own loop over the events, measured slower.
+    /// into `draft` (`empty`: `<layer/>`) and adds its node. One loop over
+    /// the layer's events with the place in it as a [`Level`]: a function
+    /// per element kind, each with its own loop over the events, measured
+    /// slower.
     pub(super) fn read_layer<'x>(
         &mut self,
         stream: &mut XmlStream<'x>,
