@@ -1951,6 +1951,11 @@ pub(crate) fn split_names(text: &str) -> Vec<String> {
     if text.is_empty() {
         return Vec::new();
     }
+    // Without a `\`, the names are the pieces between commas: no copy
+    // character by character (a port's names were 3% of reading BERT).
+    if !text.contains('\\') {
+        return text.split(',').map(str::to_owned).collect();
+    }
     let mut names = Vec::new();
     let mut current = String::new();
     let mut chars = text.chars().peekable();
@@ -1996,6 +2001,38 @@ mod tests {
         assert_eq!(split_names("a\\,b,c"), ["a,b", "c"]);
         assert_eq!(split_names("x"), ["x"]);
         assert!(split_names("").is_empty());
+        // Split with and without a `\\` as character by character.
+        let by_chars = |text: &str| {
+            let mut names = Vec::new();
+            let mut current = String::new();
+            let mut chars = text.chars().peekable();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' if chars.peek() == Some(&',') => {
+                        current.push(',');
+                        chars.next();
+                    }
+                    ',' => names.push(std::mem::take(&mut current)),
+                    _ => current.push(c),
+                }
+            }
+            names.push(current);
+            names
+        };
+        for text in [
+            "a,b,",
+            ",",
+            "a,,b",
+            ",a",
+            "\u{e9},\u{fc}x",
+            "a\\b,c",
+            "a\\",
+            "\\,",
+            " a , b ",
+            "a.b:0",
+        ] {
+            assert_eq!(split_names(text), by_chars(text), "{text:?}");
+        }
     }
 
     #[test]
