@@ -11,7 +11,7 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
 use crate::line_index::LineIndex;
-use crate::scan::Scanner;
+use crate::scan::{KeyPattern, KeyedTag, Scanner};
 use crate::ReadError;
 
 /// How many levels below the element [`XmlStream::enter`] was called for
@@ -283,6 +283,7 @@ pub(crate) fn bytes_below(word: u64, bound: u8) -> u64 {
 /// The offset of the first byte of `bytes` that `stops` flags, eight bytes
 /// at a time (little-endian words, flagged as [`bytes_equal`] does);
 /// `stop` says it of the bytes past the last whole word.
+#[inline(always)]
 pub(crate) fn first_stop(
     bytes: &[u8],
     stops: impl Fn(u64) -> u64,
@@ -974,6 +975,19 @@ impl<'a> XmlStream<'a> {
         Some(text)
     }
 
+    /// A child `<dim>N</dim>` of the innermost open element, read at once
+    /// when our scanner finds it written so (see `Scanner::plain_dim`):
+    /// what [`XmlStream::plain_start`] of `dim` then
+    /// [`XmlStream::plain_text_and_close`] would read, here its offset and
+    /// text. `None`, and nothing read, otherwise.
+    #[inline(always)]
+    pub fn plain_dim(&mut self) -> Option<(usize, &'a str)> {
+        if self.skipped > 0 || self.open.is_empty() || self.open.len() >= MAX_KEPT_DEPTH {
+            return None;
+        }
+        self.own_scanner()?.plain_dim()
+    }
+
     /// A child `<name>` (no attributes) of the innermost open element,
     /// read at once when our scanner finds it written so at the position
     /// reached: what [`XmlStream::within`] would return as its
@@ -1017,6 +1031,45 @@ impl<'a> XmlStream<'a> {
             end,
             empty,
         })
+    }
+
+    /// A child `<name ...>` of the innermost open element whose attributes
+    /// are the first of `keys`, written as [`Scanner::keyed_start`] reads
+    /// them, read at once when our scanner finds it so: what
+    /// [`XmlStream::within`] would return as its [`Inner::Open`], its
+    /// attributes those pairs. `None`, and nothing read, otherwise.
+    #[inline(always)]
+    pub fn keyed_start<const N: usize>(
+        &mut self,
+        name: &'static str,
+        keys: &[KeyPattern; N],
+    ) -> Option<KeyedTag<'a, N>> {
+        if self.skipped > 0 || self.open.len() > MAX_KEPT_DEPTH {
+            return None;
+        }
+        let scanner = self.own_scanner()?;
+        let tag = scanner.keyed_start(name.as_bytes(), keys, true)?;
+        if !tag.empty {
+            self.open.push(name);
+        }
+        Some(tag)
+    }
+
+    /// A `<name ...>` or `<name .../>` (only an empty one unless
+    /// `nonempty`) at the position reached, between two items of a list,
+    /// whose attributes are the first of `keys`, written as
+    /// [`Scanner::keyed_start`] reads them, read at once when our scanner
+    /// finds it so: what [`XmlStream::next`] would give as its
+    /// [`Item::Start`], its attributes those pairs. `None`, and nothing
+    /// read, otherwise.
+    #[inline(always)]
+    pub fn keyed_item<const N: usize>(
+        &mut self,
+        name: &[u8],
+        keys: &[KeyPattern; N],
+        nonempty: bool,
+    ) -> Option<KeyedTag<'a, N>> {
+        self.own_scanner()?.keyed_start(name, keys, nonempty)
     }
 
     /// A `<name ...>` or `<name .../>` at the position reached, between two

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use ir::{BodyRole, PortDecl};
 
-use super::{Builder, LayerDraft};
+use super::{Builder, LayerDraft, PORT_KEYS};
 use crate::xml::{Attr, Inner, Tree, XmlStream};
 use crate::ReadError;
 
@@ -116,20 +116,19 @@ enum Verbatim {
 }
 
 impl Builder<'_> {
-    /// Reads the `<layer>` whose start tag at byte `at`, named `name`, with
-    /// the attributes in `scratch.attrs`, was just read (`empty`:
-    /// `<layer/>`) and adds its node. One loop over the layer's
-    /// events with the place in it as a [`Level`]: a function per element
-    /// kind, each with its own loop over the events, measured slower.
+    /// Reads the `<layer>` whose start tag, named `name`, was just read
+    /// into `draft` (`empty`: `<layer/>`) and adds its node. One loop over
+    /// the layer's events with the place in it as a [`Level`]: a function
+    /// per element kind, each with its own loop over the events, measured
+    /// slower.
     pub(super) fn read_layer<'x>(
         &mut self,
         stream: &mut XmlStream<'x>,
         scratch: &mut LayerScratch<'x>,
+        mut draft: LayerDraft,
         name: &'x str,
         empty: bool,
-        at: usize,
     ) -> Result<(), ReadError> {
-        let mut draft = self.layer_head(&scratch.attrs, at);
         // The bodies and port maps kept, in file order, by their slot.
         let mut bodies: Vec<(BodyRole, usize)> = Vec::new();
         let mut port_maps: Vec<(BodyRole, usize)> = Vec::new();
@@ -397,16 +396,26 @@ impl Builder<'_> {
                         level = Level::Layer;
                         continue;
                     }
-                    scratch.attrs.clear();
-                    let Some(port) = stream.plain_start_with_attrs("port", &mut scratch.attrs)
-                    else {
-                        return Some(level);
+                    let (decl, empty) = match stream.keyed_start("port", &PORT_KEYS) {
+                        Some(tag) => (self.keyed_port_head(&tag, &draft.head), tag.empty),
+                        None => {
+                            scratch.attrs.clear();
+                            let Some(port) =
+                                stream.plain_start_with_attrs("port", &mut scratch.attrs)
+                            else {
+                                return Some(level);
+                            };
+                            (
+                                self.port_head(&scratch.attrs, port.at, &draft.head),
+                                port.empty,
+                            )
+                        }
                     };
-                    match self.port_head(&scratch.attrs, port.at, &draft.head) {
+                    match decl {
                         Some(decl) => {
                             scratch.ports(is_input).push(decl);
                             scratch.dims.clear();
-                            if port.empty {
+                            if empty {
                                 dim.pieces = 0;
                                 self.close(Level::Port(is_input), scratch, draft, dim);
                             } else {
@@ -414,7 +423,7 @@ impl Builder<'_> {
                             }
                         }
                         // Skipped, as the loop skips it.
-                        None if port.empty => {}
+                        None if empty => {}
                         None => {
                             *skipping = 1;
                             return Some(level);
@@ -422,7 +431,12 @@ impl Builder<'_> {
                     }
                 }
                 Level::Port(is_input) => {
-                    if let Some(at) = stream.plain_start(b"dim") {
+                    if let Some((at, text)) = stream.plain_dim() {
+                        // As `close` ends a `<dim>` of one piece of text.
+                        let id = scratch.port(is_input).map_or(0, |port| port.id);
+                        let declared = self.declared_dim(text, at, id, &draft.head);
+                        scratch.dims.push(declared);
+                    } else if let Some(at) = stream.plain_start(b"dim") {
                         dim.at = at;
                         dim.pieces = 0;
                         let Some(text) = stream.plain_text_and_close() else {

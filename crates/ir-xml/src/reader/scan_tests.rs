@@ -456,3 +456,91 @@ fn layer_tags_and_data_written_every_way_read_as_quick_xml_reads_them() {
     }
     assert!(scanned >= 50, "{scanned}");
 }
+
+#[test]
+fn keyed_tags_and_dims_written_every_way_read_as_quick_xml_reads_them() {
+    // `<layer>`, `<port>` and `<edge>` start tags whose attributes are the
+    // writers' keys in order, and `<dim>N</dim>`, are read without
+    // splitting pairs or opening elements; around that (other orders, keys
+    // left out, doubled or added, other spacing and quotes, `&`, longer or
+    // odd numbers), the outcome is quick-xml's.
+    let layers = [
+        "<layer id=\"0\" name=\"x\" type=\"Parameter\" version=\"opset1\">",
+        "<layer id=\"0\" name=\"x\" type=\"Parameter\" version=\"opset1\" >",
+        "<layer id=\"0\" name=\"x\" type=\"Parameter\">",
+        "<layer id=\"0\" name=\"x\" type=\"Parameter\" version=\"opset1\" extra=\"e\">",
+        "<layer name=\"x\" id=\"0\" type=\"Parameter\" version=\"opset1\">",
+        "<layer id=\"0\" name=\"a&amp;b\" type=\"Parameter\" version=\"opset1\">",
+        "<layer id=\"0\" name=\"x\" name=\"y\" type=\"Parameter\" version=\"opset1\">",
+        "<layer  id=\"0\" name=\"x\" type=\"Parameter\" version=\"opset1\">",
+        "<layer id=\"0\"\tname=\"x\" type=\"Parameter\" version=\"opset1\">",
+        "<layer id='0' name=\"x\" type=\"Parameter\" version=\"opset1\">",
+        "<layer id=\"0\" name=\"x\" type=\"Parameter\" version=\"opset1\"/>",
+        "<layer id=\"0\" name=\"x\"type=\"Parameter\" version=\"opset1\">",
+    ];
+    let ports = [
+        "<port id=\"0\" precision=\"FP32\">",
+        "<port id=\"0\" precision=\"FP32\" names=\"a,b\">",
+        "<port id=\"0\" precision=\"FP32\" names=\"a\" extra=\"1\">",
+        "<port precision=\"FP32\" id=\"0\">",
+        "<port id=\"0\"  precision=\"FP32\">",
+        "<port id='0'>",
+        "<port id=\"0\" precision=\"FP32\" >",
+        "<port id=\"0\" id=\"1\">",
+        "<port id=\"x\" precision=\"FP32\">",
+        "<port id=\"0\" precision=\"BAD\">",
+        "<port id=\"0\" precision=\"F&amp;\">",
+        "<port id=\"0\"precision=\"FP32\">",
+        "<port id=\"0\" precision=\"FP32\" names=\"\"/>",
+    ];
+    let edges = [
+        "<edge from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"/>",
+        "<edge from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\" />",
+        "<edge from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"></edge>",
+        "<edge from-layer=\"0\" from-port=\"0\" to-layer=\"1\"/>",
+        "<edge from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\" x=\"1\"/>",
+        "<edge from-port=\"0\" from-layer=\"0\" to-layer=\"1\" to-port=\"0\"/>",
+        "<edge from-layer=\"0 \" from-port=\"x\" to-layer=\"1\" to-port=\"0\"/>",
+        "<edge from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\" to-port=\"0\"/>",
+        "<edge from-layer=\"0\" from-port=\"0\" to-layer=\"&#49;\" to-port=\"0\"/>",
+        "<edge from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\">",
+    ];
+    let dims = [
+        "<dim>3</dim>",
+        "<dim>-1</dim>",
+        "<dim>1234567</dim>",
+        "<dim>12345678</dim>",
+        "<dim>+4</dim>",
+        "<dim>-0</dim>",
+        "<dim>007</dim>",
+        "<dim>-2</dim>",
+        "<dim>x</dim>",
+        "<dim> 3</dim>",
+        "<dim>3 </dim>",
+        "<dim></dim>",
+        "<dim>3</dims>",
+        "<dim>3</dim >",
+        "<dim>&#51;</dim>",
+        "<dim>\u{e9}</dim>",
+        "<dim >3</dim>",
+    ];
+    let mut scanned = 0;
+    let mut case = 0;
+    for layer in layers {
+        for port in ports {
+            case += 1;
+            let edge = edges[case % edges.len()];
+            let dim = dims[case % dims.len()];
+            let other_dim = dims[(case / dims.len() + case) % dims.len()];
+            let xml = format!(
+                "<?xml version=\"1.0\"?>\n<net name=\"n\" version=\"11\"><layers>\n{layer}\
+                 <data shape=\"3,4\" element_type=\"f32\"/><output>{port}{dim}{other_dim}</port>\
+                 </output></layer>\n<layer id=\"1\" name=\"y\" type=\"Result\" version=\"opset1\">\
+                 <input>{port}{other_dim}<dim>4</dim></port></input></layer>\n</layers>\n\
+                 <edges>\n{edge}\n</edges></net>\n"
+            );
+            scanned += usize::from(check(layer, &xml, &None));
+        }
+    }
+    assert!(scanned >= 40, "{scanned}");
+}
