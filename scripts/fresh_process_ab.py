@@ -2,7 +2,7 @@
 """Fresh ``ir-check`` processes of two or more binaries, alternating run by
 run (issue 18; docs/performance.md, "What a fresh process pays").
 
-    python3 scripts/fresh_process_ab.py ROUNDS RUNS MODEL[,MODEL...] BINARY BINARY...
+    python3 scripts/fresh_process_ab.py [--idle MS] ROUNDS RUNS MODEL[,MODEL...] BINARY BINARY...
 
 A MODEL is a path to an ``.xml`` or ``version`` (``ir-check --version``).
 Each binary is started with ``os.posix_spawn`` (stdout to /dev/null, stderr
@@ -13,6 +13,12 @@ child's user + system time, ms), ``flt`` (its minor page faults) and the
 all are wholly in the page cache: the kernel maps code around a fault only
 from cached pages, and a binary read back from disk takes more faults than
 a fresh copy. Compare copies made at the same time.
+
+``--idle MS`` sleeps MS milliseconds before every run: the process then
+starts with cold CPU caches and TLB, as in ``scripts/bench_load.py`` (which
+runs OpenVINO between our runs) and for a user, not warm from the run just
+before (back-to-back runs, the default, hide 0.3-0.5 ms of cache and TLB
+misses on a 1,000-layer graph; docs/performance.md, "A cold start").
 """
 
 import os
@@ -24,11 +30,16 @@ import time
 
 
 def main() -> int:
-    if len(sys.argv) < 5:
+    arguments = sys.argv[1:]
+    idle_seconds = 0.0
+    if arguments[:1] == ["--idle"] and len(arguments) > 1:
+        idle_seconds = float(arguments[1]) / 1e3
+        arguments = arguments[2:]
+    if len(arguments) < 4:
         sys.exit(__doc__)
-    rounds, runs = int(sys.argv[1]), int(sys.argv[2])
-    models = sys.argv[3].split(",")
-    binaries = sys.argv[4:]
+    rounds, runs = int(arguments[0]), int(arguments[1])
+    models = arguments[2].split(",")
+    binaries = arguments[3:]
     devnull = os.open(os.devnull, os.O_WRONLY)
     stderr = tempfile.TemporaryFile()
     environment = dict(os.environ)
@@ -41,6 +52,8 @@ def main() -> int:
         else:
             argv = [binary, model, "--format", "json", "--allow-unknown-ops", "--timings"]
         actions = [(os.POSIX_SPAWN_DUP2, devnull, 1), (os.POSIX_SPAWN_DUP2, stderr.fileno(), 2)]
+        if idle_seconds:
+            time.sleep(idle_seconds)
         start = time.perf_counter()
         pid = os.posix_spawn(binary, argv, environment, file_actions=actions)
         _, _, usage = os.wait4(pid, 0)
@@ -56,7 +69,7 @@ def main() -> int:
                 found[key] = float(value)
         return found
 
-    print("load before", os.getloadavg())
+    print("load before", os.getloadavg(), f"idle {idle_seconds * 1e3:g} ms" if idle_seconds else "back-to-back")
     for model in models:
         results = {b: [[] for _ in range(rounds)] for b in binaries}
         for r in range(rounds):
