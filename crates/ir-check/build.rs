@@ -32,14 +32,6 @@ fn main() {
         // Names of functions that changed since the file was written: no
         // harm, only their place is lost.
         "-Wl,--no-warn-symbol-ordering".to_owned(),
-        // Two `LOAD` segments instead of four (read-only data with the
-        // code, RELRO with the data): fewer mappings for exec to make and
-        // exit to tear down, 2-4% less CPU a cold process. A static musl
-        // binary never applied RELRO (no `mprotect` at start); the cost
-        // is `.rodata` mapped executable (docs/performance.md, "A cold
-        // start").
-        "-Wl,--no-rosegment".to_owned(),
-        "-Wl,-z,norelro".to_owned(),
     ] {
         println!("cargo:rustc-link-arg-bin=ir-check={argument}");
     }
