@@ -11,7 +11,6 @@
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::{Display, Write as _};
-use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::io::{self, Write};
 
 use ir::{Diagnostic, Graph, Node, NodeId, PortDecl, Shape, SymbolId};
@@ -19,7 +18,7 @@ use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 use shape_infer::engine::BodyOutcome;
 use shape_infer::{Inference, NodeOutcome, ShapeOrigin, TensorInfo};
-use symdim::{Expr, SymbolTable};
+use symdim::{Expr, HashedExpr, HashedExprMap, SymbolTable};
 
 use crate::pretty::{piece, PrettyWriter};
 
@@ -50,53 +49,7 @@ pub struct Report<'a> {
 /// up there again costs a second hash of it.
 struct Dims<'a> {
     symbols: &'a SymbolTable,
-    texts: RefCell<HashMap<HashedDim, DimMemo, BuildHasherDefault<PassHasher>>>,
-    /// Hashes the dims for `texts`.
-    hasher: ahash::RandomState,
-}
-
-/// A symbolic dim with its hash, computed once: a growing table hashes
-/// every key again, and an expression's hash walks all its terms (the
-/// growth was half the memo's cost on a Slice chain, whose every dim is
-/// new).
-struct HashedDim {
-    hash: u64,
-    dim: Expr,
-}
-
-impl PartialEq for HashedDim {
-    fn eq(&self, o: &Self) -> bool {
-        self.hash == o.hash && self.dim == o.dim
-    }
-}
-
-impl Eq for HashedDim {}
-
-impl Hash for HashedDim {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
-    }
-}
-
-/// Passes on the one `u64` a [`HashedDim`] writes.
-#[derive(Default)]
-struct PassHasher(u64);
-
-impl Hasher for PassHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is used; anything else is folded in, still a hash.
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-    }
-
-    fn write_u64(&mut self, v: u64) {
-        self.0 = v;
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
+    texts: RefCell<HashedExprMap<DimMemo>>,
 }
 
 /// What [`Dims`] remembers of an expression.
@@ -117,7 +70,6 @@ impl<'a> Dims<'a> {
         Dims {
             symbols,
             texts: RefCell::default(),
-            hasher: ahash::RandomState::new(),
         }
     }
 
@@ -126,10 +78,7 @@ impl<'a> Dims<'a> {
         let mut texts = self.texts.borrow_mut();
         // One hash of the expression, found or not (a Slice chain's every
         // dim is new).
-        let key = HashedDim {
-            hash: self.hasher.hash_one(dim),
-            dim: dim.clone(),
-        };
+        let key = HashedExpr::new(dim);
         if texts.len() >= Self::REMEMBERED && !texts.contains_key(&key) {
             texts.clear();
         }

@@ -153,7 +153,7 @@ pub use expr::{Atom, Expr, Monomial, SymbolId, MAX_NESTING, MAX_SIZE};
 pub use interval::Interval;
 pub use parse::ParsedShape;
 pub use predicate::Predicate;
-pub use table::{Provenance, SymbolInfo, SymbolTable};
+pub use table::{HashedExpr, HashedExprMap, PassHasher, Provenance, SymbolInfo, SymbolTable};
 
 #[cfg(test)]
 mod tests;

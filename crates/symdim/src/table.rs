@@ -61,40 +61,48 @@ pub struct SymbolTable {
 /// nested operand, and the standard SipHash made each look-up of a nested
 /// rounding cost about as much as a tenth of bounding it anew.
 ///
-/// Keyed by the expression with its hash computed once ([`Hashed`]): a
+/// Keyed by the expression with its hash computed once ([`HashedExpr`]): a
 /// miss looks up and then inserts, and a growing table moves every entry,
 /// and each of these hashed the whole expression again (a Slice chain's
 /// new dims made the memo a tenth of its inference).
 #[derive(Default)]
-struct BoundsMemo(Mutex<HashMap<Hashed, Interval, BuildHasherDefault<PassHasher>>>);
+struct BoundsMemo(Mutex<HashedExprMap<Interval>>);
 
-/// An expression and its [`FxHasher`] hash.
+/// A map keyed by expressions, each hashed once, when its [`HashedExpr`]
+/// is made: the bounds memo's, and a report's memo of dim texts.
+pub type HashedExprMap<V> = HashMap<HashedExpr, V, BuildHasherDefault<PassHasher>>;
+
+/// An expression and its hash, computed once (by [`FxHasher`]): a miss
+/// looks up and then inserts, and a growing table moves every entry; each
+/// of these would otherwise hash the whole expression again.
 #[derive(PartialEq, Eq)]
-struct Hashed {
+pub struct HashedExpr {
     hash: u64,
     expr: Expr,
 }
 
-impl Hashed {
-    fn new(expr: &Expr) -> Hashed {
+impl HashedExpr {
+    /// `expr` (a clone: the key owns it) with its hash.
+    pub fn new(expr: &Expr) -> HashedExpr {
         let mut hasher = FxHasher::default();
         expr.hash(&mut hasher);
-        Hashed {
+        HashedExpr {
             hash: hasher.finish(),
             expr: expr.clone(),
         }
     }
 }
 
-impl Hash for Hashed {
+impl Hash for HashedExpr {
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write_u64(self.hash);
     }
 }
 
-/// Passes on the one `u64` a [`Hashed`] writes.
+/// Passes on the one `u64` a [`HashedExpr`] writes ([`HashedExprMap`]'s
+/// hasher).
 #[derive(Default, Clone, Copy)]
-struct PassHasher {
+pub struct PassHasher {
     hash: u64,
 }
 
@@ -171,11 +179,11 @@ impl BoundsMemo {
     /// every layer has a new expression would otherwise keep them all).
     const REMEMBERED: usize = 1 << 12;
 
-    fn get(&self, e: &Hashed) -> Option<Interval> {
+    fn get(&self, e: &HashedExpr) -> Option<Interval> {
         self.0.lock().ok()?.get(e).copied()
     }
 
-    fn insert(&self, e: Hashed, bounds: Interval) {
+    fn insert(&self, e: HashedExpr, bounds: Interval) {
         if let Ok(mut known) = self.0.lock() {
             if known.len() >= Self::REMEMBERED {
                 known.clear();
@@ -382,7 +390,7 @@ impl SymbolTable {
                 return shift_interval(b, c);
             }
         }
-        let key = Hashed::new(e);
+        let key = HashedExpr::new(e);
         if let Some(known) = self.known_bounds.get(&key) {
             return Ok(known);
         }
