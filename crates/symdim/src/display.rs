@@ -34,35 +34,16 @@ fn fmt_symbol(t: &SymbolTable, s: SymbolId, f: &mut Formatter<'_>) -> fmt::Resul
         Some(name) => f.write_str(name),
         None => {
             f.write_str("?")?;
-            fmt_decimal(u64::from(s.0), f)
+            fmt_integer(s.0, f)
         }
     }
 }
 
-/// `v` in decimal with its sign, as `write!(f, "{v}")` writes it.
-fn fmt_signed(v: i64, f: &mut Formatter<'_>) -> fmt::Result {
-    if v < 0 {
-        f.write_str("-")?;
-    }
-    fmt_decimal(v.unsigned_abs(), f)
-}
-
-/// `v` in decimal, as `write!(f, "{v}")` writes it, without the
-/// formatting machinery (a report writes every symbolic dim's text: the
-/// `?1` and `500` of a Slice chain's `max(?1 - 500, 0)`).
-fn fmt_decimal(mut v: u64, f: &mut Formatter<'_>) -> fmt::Result {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    // Only ASCII digits were written.
-    f.write_str(std::str::from_utf8(&digits[at..]).map_err(|_| fmt::Error)?)
+/// An integer as `write!(f, "{v}")` writes it, without the formatting
+/// machinery (a report writes every symbolic dim's text: the `?1` and
+/// `500` of a Slice chain's `max(?1 - 500, 0)`).
+fn fmt_integer(v: impl itoa::Integer, f: &mut Formatter<'_>) -> fmt::Result {
+    f.write_str(itoa::Buffer::new().format(v))
 }
 
 pub(crate) fn fmt_expr(t: &SymbolTable, e: &Expr, f: &mut Formatter<'_>) -> fmt::Result {
@@ -90,11 +71,11 @@ pub(crate) fn fmt_expr(t: &SymbolTable, e: &Expr, f: &mut Formatter<'_>) -> fmt:
 
 fn fmt_term(t: &SymbolTable, abs: u64, m: &Monomial, f: &mut Formatter<'_>) -> fmt::Result {
     if m.is_one() {
-        return fmt_decimal(abs, f);
+        return fmt_integer(abs, f);
     }
     let mut first = true;
     if abs != 1 {
-        fmt_decimal(abs, f)?;
+        fmt_integer(abs, f)?;
         first = false;
     }
     let alone = abs == 1 && m.factors().len() == 1 && m.factors()[0].1 == 1;
@@ -134,7 +115,7 @@ fn fmt_atom(t: &SymbolTable, a: &Atom, in_product: bool, f: &mut Formatter<'_>) 
             })?;
             fmt_numerator(t, e, f)?;
             f.write_str("/")?;
-            fmt_signed(*k, f)?;
+            fmt_integer(*k, f)?;
             f.write_str(")")
         }
         Atom::ExactDiv(e, k) => {
@@ -143,7 +124,7 @@ fn fmt_atom(t: &SymbolTable, a: &Atom, in_product: bool, f: &mut Formatter<'_>) 
             }
             fmt_numerator(t, e, f)?;
             f.write_str("/")?;
-            fmt_signed(*k, f)?;
+            fmt_integer(*k, f)?;
             if in_product {
                 f.write_str(")")?;
             }
