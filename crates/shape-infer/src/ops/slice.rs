@@ -43,15 +43,6 @@ pub static DEF: OpDef = OpDef {
 /// (held inline: each was an allocation for every Slice of a chain).
 type Ints = SmallVec<[i64; 4]>;
 
-/// The element values of input `index` when all of them are integers
-/// ([`support::input_ints`], inline).
-fn input_ints(call: &OpCall<'_>, index: usize) -> Option<Ints> {
-    support::input_values(call, index)?
-        .iter()
-        .map(Expr::as_constant)
-        .collect()
-}
-
 /// Slice's rule; SliceScatter checks its updates against it.
 pub(super) fn infer(
     ctx: &mut InferContext,
@@ -103,15 +94,15 @@ pub(super) fn infer(
         }
     }
 
-    let starts = input_ints(call, 1);
-    let stops = input_ints(call, 2);
+    let starts = support::input_ints_in::<Ints>(call, 1);
+    let stops = support::input_ints_in::<Ints>(call, 2);
     // Computed starts and stops (from shapes) as expressions.
     let (start_values, stop_values) = (
         support::input_values(call, 1),
         support::input_values(call, 2),
     );
     let steps = if call.inputs.len() > 3 {
-        input_ints(call, 3)
+        support::input_ints_in::<Ints>(call, 3)
     } else {
         known_len.map(|(_, n)| smallvec![1; n])
     };
@@ -124,7 +115,7 @@ pub(super) fn infer(
         }
     }
     let axes_raw: Option<Ints> = if call.inputs.len() > 4 {
-        input_ints(call, 4)
+        support::input_ints_in::<Ints>(call, 4)
     } else {
         known_len.map(|(_, n)| (0..n as i64).collect())
     };

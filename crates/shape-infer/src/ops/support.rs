@@ -35,6 +35,11 @@ pub fn input_values<'a>(call: &'a OpCall<'_>, index: usize) -> Option<&'a [Dim]>
 
 /// The element values of input `index` when all of them are integers.
 pub fn input_ints(call: &OpCall<'_>, index: usize) -> Option<Vec<i64>> {
+    input_ints_in(call, index)
+}
+
+/// [`input_ints`] collected into `C` (a rule that keeps them inline).
+pub fn input_ints_in<C: FromIterator<i64>>(call: &OpCall<'_>, index: usize) -> Option<C> {
     input_values(call, index)?
         .iter()
         .map(Expr::as_constant)
