@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: ir_check::allocator::Mimalloc = ir_check::allocator::Mimalloc;
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);

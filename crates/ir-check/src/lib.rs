@@ -5,6 +5,7 @@
 //! [`run`] does all the work and returns what to print, so tests and other
 //! tools can drive it without a process.
 
+pub mod allocator;
 pub mod diagnostics;
 pub mod dot;
 mod pretty;

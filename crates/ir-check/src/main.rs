@@ -22,7 +22,7 @@ use musl_mem as _;
 // dims, report strings): mimalloc serves them several times faster than
 // glibc's malloc (docs/performance.md).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: ir_check::allocator::Mimalloc = ir_check::allocator::Mimalloc;
 
 /// mimalloc's `mi_option_purge_delay`, which libmimalloc-sys does not export
 /// (it keeps some options unnamed "for stability"): the option just before
