@@ -1,6 +1,6 @@
 //! Byte offsets to 1-based line and column numbers.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use ir::SourceLocation;
 
@@ -19,6 +19,20 @@ pub struct LineIndex<'a> {
     /// does).
     lines_before: usize,
     lines: RefCell<Lines>,
+    /// The line of the last location asked for, when it is ASCII and its
+    /// end has been found: a location on it is its offset from the line's
+    /// start, found without the index (a layer written on one line asks
+    /// for its ports' locations on the line of its own).
+    last_line: Cell<AsciiLine>,
+}
+
+/// A line of ASCII text: its bytes `start..end` (with its `\n`), its
+/// 1-based number. Empty (`end` 0) when there is none.
+#[derive(Debug, Clone, Copy, Default)]
+struct AsciiLine {
+    start: usize,
+    end: usize,
+    number: usize,
 }
 
 /// The lines found so far.
@@ -70,13 +84,25 @@ impl<'a> LineIndex<'a> {
                 scanned: line_start,
                 last: 0,
             }),
+            last_line: Cell::default(),
         }
     }
 
     /// The 1-based line and column of byte `offset`. The column counts
     /// characters (a tab is one column). Offsets past the end are clamped to it.
+    #[inline]
     pub fn location(&self, offset: usize) -> SourceLocation {
         let offset = offset.min(self.text.len());
+        let line = self.last_line.get();
+        if line.start <= offset && offset < line.end {
+            return location_of(line.number, offset - line.start);
+        }
+        self.indexed_location(offset)
+    }
+
+    /// [`LineIndex::location`] of an offset not on the last line.
+    #[inline(never)]
+    fn indexed_location(&self, offset: usize) -> SourceLocation {
         let mut lines = self.lines.borrow_mut();
         if offset < lines.starts[0] {
             return counted_location(self.text, offset);
@@ -88,6 +114,14 @@ impl<'a> LineIndex<'a> {
         let start = lines.starts[line.saturating_sub(1)];
         // The line of `offset` has been scanned to its end.
         let ascii = lines.non_ascii.binary_search(&(line - 1)).is_err();
+        self.last_line.set(match lines.starts.get(line) {
+            Some(&end) if ascii => AsciiLine {
+                start,
+                end,
+                number: line + self.lines_before,
+            },
+            _ => AsciiLine::default(),
+        });
         let column = if ascii {
             offset - start
         } else {
@@ -136,6 +170,13 @@ pub(crate) fn count_newlines(bytes: &[u8]) -> usize {
         count += lanes.iter().map(|&lane| usize::from(lane)).sum::<usize>();
     }
     count + blocks.remainder().iter().filter(|&&b| b == b'\n').count()
+}
+
+/// Whether `bytes` are all ASCII: their bytes or-ed together, sixteen at
+/// a time as the compiler writes it (`<[u8]>::is_ascii` looks at eight at
+/// a time, with a branch for each: most of what finding a line cost).
+fn is_ascii(bytes: &[u8]) -> bool {
+    bytes.iter().fold(0u8, |all, &byte| all | byte) < 0x80
 }
 
 impl Lines {
@@ -195,7 +236,7 @@ impl Lines {
         }
         self.scanned = scanned;
         let stretch = bytes.get(from..scanned).unwrap_or_default();
-        if !stretch.is_ascii() {
+        if !is_ascii(stretch) {
             // The new lines whose end was found, the last one too at the end
             // of the text.
             let ends = self.starts[first_new_line + 1..]

@@ -60,6 +60,33 @@ impl IdMap {
         self.named.get(id).copied()
     }
 
+    /// The node of `id` when [`IdMap::get`] knows it; else `id` is added
+    /// for `node` (as [`IdMap::insert`] adds it). A numbered id within
+    /// reach of the vector is read once, not once for each.
+    fn first_or_insert(&mut self, id: &str, node: NodeId) -> Option<NodeId> {
+        let limit = node.index().saturating_add(Self::NUMBERED_SLACK);
+        let Some(n) = Self::number(id).filter(|&n| n <= limit) else {
+            let first = self.get(id);
+            if first.is_none() {
+                self.insert(id, node);
+            }
+            return first;
+        };
+        if let Some(&Some(first)) = self.numbered.get(n) {
+            return Some(first);
+        }
+        if !self.named.is_empty() {
+            if let Some(first) = self.get_named(id) {
+                return Some(first);
+            }
+        }
+        if n >= self.numbered.len() {
+            self.numbered.resize(n + 1, None);
+        }
+        self.numbered[n] = Some(node);
+        None
+    }
+
     /// Adds `id`, which [`IdMap::get`] does not know.
     fn insert(&mut self, id: &str, node: NodeId) {
         let limit = node.index().saturating_add(Self::NUMBERED_SLACK);
@@ -609,6 +636,16 @@ fn owned_attributes(attrs: &[Attr<'_>]) -> Attributes {
         .collect()
 }
 
+/// `pairs` as attributes of the graph; none (nearly every layer's and
+/// port's other attributes) without the call that collects them.
+fn attributes_from(pairs: Vec<(String, String)>) -> Attributes {
+    if pairs.is_empty() {
+        Attributes::new()
+    } else {
+        pairs.into_iter().collect()
+    }
+}
+
 /// The attributes of a `<layer>` element, for diagnostics before the node exists.
 struct LayerHead {
     layer: LayerRef,
@@ -906,7 +943,7 @@ impl Builder<'_> {
         LayerDraft {
             head,
             has_id: id.is_some(),
-            layer_attributes: layer_attributes.into_iter().collect(),
+            layer_attributes: attributes_from(layer_attributes),
             data: None,
             rt_info: None,
             inputs: Vec::new(),
@@ -1102,23 +1139,18 @@ impl Builder<'_> {
     fn register_id(&mut self, node_id: NodeId) {
         let node = self.graph.node(node_id);
         let id = node.id.as_str();
-        match self.ids.get(id) {
-            Some(first) => {
-                let first_location = self.graph.node(first).location;
-                let diagnostic = Diagnostic::error(
-                    rules::LAYER_ID_DUPLICATE,
-                    format!(
-                        "layer id {id} is already used; edges refer to the first layer with it"
-                    ),
-                )
-                .at_layer(node.layer_ref(), node.location)
-                .with_note(format!(
-                    "first used at line {}, column {}",
-                    first_location.line, first_location.column
-                ));
-                self.diagnostics.push(diagnostic);
-            }
-            None => self.ids.insert(id, node_id),
+        if let Some(first) = self.ids.first_or_insert(id, node_id) {
+            let first_location = self.graph.node(first).location;
+            let diagnostic = Diagnostic::error(
+                rules::LAYER_ID_DUPLICATE,
+                format!("layer id {id} is already used; edges refer to the first layer with it"),
+            )
+            .at_layer(node.layer_ref(), node.location)
+            .with_note(format!(
+                "first used at line {}, column {}",
+                first_location.line, first_location.column
+            ));
+            self.diagnostics.push(diagnostic);
         }
     }
 
@@ -1454,7 +1486,7 @@ impl Builder<'_> {
             element_type,
             names,
             dims: Vec::new(),
-            attributes: attributes.into_iter().collect(),
+            attributes: attributes_from(attributes),
             rt_info: None,
             location,
         })
@@ -1741,7 +1773,35 @@ impl Builder<'_> {
         }
     }
 
+    /// Adds the graph edge of `edge`, or reports why it is dropped.
+    #[inline]
     fn add_edge(&mut self, edge: &PendingEdge<'_>) {
+        // Nearly every edge: both layers and ports found, nothing to
+        // report, added without the paths that explain a problem (their
+        // results, a `String` each, moved about most of a call).
+        if let Ok(ends) = &edge.ends {
+            let from = self.ids.get(&ends.from_layer);
+            let to = self.ids.get(&ends.to_layer);
+            if let (Some(from), Some(to)) = (from, to) {
+                let from_output = self.port_index(from, ends.from_port, EdgeEnd::Source);
+                let to_input = self.port_index(to, ends.to_port, EdgeEnd::Destination);
+                if let (Some(from_output), Some(to_input)) = (from_output, to_input) {
+                    let edge = Edge {
+                        from_output,
+                        to_input,
+                    };
+                    self.graph.graph.add_edge(from, to, edge);
+                    return;
+                }
+            }
+        }
+        self.add_or_report_edge(edge);
+    }
+
+    /// [`Builder::add_edge`] of any edge, with a problem for each end not
+    /// found.
+    #[inline(never)]
+    fn add_or_report_edge(&mut self, edge: &PendingEdge<'_>) {
         // Only diagnostics need the location and the edge's text: a
         // million-layer model's edges must not each pay a line search and
         // a string.
@@ -1814,9 +1874,27 @@ impl Builder<'_> {
     /// the edge is dropped.
     fn edge_end(&self, node: NodeId, port: u32, end: EdgeEnd) -> Result<usize, String> {
         let n = self.graph.node(node);
-        let (usable, other, verb, role, kind) = match end {
-            EdgeEnd::Source => (&n.outputs, &n.inputs, "starts", "source", "an input"),
-            EdgeEnd::Destination => (&n.inputs, &n.outputs, "ends", "destination", "an output"),
+        let (other, verb, role, kind) = match end {
+            EdgeEnd::Source => (&n.inputs, "starts", "source", "an input"),
+            EdgeEnd::Destination => (&n.outputs, "ends", "destination", "an output"),
+        };
+        self.port_index(node, port, end).ok_or_else(|| {
+            if other.iter().any(|p| p.id == port) {
+                format!("{verb} at port {port}, {kind} port of its {role} layer")
+            } else {
+                format!("{verb} at port {port}, which its {role} layer does not declare")
+            }
+        })
+    }
+
+    /// The index of `port` among the ports an edge may use at `end` of
+    /// `node`, when it has it.
+    #[inline]
+    fn port_index(&self, node: NodeId, port: u32, end: EdgeEnd) -> Option<usize> {
+        let n = self.graph.node(node);
+        let usable = match end {
+            EdgeEnd::Source => &n.outputs,
+            EdgeEnd::Destination => &n.inputs,
         };
         // Writers number the inputs 0.. and the outputs on from there: try
         // that place first (a Concat of 10,000 inputs must not cost a search
@@ -1829,15 +1907,7 @@ impl Builder<'_> {
             .ok()
             .and_then(|p| p.checked_sub(first_id))
             .filter(|&i| usable.get(i).is_some_and(|p| p.id == port));
-        guess
-            .or_else(|| usable.iter().position(|p| p.id == port))
-            .ok_or_else(|| {
-                if other.iter().any(|p| p.id == port) {
-                    format!("{verb} at port {port}, {kind} port of its {role} layer")
-                } else {
-                    format!("{verb} at port {port}, which its {role} layer does not declare")
-                }
-            })
+        guess.or_else(|| usable.iter().position(|p| p.id == port))
     }
 
     /// Keeps the model `<rt_info>` verbatim, except for our symbol-name
@@ -2078,6 +2148,39 @@ mod tests {
         ids.insert(&(far - 1).to_string(), node(200));
         assert_eq!(ids.get(&far.to_string()), Some(node(8)));
         assert_eq!(ids.get(&(far - 1).to_string()), Some(node(200)));
+    }
+
+    #[test]
+    fn first_or_insert_is_get_then_insert() {
+        let far = IdMap::NUMBERED_SLACK + 100;
+        let (far, nearer) = (far.to_string(), (far - 1).to_string());
+        // Duplicates of every kind, a number too far out for the vector
+        // when it comes and within reach when it comes again.
+        let mut sequence = vec![
+            (0, "0"),
+            (1, "7"),
+            (2, "07"),
+            (3, "x"),
+            (4, "7"),
+            (5, "x"),
+            (6, far.as_str()),
+            (7, far.as_str()),
+            (8, "0"),
+            (9, " 8"),
+        ];
+        sequence.extend([(200, nearer.as_str()), (201, far.as_str()), (202, "8")]);
+        sequence.extend([(203, nearer.as_str()), (204, "8"), (205, "123456789012")]);
+        let (mut one, mut two) = (IdMap::default(), IdMap::default());
+        for (index, id) in sequence {
+            let node = NodeId::new(index);
+            let expected = two.get(id);
+            if expected.is_none() {
+                two.insert(id, node);
+            }
+            assert_eq!(one.first_or_insert(id, node), expected, "{index} {id}");
+            assert_eq!(one.numbered, two.numbered, "{index} {id}");
+            assert_eq!(one.named, two.named, "{index} {id}");
+        }
     }
 
     #[test]

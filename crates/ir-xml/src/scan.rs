@@ -256,6 +256,21 @@ impl<'a> Scanner<'a> {
         Some((lt, name_end))
     }
 
+    /// The name of a tag [`Scanner::tag_named`] found, from just after its
+    /// `<` at `lt` to `name_end`, without `str::get`'s boundary checks (a
+    /// call per tag that was not inlined).
+    #[inline(always)]
+    fn tag_name(&self, lt: usize, name_end: usize) -> &'a str {
+        debug_assert!(
+            self.text.as_bytes()[lt] == b'<' && self.text.as_bytes()[name_end].is_ascii()
+        );
+        // SAFETY: `tag_named` found `<` at `lt` and an ASCII byte at
+        // `name_end`, both within the text, with `lt < name_end`: a byte
+        // after an ASCII one and an ASCII byte start characters, so both
+        // ends are character boundaries.
+        unsafe { self.text.get_unchecked(lt + 1..name_end) }
+    }
+
     /// The start tag `<name>` (no attributes, no whitespace) at the
     /// position reached, read when it is written so: the offset of its
     /// `<`, or `None` and nothing read. The same as [`Scanner::next_event`]
@@ -263,9 +278,8 @@ impl<'a> Scanner<'a> {
     #[inline(always)]
     pub fn plain_start(&mut self, name: &[u8]) -> Option<(usize, &'a str)> {
         let (lt, name_end) = self.tag_named(name, |b| b == b'>')?;
-        let name_start = lt + 1;
         // A stretch of the text, as every open name is (see `same_name`).
-        let open = self.text.get(name_start..name_end)?;
+        let open = self.tag_name(lt, name_end);
         self.open.push(open);
         self.at = name_end + 1;
         Some((lt, open))
@@ -285,13 +299,12 @@ impl<'a> Scanner<'a> {
         attrs: &mut Vec<Attr<'a>>,
     ) -> Option<(usize, bool)> {
         let (lt, name_end) = self.tag_named(name, is_blank)?;
-        let name_start = lt + 1;
         let (content_end, empty) = self.split_attrs_from(name_end, attrs)?;
         if !empty && !nonempty {
             return None;
         }
         if !empty {
-            self.open.push(self.text.get(name_start..name_end)?);
+            self.open.push(self.tag_name(lt, name_end));
         }
         self.at = content_end + if empty { 2 } else { 1 };
         Some((lt, empty))
@@ -357,7 +370,7 @@ impl<'a> Scanner<'a> {
             return None;
         }
         if !empty {
-            self.open.push(self.text.get(lt + 1..name_end)?);
+            self.open.push(self.tag_name(lt, name_end));
         }
         self.at = at + if empty { 2 } else { 1 };
         Some(KeyedTag {
