@@ -124,6 +124,8 @@ const CHUNK: usize = 1 << 16;
 /// open) each line starts.
 pub(crate) struct PrettyWriter<W: Write> {
     bytes: Vec<u8>,
+    /// How many bytes were written out before `bytes[0]`.
+    written: usize,
     out: W,
 }
 
@@ -132,6 +134,7 @@ impl<W: Write> PrettyWriter<W> {
         PrettyWriter {
             // Room for the chunk and for the piece that fills it.
             bytes: Vec::with_capacity(CHUNK + CHUNK / 4),
+            written: 0,
             out,
         }
     }
@@ -141,9 +144,28 @@ impl<W: Write> PrettyWriter<W> {
     pub(crate) fn write_full_chunk(&mut self) -> io::Result<()> {
         if self.bytes.len() >= CHUNK {
             self.out.write_all(&self.bytes)?;
+            self.written += self.bytes.len();
             self.bytes.clear();
         }
         Ok(())
+    }
+
+    /// Where the next byte goes, counted from the start of the output.
+    pub(crate) fn position(&self) -> usize {
+        self.written + self.bytes.len()
+    }
+
+    /// Writes again the bytes written from position `from` to `to` (see
+    /// [`position`](Self::position)), if they are still gathered here;
+    /// `false` if they were written out already.
+    pub(crate) fn repeat(&mut self, from: usize, to: usize) -> bool {
+        match (from.checked_sub(self.written), to.checked_sub(self.written)) {
+            (Some(start), Some(end)) if start <= end && end <= self.bytes.len() => {
+                self.bytes.extend_from_within(start..end);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Writes out everything gathered (the output itself is not flushed).
@@ -152,6 +174,7 @@ impl<W: Write> PrettyWriter<W> {
     }
 
     /// The bytes gathered and not written out yet.
+    #[cfg(test)]
     pub(crate) fn bytes(&self) -> &[u8] {
         &self.bytes
     }
@@ -193,13 +216,22 @@ impl<W: Write> PrettyWriter<W> {
     /// with what comes before and after.
     pub(crate) fn string_contents(&mut self, text: &str) {
         if needs_escaping(text.as_bytes()) {
-            let quoted = serde_json::to_string(text).unwrap_or_default();
-            let contents = quoted.get(1..quoted.len().saturating_sub(1));
-            self.bytes
-                .extend_from_slice(contents.unwrap_or_default().as_bytes());
+            self.escaped_contents(text);
         } else {
             self.bytes.extend_from_slice(text.as_bytes());
         }
+    }
+
+    /// [`string_contents`](Self::string_contents) of a string with
+    /// something to escape: rare, and kept out of the common path (inlined,
+    /// it made every string save and restore six registers).
+    #[cold]
+    #[inline(never)]
+    fn escaped_contents(&mut self, text: &str) {
+        let quoted = serde_json::to_string(text).unwrap_or_default();
+        let contents = quoted.get(1..quoted.len().saturating_sub(1));
+        self.bytes
+            .extend_from_slice(contents.unwrap_or_default().as_bytes());
     }
 
     /// An integer, as serde_json writes it (with the same `itoa`).
@@ -233,6 +265,7 @@ impl<W: Write> PrettyWriter<W> {
 pub(crate) fn piece(write: impl FnOnce(&mut PrettyWriter<io::Sink>)) -> Vec<u8> {
     let mut json = PrettyWriter {
         bytes: Vec::new(),
+        written: 0,
         out: io::sink(),
     };
     write(&mut json);
@@ -252,11 +285,24 @@ fn needs_escaping(bytes: &[u8]) -> bool {
             return true;
         }
     }
-    words
-        .remainder()
-        .iter()
-        .any(|&b| b < 0x20 || b == b'"' || b == b'\\')
+    words.remainder().iter().any(|&b| ESCAPED[usize::from(b)])
 }
+
+/// The bytes serde_json escapes in a string: a quote, a backslash and the
+/// control characters. The last few bytes of a string (all of a short
+/// name's, `relu17`) are checked with one load each, not three
+/// comparisons.
+static ESCAPED: [bool; 256] = {
+    let mut escaped = [false; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        escaped[byte] = true;
+        byte += 1;
+    }
+    escaped[b'"' as usize] = true;
+    escaped[b'\\' as usize] = true;
+    escaped
+};
 
 /// Whether one of the eight bytes of `word` is below 0x20, a quote or a
 /// backslash ("Bit Twiddling Hacks": `hasless` and `haszero`, exact on
@@ -362,6 +408,22 @@ mod tests {
         }
         assert!(!needs_escaping(b""));
         assert!(!needs_escaping("non-ASCII é ∑ 🦀 and more".as_bytes()));
+    }
+
+    #[test]
+    fn repeat_copies_what_is_still_gathered() {
+        let mut writer = PrettyWriter::new(Vec::new());
+        writer.raw(b"ab");
+        let from = writer.position();
+        writer.raw(b"cde");
+        let to = writer.position();
+        assert!(writer.repeat(from, to));
+        assert_eq!(writer.bytes(), b"abcdecde");
+        writer.raw(&vec![b'x'; CHUNK]);
+        writer.write_full_chunk().expect("writes into memory");
+        assert_eq!(writer.position(), 8 + CHUNK);
+        assert!(!writer.repeat(from, to));
+        assert!(writer.bytes().is_empty());
     }
 
     #[test]

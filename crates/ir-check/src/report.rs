@@ -13,7 +13,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::fmt::{Display, Write as _};
 use std::io::{self, Write};
 
-use ir::{Diagnostic, Graph, Node, NodeId, PortDecl, Shape, SymbolId};
+use ir::{Diagnostic, ElementType, Graph, Node, NodeId, PortDecl, Shape, SymbolId};
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 use shape_infer::engine::BodyOutcome;
@@ -86,7 +86,7 @@ impl<'a> Dims<'a> {
             // Room for most texts at once (`max(?1 - 500, 0)`): `to_string`
             // grew the string two or three times.
             let mut text = String::with_capacity(32);
-            let _ = write!(text, "{}", self.symbols.display(dim));
+            self.symbols.write_expr(dim, &mut text);
             DimMemo { text, bounds: None }
         });
         use_memo(memo)
@@ -175,19 +175,26 @@ impl<'a> Level<'a> {
         })
     }
 
-    /// Marks in `used` (by index) the symbols of every dim of every layer,
-    /// bodies included; returns how many layers the level has (bodies not
-    /// counted).
-    fn collect_symbols(self, used: &mut Vec<bool>) -> usize {
-        fn mark(used: &mut Vec<bool>, symbol: SymbolId) {
-            if used.len() <= symbol.index() {
-                used.resize(symbol.index() + 1, false);
-            }
-            used[symbol.index()] = true;
-        }
-        let mut layers = 0;
+    /// How many layers the level has (bodies not counted): those
+    /// [`rows`](Self::rows) lists.
+    fn layer_count(self) -> usize {
+        self.order
+            .iter()
+            .filter(|&&id| {
+                self.graph.graph.node_weight(id).is_some() && id.index() < self.outcomes.len()
+            })
+            .count()
+    }
+
+    /// Marks in `used` the symbols of every dim of every layer, bodies
+    /// included, and stops once every symbol of the table is marked: a
+    /// model's first layers name most of its symbols (a chain's Parameter
+    /// all of them), and this walk came before the report's own.
+    fn collect_symbols(self, used: &mut UsedSymbols) {
         for row in self.rows() {
-            layers += 1;
+            if used.all_marked() {
+                return;
+            }
             for tensor in row.tensors {
                 for dim in tensor.shape.dims().unwrap_or_default() {
                     // Most dims are a constant or a lone symbol: no set to
@@ -196,8 +203,8 @@ impl<'a> Level<'a> {
                         continue;
                     }
                     match dim.as_symbol() {
-                        Some(symbol) => mark(used, symbol),
-                        None => dim.for_each_symbol(&mut |s| mark(used, s)),
+                        Some(symbol) => used.mark(symbol),
+                        None => dim.for_each_symbol(&mut |s| used.mark(s)),
                     }
                 }
             }
@@ -205,21 +212,67 @@ impl<'a> Level<'a> {
                 body.collect_symbols(used);
             }
         }
-        layers
+    }
+}
+
+/// The symbols the layers' dims use, by index, and how many of the
+/// table's are not marked yet.
+struct UsedSymbols {
+    marked: Vec<bool>,
+    unmarked: usize,
+}
+
+impl UsedSymbols {
+    /// None of `count` symbols marked.
+    fn new(count: usize) -> Self {
+        UsedSymbols {
+            marked: vec![false; count],
+            unmarked: count,
+        }
+    }
+
+    /// Marks `symbol`, a symbol of the table (the inference's dims use no
+    /// other).
+    fn mark(&mut self, symbol: SymbolId) {
+        if let Some(marked) = self.marked.get_mut(symbol.index()) {
+            if !*marked {
+                *marked = true;
+                self.unmarked -= 1;
+            }
+        }
+    }
+
+    fn all_marked(&self) -> bool {
+        self.unmarked == 0
+    }
+
+    /// The marked symbols.
+    fn marked(&self) -> impl Iterator<Item = SymbolId> + '_ {
+        (0..self.marked.len())
+            .filter(|&i| self.marked[i])
+            .filter_map(|i| u32::try_from(i).ok().map(SymbolId))
     }
 }
 
 impl<'a> Row<'a> {
     /// Each output tensor with its port (for a Result, its input port).
     fn outputs(&self) -> impl Iterator<Item = (&'a TensorInfo, &'a PortDecl)> + '_ {
-        let is_result = matches!(self.node.op, ir::Op::Result);
-        let ports = self
-            .node
-            .outputs
-            .iter()
-            .chain(self.node.inputs.iter().take(usize::from(is_result)));
-        self.tensors.iter().zip(ports)
+        outputs_of(self.node, self.tensors)
     }
+}
+
+/// Each of `tensors`, the outputs of `node`, with its port (for a Result,
+/// its input port).
+fn outputs_of<'a>(
+    node: &'a Node,
+    tensors: &'a [TensorInfo],
+) -> impl Iterator<Item = (&'a TensorInfo, &'a PortDecl)> {
+    let is_result = matches!(node.op, ir::Op::Result);
+    let ports = node
+        .outputs
+        .iter()
+        .chain(node.inputs.iter().take(usize::from(is_result)));
+    tensors.iter().zip(ports)
 }
 
 impl<'a> Report<'a> {
@@ -235,12 +288,9 @@ impl<'a> Report<'a> {
             bodies: &inference.bodies,
         };
         let symbols = &inference.symbols;
-        let mut marked = vec![false; symbols.len()];
-        let layers = top.collect_symbols(&mut marked);
-        let mut used: BTreeSet<SymbolId> = (0..marked.len())
-            .filter(|&i| marked[i])
-            .filter_map(|i| u32::try_from(i).ok().map(SymbolId))
-            .collect();
+        let mut marked = UsedSymbols::new(symbols.len());
+        top.collect_symbols(&mut marked);
+        let mut used: BTreeSet<SymbolId> = marked.marked().collect();
         for constraint in &inference.constraints {
             used.extend(predicate_symbols(&constraint.predicate));
         }
@@ -256,7 +306,7 @@ impl<'a> Report<'a> {
             inference,
             diagnostics,
             symbols: symbols_json(symbols, &used),
-            layers,
+            layers: top.layer_count(),
             dims: Dims::new(symbols),
         }
     }
@@ -310,6 +360,7 @@ impl<'a> Report<'a> {
             json,
             dims: &self.dims,
             last_shape: LastShape::default(),
+            last_tail: None,
             pieces: Vec::new(),
             bounds: Vec::new(),
         };
@@ -625,13 +676,14 @@ struct JsonLayers<'a, W: Write> {
     json: PrettyWriter<W>,
     dims: &'a Dims<'a>,
     last_shape: LastShape,
+    last_tail: Option<LastTail<'a>>,
     /// The [`Pieces`] of each depth met so far, by depth.
     pieces: Vec<Option<Box<Pieces>>>,
     /// Each dim's bounds, between writing a shape and writing its bounds.
     bounds: Vec<[Option<i64>; 2]>,
 }
 
-/// The last `shape` and `bounds` written, as bytes: the layers of a chain
+/// Where the last `shape` and `bounds` were written: the layers of a chain
 /// repeat their input's shape, which is then copied instead of written dim
 /// by dim (each symbolic dim's text and bounds are looked up by expression).
 #[derive(Default)]
@@ -640,8 +692,49 @@ struct LastShape {
     /// The depth of the output object the bytes were written in (their
     /// indentation).
     depth: usize,
-    /// From the shape's `[` to the bounds' `]`.
-    bytes: Vec<u8>,
+    /// From the shape's `[` to the bounds' `]`, as
+    /// [`PrettyWriter::position`]s.
+    bytes: (usize, usize),
+}
+
+/// Where the last row's tail was written: its bytes from the end of its
+/// name to the end of its `outputs` (type, version and outputs). A chain's
+/// layers differ in their id and name only (each ReLU of a chain has the
+/// type, version, output port and shape of the one before), so a row
+/// whose tail would be the same copies it.
+struct LastTail<'a> {
+    tail: Tail<'a>,
+    /// The depth of the row's members.
+    depth: usize,
+    /// Where the bytes are, as [`PrettyWriter::position`]s.
+    bytes: (usize, usize),
+}
+
+/// What a row's tail is written from.
+#[derive(Clone, Copy)]
+struct Tail<'a> {
+    node: &'a Node,
+    tensors: &'a [TensorInfo],
+    declared: bool,
+}
+
+impl Tail<'_> {
+    /// Whether both tails are written as the same bytes.
+    fn same_as(&self, other: &Tail<'_>) -> bool {
+        // What an output's object is written from.
+        fn outputs<'t>(
+            tail: &Tail<'t>,
+        ) -> impl Iterator<Item = (u32, ElementType, bool, &'t Shape)> {
+            let declared = tail.declared;
+            outputs_of(tail.node, tail.tensors).map(move |(tensor, port)| {
+                let declared = declared || tensor.origin == ShapeOrigin::Declared;
+                (port.id, tensor.element_type, declared, &tensor.shape)
+            })
+        }
+        self.node.op_type == other.node.op_type
+            && matches!(self.node.op, ir::Op::Result) == matches!(other.node.op, ir::Op::Result)
+            && outputs(self).eq(outputs(other))
+    }
 }
 
 /// What a layer's object whose members are at one depth has between its
@@ -736,9 +829,9 @@ impl Pieces {
     }
 }
 
-impl<W: Write> JsonLayers<'_, W> {
+impl<'a, W: Write> JsonLayers<'a, W> {
     /// The layers of `level` as a JSON array, its elements at `depth`.
-    fn write_level(&mut self, level: Level<'_>, depth: usize) -> io::Result<()> {
+    fn write_level(&mut self, level: Level<'a>, depth: usize) -> io::Result<()> {
         self.json.raw(b"[");
         let mut first = true;
         for row in level.rows() {
@@ -755,7 +848,7 @@ impl<W: Write> JsonLayers<'_, W> {
     }
 
     /// One layer's object, its members at `depth`.
-    fn write_row(&mut self, row: &Row<'_>, depth: usize) -> io::Result<()> {
+    fn write_row(&mut self, row: &Row<'a>, depth: usize) -> io::Result<()> {
         if self.pieces.len() <= depth {
             self.pieces.resize_with(depth + 1, || None);
         }
@@ -766,61 +859,36 @@ impl<W: Write> JsonLayers<'_, W> {
         json.string_contents(&node.id);
         json.raw(&pieces.name);
         json.string_contents(&node.name);
-        json.raw(&pieces.op_type);
-        json.string_contents(&node.op_type.name);
-        json.raw(&pieces.version);
-        json.string_contents(&node.op_type.version);
-        json.raw(&pieces.outputs);
-        let mut first = true;
-        for (tensor, port) in row.outputs() {
-            json.raw(if first {
-                &pieces.first_port
-            } else {
-                &pieces.next_port
+        let tail = Tail {
+            node,
+            tensors: row.tensors,
+            declared: row.declared,
+        };
+        let repeated = self.last_tail.as_ref().is_some_and(|last| {
+            last.depth == depth
+                && last.tail.same_as(&tail)
+                && json.repeat(last.bytes.0, last.bytes.1)
+        });
+        if !repeated {
+            let start = json.position();
+            let shape = &mut self.last_shape;
+            write_tail(
+                json,
+                pieces,
+                shape,
+                self.dims,
+                &mut self.bounds,
+                &tail,
+                depth,
+            );
+            self.last_tail = Some(LastTail {
+                tail,
+                depth,
+                bytes: (start, json.position()),
             });
-            first = false;
-            json.unsigned(u64::from(port.id));
-            json.raw(&pieces.element_type);
-            // An element type's name is a word: nothing to escape.
-            json.raw(tensor.element_type.name().as_bytes());
-            json.raw(&pieces.shape);
-            match tensor.shape.dims() {
-                None => {
-                    json.raw(b"null");
-                    json.key(depth + 2, false, "bounds");
-                    json.raw(b"null");
-                }
-                Some([]) => {
-                    json.raw(b"[]");
-                    json.key(depth + 2, false, "bounds");
-                    json.raw(b"[]");
-                }
-                Some(dims) => {
-                    let last = &mut self.last_shape;
-                    if last.depth == depth && last.dims[..] == *dims {
-                        json.raw(&last.bytes);
-                    } else {
-                        let start = json.bytes().len();
-                        write_shape_and_bounds(json, self.dims, &mut self.bounds, dims, depth + 2);
-                        last.bytes.clear();
-                        last.bytes.extend_from_slice(&json.bytes()[start..]);
-                        last.dims.clear();
-                        last.dims.extend_from_slice(dims);
-                        last.depth = depth;
-                    }
-                }
-            }
-            if row.declared || tensor.origin == ShapeOrigin::Declared {
-                json.raw(&pieces.declared);
-            }
-            json.raw(&pieces.end_output);
-        }
-        if first {
-            json.raw(b"]");
-        } else {
-            json.raw(&pieces.end_outputs);
         }
         if !row.bodies.is_empty() {
+            let json = &mut self.json;
             json.key(depth, false, "body");
             json.raw(b"[");
             for (i, &(role, level)) in row.bodies.iter().enumerate() {
@@ -841,6 +909,73 @@ impl<W: Write> JsonLayers<'_, W> {
             self.json.raw(&pieces.end_row);
         }
         Ok(())
+    }
+}
+
+/// A row's tail (see [`LastTail`]), its members at `depth`: from the quote
+/// that closes the name to the `]` of `outputs`.
+fn write_tail<W: Write>(
+    json: &mut PrettyWriter<W>,
+    pieces: &Pieces,
+    last: &mut LastShape,
+    memo: &Dims<'_>,
+    bounds: &mut Vec<[Option<i64>; 2]>,
+    tail: &Tail<'_>,
+    depth: usize,
+) {
+    let node = tail.node;
+    json.raw(&pieces.op_type);
+    json.string_contents(&node.op_type.name);
+    json.raw(&pieces.version);
+    json.string_contents(&node.op_type.version);
+    json.raw(&pieces.outputs);
+    let mut first = true;
+    for (tensor, port) in outputs_of(node, tail.tensors) {
+        json.raw(if first {
+            &pieces.first_port
+        } else {
+            &pieces.next_port
+        });
+        first = false;
+        json.unsigned(u64::from(port.id));
+        json.raw(&pieces.element_type);
+        // An element type's name is a word: nothing to escape.
+        json.raw(tensor.element_type.name().as_bytes());
+        json.raw(&pieces.shape);
+        match tensor.shape.dims() {
+            None => {
+                json.raw(b"null");
+                json.key(depth + 2, false, "bounds");
+                json.raw(b"null");
+            }
+            Some([]) => {
+                json.raw(b"[]");
+                json.key(depth + 2, false, "bounds");
+                json.raw(b"[]");
+            }
+            Some(dims) => {
+                let repeated = last.depth == depth
+                    && last.dims[..] == *dims
+                    && json.repeat(last.bytes.0, last.bytes.1);
+                if !repeated {
+                    let start = json.position();
+                    write_shape_and_bounds(json, memo, bounds, dims, depth + 2);
+                    last.bytes = (start, json.position());
+                    last.dims.clear();
+                    last.dims.extend_from_slice(dims);
+                    last.depth = depth;
+                }
+            }
+        }
+        if tail.declared || tensor.origin == ShapeOrigin::Declared {
+            json.raw(&pieces.declared);
+        }
+        json.raw(&pieces.end_output);
+    }
+    if first {
+        json.raw(b"]");
+    } else {
+        json.raw(&pieces.end_outputs);
     }
 }
 

@@ -1,6 +1,6 @@
 //! The stable text format of expressions and predicates.
 
-use std::fmt::{self, Display, Formatter};
+use std::fmt::{self, Display, Formatter, Write};
 
 use crate::expr::{Atom, Monomial};
 use crate::{Expr, Predicate, SymbolId, SymbolTable};
@@ -29,7 +29,7 @@ impl Display for PredicateDisplay<'_> {
     }
 }
 
-fn fmt_symbol(t: &SymbolTable, s: SymbolId, f: &mut Formatter<'_>) -> fmt::Result {
+fn fmt_symbol(t: &SymbolTable, s: SymbolId, f: &mut impl Write) -> fmt::Result {
     match t.display_name(s) {
         Some(name) => f.write_str(name),
         None => {
@@ -42,11 +42,14 @@ fn fmt_symbol(t: &SymbolTable, s: SymbolId, f: &mut Formatter<'_>) -> fmt::Resul
 /// An integer as `write!(f, "{v}")` writes it, without the formatting
 /// machinery (a report writes every symbolic dim's text: the `?1` and
 /// `500` of a Slice chain's `max(?1 - 500, 0)`).
-fn fmt_integer(v: impl itoa::Integer, f: &mut Formatter<'_>) -> fmt::Result {
+fn fmt_integer(v: impl itoa::Integer, f: &mut impl Write) -> fmt::Result {
     f.write_str(itoa::Buffer::new().format(v))
 }
 
-pub(crate) fn fmt_expr(t: &SymbolTable, e: &Expr, f: &mut Formatter<'_>) -> fmt::Result {
+/// The text of `e`, written into `f`: a [`Formatter`] for `Display`, or
+/// straight into a `String` ([`SymbolTable::write_expr`]), where each piece
+/// is a `push_str` and not a call through the formatter's `dyn Write`.
+pub(crate) fn fmt_expr(t: &SymbolTable, e: &Expr, f: &mut impl Write) -> fmt::Result {
     if e.is_zero() {
         return f.write_str("0");
     }
@@ -69,7 +72,7 @@ pub(crate) fn fmt_expr(t: &SymbolTable, e: &Expr, f: &mut Formatter<'_>) -> fmt:
     Ok(())
 }
 
-fn fmt_term(t: &SymbolTable, abs: u64, m: &Monomial, f: &mut Formatter<'_>) -> fmt::Result {
+fn fmt_term(t: &SymbolTable, abs: u64, m: &Monomial, f: &mut impl Write) -> fmt::Result {
     if m.is_one() {
         return fmt_integer(abs, f);
     }
@@ -93,7 +96,7 @@ fn fmt_term(t: &SymbolTable, abs: u64, m: &Monomial, f: &mut Formatter<'_>) -> f
 
 /// A division numerator: bare if it is a single product with positive
 /// coefficient, else parenthesized.
-fn fmt_numerator(t: &SymbolTable, e: &Expr, f: &mut Formatter<'_>) -> fmt::Result {
+fn fmt_numerator(t: &SymbolTable, e: &Expr, f: &mut impl Write) -> fmt::Result {
     let single = e.num_terms() == 1 && e.terms().all(|(c, _)| c > 0);
     if single {
         fmt_expr(t, e, f)
@@ -104,7 +107,7 @@ fn fmt_numerator(t: &SymbolTable, e: &Expr, f: &mut Formatter<'_>) -> fmt::Resul
     }
 }
 
-fn fmt_atom(t: &SymbolTable, a: &Atom, in_product: bool, f: &mut Formatter<'_>) -> fmt::Result {
+fn fmt_atom(t: &SymbolTable, a: &Atom, in_product: bool, f: &mut impl Write) -> fmt::Result {
     match a {
         Atom::Sym(s) => fmt_symbol(t, *s, f),
         Atom::FloorDiv(e, k) | Atom::CeilDiv(e, k) => {

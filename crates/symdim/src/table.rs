@@ -754,6 +754,14 @@ impl SymbolTable {
             expr: e,
         }
     }
+
+    /// Appends the text of `e` (as [`display`](Self::display) writes it)
+    /// to `out`, without going through `fmt::Formatter`: the report writes
+    /// every new symbolic dim's text this way.
+    pub fn write_expr(&self, e: &Expr, out: &mut String) {
+        // Writing into a `String` cannot fail.
+        let _ = crate::display::fmt_expr(self, e, out);
+    }
 }
 
 /// `b + c` end by end, as `bounds` gives the bounds of `t + c` from those

@@ -1159,5 +1159,20 @@ mod merged_sums {
                 }
             }
         }
+
+        #[test]
+        fn write_expr_writes_what_display_writes(a in recipe(), named in any::<bool>()) {
+            let Ok(a) = build(&a) else { return Ok(()) };
+            let mut t = SymbolTable::new();
+            for i in 0..3 {
+                t.fresh(Interval::new(Some(0), None), None);
+                if named && i == 1 {
+                    t.set_name(SymbolId(i), "batch");
+                }
+            }
+            let mut written = String::from("[");
+            t.write_expr(&a, &mut written);
+            prop_assert_eq!(written, format!("[{}", t.display(&a)));
+        }
     }
 }
