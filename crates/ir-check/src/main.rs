@@ -331,6 +331,18 @@ fn check_and_exit(arguments: Vec<std::ffi::OsString>) -> ! {
 /// arenas' pages back (`madvise`), work the end of the process does anyway
 /// (about a twentieth of a small model's run, docs/performance.md).
 fn exit_now(status: i32) -> ! {
+    // The instrumented build of scripts/pgo_release_ir_check.sh writes its
+    // profile here: `_exit` skips the exit handler that would.
+    #[cfg(ir_check_pgo)]
+    {
+        extern "C" {
+            /// LLVM's profiling runtime (`-C profile-generate`).
+            fn __llvm_profile_write_file() -> std::ffi::c_int;
+        }
+        // SAFETY: a plain call into the profiling runtime linked into
+        // this build; a failure only loses the profile.
+        unsafe { __llvm_profile_write_file() };
+    }
     // Whatever sits in stdout's own line buffer goes out first (stderr has
     // none).
     let _ = std::io::stdout().flush();
