@@ -6,7 +6,12 @@
 #   2. training runs: every shipped model (ir-samples/models/*.xml) checked
 #      with the JSON and the text report, `--version`, and any further
 #      models given as arguments (the generated 1,000-layer graphs of
-#      scripts/gen_bench_nets.py, say), each three times;
+#      scripts/gen_bench_nets.py, say), each three times; and every shipped
+#      model with inputs in the executor's conformance cases
+#      (crates/executor/tests/conformance/model_NAME/in_INPUT.npy) run
+#      (`--run`, one thread and the default): trained on checks alone, the
+#      kernels were laid out as cold code and `--run` on MobileNetV2 took
+#      27% longer;
 #   3. the release build again with `-C profile-use` of the merged profile.
 # Needs `rustup component add llvm-tools` (llvm-profdata). The binary is
 # where `cargo release-ir-check` puts it,
@@ -35,6 +40,21 @@ for _ in 1 2 3; do
     for model in ir-samples/models/*.xml "$@"; do
         "$binary" "$model" --format json --allow-unknown-ops > /dev/null || true
         "$binary" "$model" --allow-unknown-ops > /dev/null || true
+    done
+done
+outputs="$profiles/outputs"
+mkdir -p "$outputs"
+for case in crates/executor/tests/conformance/model_*; do
+    model="ir-samples/models/${case##*/model_}.xml"
+    [ -f "$model" ] || continue
+    inputs=()
+    for array in "$case"/in_*.npy; do
+        name="${array##*/in_}"
+        inputs+=(--input "${name%.npy}=$array")
+    done
+    for threads in 1 2; do
+        "$binary" "$model" --run "${inputs[@]}" --threads "$threads" --repeat 3 \
+            --output-dir "$outputs" > /dev/null 2>&1 || true
     done
 done
 "$profdata" merge -o "$profiles/merged.profdata" "$profiles"/*.profraw
