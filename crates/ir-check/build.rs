@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() {
+    // Set by scripts/pgo_release_ir_check.sh for its instrumented build.
+    println!("cargo::rustc-check-cfg=cfg(ir_check_pgo)");
     let order = Path::new(env!("CARGO_MANIFEST_DIR")).join("symbol-order.txt");
     println!("cargo:rerun-if-changed={}", order.display());
     println!("cargo:rerun-if-changed=build.rs");

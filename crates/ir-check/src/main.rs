@@ -61,18 +61,20 @@ extern "C" fn configure_allocator() {
     // SAFETY: setting an option is a plain store in mimalloc, valid at any
     // time; it applies to the arenas reserved from then on.
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_RESERVE, ARENA_RESERVE_KIB) };
-    give_first_arena_huge_pages();
 }
 
 /// The part of the first arena (offsets in bytes) backed by transparent
-/// huge pages in every process. A process touches its first heap pages one
-/// 4 KiB page fault at a time, about 1.2 µs each on this VM; a 2 MiB huge
-/// page costs one fault of 30-90 µs (most of it zeroing), so it pays where
-/// some 50 of its 512 small pages would be touched. With mimalloc 3
-/// (libmimalloc-sys 0.1.49), a small model's heap is one 64 KiB page per
-/// size class from the arena's start, 1-2 small pages of each touched:
-/// 30-90 faults in the first 2 MiB, and 5-60 in the next two, which keep
-/// small pages unless the model is larger (`huge_pages_for`). The shipped
+/// huge pages in every process that checks a model. A process touches its first heap pages one 4 KiB
+/// page fault at a time, about 1.45 µs each on this VM (populating them in
+/// one `madvise` costs as much a page); a 2 MiB huge page costs one fault of
+/// 100-120 µs (most of it zeroing), so it pays where some 75 of its 512
+/// small pages would be touched. With mimalloc 3 (libmimalloc-sys 0.1.49),
+/// a small model's heap is one page per size class from the arena's start
+/// (32 KiB in the shipped binary, 64 KiB by default), 1-2 small pages of
+/// each touched: 30-170 faults in the first 2 MiB, and 0-65 in the next
+/// two, which keep small pages unless the model is larger
+/// (`huge_pages_for`). `--version` and `--help` touch fewer, and get none
+/// (`names_a_model`). The shipped
 /// binary's mimalloc has no 4 MiB "large" pages (`MI_ENABLE_LARGE_PAGES=0`,
 /// .cargo/config.toml): with them, one block of 84-512 KiB took a whole
 /// 4 MiB-aligned page and pushed every later page past 4 MiB, where a
@@ -86,7 +88,7 @@ const FIRST_HUGE_PAGES: std::ops::Range<usize> = 0..2 << 20;
 #[cfg(target_os = "linux")]
 const HUGE_PAGE: usize = 2 << 20;
 
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", not(test)))]
 extern "C" {
     /// mimalloc's `mi_manage_os_memory` (libmimalloc-sys exports it only
     /// with its `arena` feature): memory the program mapped, used as an arena.
@@ -100,15 +102,19 @@ extern "C" {
     ) -> bool;
 }
 
-/// Maps the first arena (`ARENA_RESERVE_KIB`, at a huge page's alignment),
-/// asks for transparent huge pages on `FIRST_HUGE_PAGES` of it and
-/// hands it to mimalloc before its first allocation, which then takes its
-/// memory from there. mimalloc's own arenas are built without the request
-/// (the `no_thp` feature, Cargo.toml), and on a system where THP is off
-/// (`never`) the request does nothing. If any step fails, mimalloc reserves
-/// its first arena itself, as before.
-#[cfg(target_os = "linux")]
-fn give_first_arena_huge_pages() {
+/// Maps the first arena (`ARENA_RESERVE_KIB`, at a huge page's alignment)
+/// and hands it to mimalloc, which then takes its memory from there. Called
+/// by `main` before the first allocation (nothing allocates before it: the
+/// C runtime calls it directly), so that the huge page of
+/// `FIRST_HUGE_PAGES` is asked for, or not (`with_huge_page`), before
+/// mimalloc writes its header at the arena's start: once a 4 KiB page of a
+/// 2 MiB range is mapped, the range gets no huge page any more. mimalloc's
+/// own arenas are built without the request (the `no_thp` feature,
+/// Cargo.toml), and on a system where THP is off (`never`) the request does
+/// nothing. If any step fails, mimalloc reserves its first arena itself, as
+/// before.
+#[cfg(all(target_os = "linux", not(test)))]
+fn map_first_arena(with_huge_page: bool) {
     let size = ARENA_RESERVE_KIB as usize * 1024;
     let mapped_size = size + HUGE_PAGE;
     // SAFETY: a fresh anonymous private mapping, no existing memory involved.
@@ -135,11 +141,13 @@ fn give_first_arena_huge_pages() {
             libc::munmap(mapped, skipped);
         }
         libc::munmap(start.add(size).cast(), HUGE_PAGE - skipped);
-        libc::madvise(
-            start.add(FIRST_HUGE_PAGES.start).cast(),
-            FIRST_HUGE_PAGES.len(),
-            libc::MADV_HUGEPAGE,
-        );
+        if with_huge_page {
+            libc::madvise(
+                start.add(FIRST_HUGE_PAGES.start).cast(),
+                FIRST_HUGE_PAGES.len(),
+                libc::MADV_HUGEPAGE,
+            );
+        }
         // Committed (readable and writable) and zero (fresh), not pinned:
         // mimalloc may give its pages back to the system.
         if mi_manage_os_memory(start.cast(), size, true, false, true, -1) {
@@ -150,10 +158,18 @@ fn give_first_arena_huge_pages() {
     }
 }
 
-/// Where the first arena starts, once the constructor has handed it to
+/// Where the first arena starts, once `map_first_arena` has handed it to
 /// mimalloc (0 before, or if it could not).
 #[cfg(target_os = "linux")]
 static FIRST_ARENA: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether the arguments (the program's name left out) name a model: one of
+/// them is not a flag. A `--version` or `--help` touches a few dozen small
+/// pages of the heap, less than zeroing a huge page costs.
+#[cfg_attr(any(not(target_os = "linux"), test), allow(dead_code))]
+fn names_a_model<'a>(mut arguments: impl Iterator<Item = &'a [u8]>) -> bool {
+    arguments.any(|argument| argument.first().is_some_and(|&byte| byte != b'-'))
+}
 
 /// The sizes of a model's XML for which the whole first arena gets huge
 /// pages. Past its first 8 MiB every page of the heap was a 4 KiB page
@@ -169,11 +185,13 @@ static FIRST_ARENA: AtomicUsize = AtomicUsize::new(0);
 const HUGE_PAGE_XML_BYTES: std::ops::Range<u64> = 1 << 20..16 << 20;
 
 /// The sizes of a model's XML for which the first arena's second huge page
-/// (2-4 MiB) is made a huge page too: the 1,000-layer graphs (0.3-0.6 MB)
-/// touch 85-250 of its small pages, the narrow Swin (0.36 MB) 130; the
-/// shipped models under 256 KiB 5-65, too few to pay for one.
+/// (2-4 MiB) is made a huge page too. With the shipped binary's 32 KiB
+/// slices, wide_1000 (422 KB of XML) touches 97 of its small pages and
+/// slice_1000 (591 KB) 134; relu_1000 (293 KB) 21, llama_int4 (203 KB) 23,
+/// the narrow Swin (361 KB) 64, too few to pay for one. (add_1000, 405 KB,
+/// 40: it keeps the huge page it had.)
 #[cfg(target_os = "linux")]
-const SECOND_HUGE_PAGE_XML_BYTES: std::ops::Range<u64> = 256 << 10..HUGE_PAGE_XML_BYTES.start;
+const SECOND_HUGE_PAGE_XML_BYTES: std::ops::Range<u64> = 384 << 10..HUGE_PAGE_XML_BYTES.start;
 
 /// The part of the first arena that gets huge pages, beyond
 /// `FIRST_HUGE_PAGES`, for a model whose XML has `xml_bytes` bytes. From
@@ -239,6 +257,14 @@ extern "C" fn main(argc: std::ffi::c_int, argv: *const *const std::ffi::c_char) 
     // SAFETY: setting a signal's disposition to "ignore" before any other
     // thread exists.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
+    use std::os::unix::ffi::OsStrExt;
+    let count = usize::try_from(argc).unwrap_or(0);
+    // SAFETY: the C runtime passes `argc` pointers to NUL-terminated
+    // strings in `argv`, valid for the whole process.
+    let argument = |index: usize| unsafe { std::ffi::CStr::from_ptr(*argv.add(index)) };
+    map_first_arena(names_a_model(
+        (1..count).map(|index| argument(index).to_bytes()),
+    ));
     let print_message = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         print_message(info);
@@ -247,13 +273,8 @@ extern "C" fn main(argc: std::ffi::c_int, argv: *const *const std::ffi::c_char) 
         // lock the main thread holds while a worker thread panics.
         unsafe { libc::_exit(101) }
     }));
-    use std::os::unix::ffi::OsStrExt;
-    let count = usize::try_from(argc).unwrap_or(0);
     let arguments = (0..count)
-        // SAFETY: the C runtime passes `argc` pointers to NUL-terminated
-        // strings in `argv`, valid for the whole process.
-        .map(|index| unsafe { std::ffi::CStr::from_ptr(*argv.add(index)) })
-        .map(|argument| std::ffi::OsStr::from_bytes(argument.to_bytes()).to_owned())
+        .map(|index| std::ffi::OsStr::from_bytes(argument(index).to_bytes()).to_owned())
         .collect();
     check_and_exit(arguments)
 }
@@ -310,6 +331,18 @@ fn check_and_exit(arguments: Vec<std::ffi::OsString>) -> ! {
 /// arenas' pages back (`madvise`), work the end of the process does anyway
 /// (about a twentieth of a small model's run, docs/performance.md).
 fn exit_now(status: i32) -> ! {
+    // The instrumented build of scripts/pgo_release_ir_check.sh writes its
+    // profile here: `_exit` skips the exit handler that would.
+    #[cfg(ir_check_pgo)]
+    {
+        extern "C" {
+            /// LLVM's profiling runtime (`-C profile-generate`).
+            fn __llvm_profile_write_file() -> std::ffi::c_int;
+        }
+        // SAFETY: a plain call into the profiling runtime linked into
+        // this build; a failure only loses the profile.
+        unsafe { __llvm_profile_write_file() };
+    }
     // Whatever sits in stdout's own line buffer goes out first (stderr has
     // none).
     let _ = std::io::stdout().flush();
@@ -341,8 +374,14 @@ mod tests {
         use super::huge_pages_for;
         // bert: the first 2 MiB only.
         assert_eq!(huge_pages_for(80_413), None);
-        // relu_1000 and slice_1000: also 2-4 MiB.
-        assert_eq!(huge_pages_for(293_064), Some(2 << 20..4 << 20));
+        // relu_1000: the first 2 MiB only; wide_1000 and slice_1000: also
+        // 2-4 MiB.
+        assert!(!super::names_a_model([b"--version".as_slice()].into_iter()));
+        assert!(super::names_a_model(
+            [b"--format".as_slice(), b"json", b"m.xml"].into_iter()
+        ));
+        assert_eq!(huge_pages_for(293_064), None);
+        assert_eq!(huge_pages_for(422_032), Some(2 << 20..4 << 20));
         assert_eq!(huge_pages_for(591_203), Some(2 << 20..4 << 20));
         // relu_10000: the whole first arena; relu_100000: 4-8 MiB.
         assert_eq!(huge_pages_for(2_966_070), Some(0..64 << 20));
