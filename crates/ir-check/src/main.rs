@@ -63,23 +63,22 @@ extern "C" fn configure_allocator() {
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_RESERVE, ARENA_RESERVE_KIB) };
 }
 
-/// The part of the first arena (offsets in bytes) backed by transparent
-/// huge pages in every process that checks a model. A process touches its first heap pages one 4 KiB
-/// page fault at a time, about 1.45 µs each on this VM (populating them in
-/// one `madvise` costs as much a page); a 2 MiB huge page costs one fault of
-/// 100-120 µs (most of it zeroing), so it pays where some 75 of its 512
-/// small pages would be touched. With mimalloc 3 (libmimalloc-sys 0.1.49),
-/// a small model's heap is one page per size class from the arena's start
-/// (32 KiB in the shipped binary, 64 KiB by default), 1-2 small pages of
-/// each touched: 30-170 faults in the first 2 MiB, and 0-65 in the next
-/// two, which keep small pages unless the model is larger
-/// (`huge_pages_for`). `--version` and `--help` touch fewer, and get none
-/// (`names_a_model`). The shipped
-/// binary's mimalloc has no 4 MiB "large" pages (`MI_ENABLE_LARGE_PAGES=0`,
-/// .cargo/config.toml): with them, one block of 84-512 KiB took a whole
-/// 4 MiB-aligned page and pushed every later page past 4 MiB, where a
-/// 1,000-layer model made two more huge pages (docs/performance.md,
-/// "Outside the timings").
+/// The part of the first arena (offsets in bytes) backed by transparent huge
+/// pages in every process that checks a model. A process touches its first heap
+/// pages one 4 KiB page fault at a time, about 1.45 µs each on this VM
+/// (populating them in one `madvise` costs as much a page); a 2 MiB huge page
+/// costs one fault of 100-120 µs (most of it zeroing), so it pays where some 75
+/// of its 512 small pages would be touched. With mimalloc 3 (libmimalloc-sys
+/// 0.1.49), a small model's heap is one page per size class from the arena's
+/// start (32 KiB in the shipped binary, 64 KiB by default), 1-2 small pages of
+/// each touched: 30-170 faults in the first 2 MiB, and 0-65 in the next two,
+/// which keep small pages unless the model is larger (`huge_pages_for`).
+/// `--version` and `--help` touch fewer, and get none (`names_a_model`). The
+/// shipped binary's mimalloc has no 4 MiB "large" pages
+/// (`MI_ENABLE_LARGE_PAGES=0`, .cargo/config.toml): with them, one block of
+/// 84-512 KiB took a whole 4 MiB-aligned page and pushed every later page past
+/// 4 MiB, where a 1,000-layer model made two more huge pages
+/// (docs/performance.md, "Outside the timings").
 #[cfg(target_os = "linux")]
 const FIRST_HUGE_PAGES: std::ops::Range<usize> = 0..2 << 20;
 
