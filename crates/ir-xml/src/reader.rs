@@ -317,18 +317,24 @@ pub(crate) fn read_with(
 }
 
 /// Texts up to this size are searched for how many layers they hold
-/// before reading (see [`layer_estimate`]).
-const ESTIMATED_UP_TO: usize = 4 << 20;
+/// before reading (see [`layer_estimate`]). The 100,000-layer chains
+/// (30-45 MB) are: below 4 MiB only, their node and edge vectors grew by
+/// doubling, and each growth left the old buffer resident until mimalloc's
+/// purge; searching first made relu_100000's read 81 -> 65 ms, its page
+/// faults -30% and its peak about 5 MiB lower (docs/performance.md, "Node
+/// and edge vectors of large models sized up front").
+const ESTIMATED_UP_TO: usize = 64 << 20;
 
 /// About how many `<layer>`s `xml` holds (their start tags counted, those
 /// of bodies too), so that the graph's node vector is made at its size once
 /// instead of grown by doubling: each growth copied the nodes so far into
 /// fresh pages, and in a fresh process every fresh page is a page fault (a
-/// 1,000-layer model's nodes are a quarter of a MiB). A larger text is not
-/// searched: the search would make all of a mapped text resident at once,
-/// which reading it a stretch at a time avoids, and its vectors' growth is a
-/// small part of its read. An estimate only sizes vectors: a text made of
-/// `<layer ` (in comments, say) gets at most one slot per 32 bytes.
+/// 1,000-layer model's nodes are a quarter of a MiB). A text over
+/// [`ESTIMATED_UP_TO`] is not searched: the search would make all of a
+/// mapped text resident at once, which reading it a stretch at a time
+/// avoids (the million-layer chain's XML is 350 MB). An estimate only
+/// sizes vectors: a text made of `<layer ` (in comments, say) gets at most
+/// one slot per 32 bytes.
 fn layer_estimate(xml: &str) -> usize {
     if xml.len() > ESTIMATED_UP_TO {
         return 0;
