@@ -642,16 +642,6 @@ fn owned_attributes(attrs: &[Attr<'_>]) -> Attributes {
         .collect()
 }
 
-/// `pairs` as attributes of the graph; none (nearly every layer's and
-/// port's other attributes) without the call that collects them.
-fn attributes_from(pairs: Vec<(String, String)>) -> Attributes {
-    if pairs.is_empty() {
-        Attributes::new()
-    } else {
-        pairs.into_iter().collect()
-    }
-}
-
 /// The attributes of a `<layer>` element, for diagnostics before the node exists.
 struct LayerHead {
     layer: LayerRef,
@@ -949,7 +939,7 @@ impl Builder<'_> {
         LayerDraft {
             head,
             has_id: id.is_some(),
-            layer_attributes: attributes_from(layer_attributes),
+            layer_attributes: Attributes::from(layer_attributes),
             data: None,
             rt_info: None,
             inputs: Vec::new(),
@@ -1492,7 +1482,7 @@ impl Builder<'_> {
             element_type,
             names,
             dims: Vec::new(),
-            attributes: attributes_from(attributes),
+            attributes: Attributes::from(attributes),
             rt_info: None,
             location,
         })

@@ -137,7 +137,15 @@ impl Attributes {
 
 impl FromIterator<(String, String)> for Attributes {
     fn from_iter<I: IntoIterator<Item = (String, String)>>(iter: I) -> Self {
-        let pairs: Vec<(String, String)> = iter.into_iter().collect();
+        Attributes::from(iter.into_iter().collect::<Vec<_>>())
+    }
+}
+
+/// The pairs themselves, kept as they are: a reader that gathered them in a
+/// `Vec` (nearly always an empty one) hands it over without a collect.
+impl From<Vec<(String, String)>> for Attributes {
+    #[inline]
+    fn from(pairs: Vec<(String, String)>) -> Self {
         Attributes {
             pairs: (!pairs.is_empty()).then(|| Box::new(pairs)),
         }
