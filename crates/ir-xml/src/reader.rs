@@ -80,10 +80,7 @@ impl IdMap {
                 return Some(first);
             }
         }
-        if n >= self.numbered.len() {
-            self.numbered.resize(n + 1, None);
-        }
-        self.numbered[n] = Some(node);
+        self.set_numbered(n, node);
         None
     }
 
@@ -91,16 +88,19 @@ impl IdMap {
     fn insert(&mut self, id: &str, node: NodeId) {
         let limit = node.index().saturating_add(Self::NUMBERED_SLACK);
         match Self::number(id).filter(|&n| n <= limit) {
-            Some(n) => {
-                if n >= self.numbered.len() {
-                    self.numbered.resize(n + 1, None);
-                }
-                self.numbered[n] = Some(node);
-            }
+            Some(n) => self.set_numbered(n, node),
             None => {
                 self.named.insert(id.to_owned(), node);
             }
         }
+    }
+
+    /// Puts `node` in the vector's slot `n`, growing it to reach it.
+    fn set_numbered(&mut self, n: usize, node: NodeId) {
+        if n >= self.numbered.len() {
+            self.numbered.resize(n + 1, None);
+        }
+        self.numbered[n] = Some(node);
     }
 }
 
