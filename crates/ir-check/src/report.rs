@@ -142,8 +142,8 @@ impl<'a> Level<'a> {
     /// The rows of the layers, in topological order.
     fn rows(self) -> impl Iterator<Item = Row<'a>> {
         self.order.iter().filter_map(move |&id| {
-            let node = self.graph.graph.node_weight(id)?;
-            let (tensors, declared) = match self.outcomes.get(id.index())? {
+            let (node, outcome) = self.listed(id)?;
+            let (tensors, declared) = match outcome {
                 NodeOutcome::Inferred(t) => (t.as_slice(), false),
                 NodeOutcome::Declared(t) => (t.as_slice(), true),
             };
@@ -175,14 +175,21 @@ impl<'a> Level<'a> {
         })
     }
 
+    /// The node `id` and its outcome, when it has a row: a node of the
+    /// graph that inference reached.
+    fn listed(self, id: NodeId) -> Option<(&'a Node, &'a NodeOutcome)> {
+        Some((
+            self.graph.graph.node_weight(id)?,
+            self.outcomes.get(id.index())?,
+        ))
+    }
+
     /// How many layers the level has (bodies not counted): those
     /// [`rows`](Self::rows) lists.
     fn layer_count(self) -> usize {
         self.order
             .iter()
-            .filter(|&&id| {
-                self.graph.graph.node_weight(id).is_some() && id.index() < self.outcomes.len()
-            })
+            .filter(|&&id| self.listed(id).is_some())
             .count()
     }
 
