@@ -46,11 +46,13 @@ const MI_OPTION_ARENA_RESERVE: libmimalloc_sys::mi_option_t = 23;
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const ARENA_RESERVE_KIB: std::ffi::c_long = 64 * 1024;
 
-/// Sets mimalloc's arena size before the first allocation, which the Rust
-/// runtime makes before `main` (the first arena is reserved then): run by
-/// the C runtime among the program's constructors (`.init_array`, as C's
-/// `__attribute__((constructor))`). Linux only (an ELF section): elsewhere the
-/// first arena keeps mimalloc's default size.
+/// Sets the size of the arenas mimalloc reserves itself (after the first,
+/// which `main` maps: `map_first_arena`) before any allocation, in the
+/// shipped binary and in a build with Rust's start-up (the tests), which
+/// allocates before `main`: run by the C runtime among the program's
+/// constructors (`.init_array`, as C's `__attribute__((constructor))`).
+/// Linux only (an ELF section): elsewhere the arenas keep mimalloc's default
+/// size.
 #[cfg(target_os = "linux")]
 #[used]
 #[link_section = ".init_array"]
@@ -222,8 +224,8 @@ fn prepare_heap_for(model: &std::path::Path) {
         return;
     }
     if let Some(range) = huge_pages_for(metadata.len()) {
-        // SAFETY: a range of the first arena's mapping, made by the
-        // constructor; asking for huge pages on memory in use changes no
+        // SAFETY: a range of the first arena's mapping, made by
+        // `map_first_arena`; asking for huge pages on memory in use changes no
         // byte of it, and an advice the kernel refuses changes nothing.
         unsafe {
             libc::madvise(
