@@ -36,8 +36,18 @@ medians are printed:
   (2.57 ms against 0.62 alone), on both sides: ``--warmup`` runs (3 by
   default) of each side on the first model come first and are discarded;
 - the two ratios to OpenVINO, and the peak resident memory of each side
-  (``ir-check``'s whole process; OpenVINO's growth of this process while it
-  holds the model, measured once per model).
+  (``ir-check``'s whole process, the highest of ``--rss-runs`` runs, as the
+  peak moves with when the allocator's purges fall; OpenVINO's growth of
+  this process while it holds the model, measured once per model).
+
+Models of more than ``--openvino-max-layers`` layers are run on our side
+only (OpenVINO's columns print ``-``): OpenVINO's time on the wide graph
+grows with the square of its width (0.12 s at 10,000 branches, 6 s at
+100,000), so a million branches would take it many minutes.
+
+After the table, one line per generated kind gives our in-process and
+whole-process time per 1,000 layers at each size and the growth from the
+smallest size to the largest: the linearity the issue asks to see.
 
 The generated graphs (in ``--work``, default a temporary directory):
 - ``relu_N``: a chain of N ReLU layers on ``[?, ?]``;
@@ -243,13 +253,16 @@ def ours_once(xml: str) -> tuple[float, float]:
     return in_process, float(wall)
 
 
-def peak_rss_of(xml: str) -> int:
-    """ir-check's own peak RSS (KiB) in one run. Measured by /usr/bin/time:
-    a child forked from this process would count this process's memory (the
-    fork's, before exec) in its own peak."""
-    out = subprocess.run(["/usr/bin/time", "-f", "%M", BINARY, xml, "--format", "json", "--allow-unknown-ops"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
-    return int(out.stderr.decode().strip().splitlines()[-1])
+def peak_rss_of(xml: str, runs: int) -> int:
+    """ir-check's own peak RSS (KiB), the highest of ``runs`` runs. Measured
+    by /usr/bin/time: a child forked from this process would count this
+    process's memory (the fork's, before exec) in its own peak."""
+    peaks = []
+    for _ in range(max(runs, 1)):
+        out = subprocess.run(["/usr/bin/time", "-f", "%M", BINARY, xml, "--format", "json", "--allow-unknown-ops"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+        peaks.append(int(out.stderr.decode().strip().splitlines()[-1]))
+    return max(peaks)
 
 
 def layer_count(xml: str) -> int:
@@ -268,6 +281,10 @@ def main() -> int:
                         help="runs of each side on the first model before measuring, discarded")
     parser.add_argument("--work", help="where to write the generated graphs")
     parser.add_argument("--binary", help=f"the ir-check binary (default: {BINARY})")
+    parser.add_argument("--rss-runs", type=int, default=3,
+                        help="runs of ours under /usr/bin/time per model; the highest peak is printed")
+    parser.add_argument("--openvino-max-layers", type=int,
+                        help="run OpenVINO only on models of at most this many layers")
     args = parser.parse_args()
     BINARY = args.binary or BINARY
     if not os.path.exists(BINARY):
@@ -300,24 +317,59 @@ def main() -> int:
     for _ in range(args.warmup if cases else 0):
         openvino_once(core, cases[0])
         ours_once(cases[0])
+    per_layer = {}  # (kind, size) -> (in-process, whole process) ms per 1,000 layers
     for xml in cases:
         layers = layer_count(xml)
+        with_openvino = args.openvino_max_layers is None or layers <= args.openvino_max_layers
         ov_ms, in_ms, proc_ms = [], [], []
         ov_grown = 0
         for run in range(args.runs):
-            ms, grown = openvino_once(core, xml)
-            ov_ms.append(ms)
-            if run == 0:
-                ov_grown = grown
+            if with_openvino:
+                ms, grown = openvino_once(core, xml)
+                ov_ms.append(ms)
+                if run == 0:
+                    ov_grown = grown
             inner, wall = ours_once(xml)
             in_ms.append(inner)
             proc_ms.append(wall)
-        peak = peak_rss_of(xml)
-        o, i, p = statistics.median(ov_ms), statistics.median(in_ms), statistics.median(proc_ms)
+        peak = peak_rss_of(xml, args.rss_runs)
+        i, p = statistics.median(in_ms), statistics.median(proc_ms)
         name = os.path.basename(xml)[:-4]
-        print(f"| {name} | {layers} | {o:.2f} | {i:.2f} | {i / o:.2f} | {p:.2f} | {p / o:.2f} "
-              f"| {i / max(layers, 1) * 1e3:.2f} | {peak / 1024:.0f} | {ov_grown / 1024:.0f} |", flush=True)
+        kind, _, size = name.rpartition("_")
+        if kind in GENERATORS and size.isdigit():
+            per_layer[(kind, int(size))] = (i / layers * 1e3, p / layers * 1e3)
+        if with_openvino:
+            o = statistics.median(ov_ms)
+            openvino = f"{o:.2f} | {i:.2f} | {i / o:.2f} | {p:.2f} | {p / o:.2f}"
+            grown_mib = f"{ov_grown / 1024:.0f}"
+        else:
+            openvino = f"- | {i:.2f} | - | {p:.2f} | -"
+            grown_mib = "-"
+        print(f"| {name} | {layers} | {openvino} | {i / max(layers, 1) * 1e3:.2f} | {peak / 1024:.0f} "
+              f"| {grown_mib} |", flush=True)
+    print_growth(per_layer)
     return 0
+
+
+def print_growth(per_layer: dict[tuple[str, int], tuple[float, float]]) -> None:
+    """Our time per 1,000 layers of each generated kind at each size, in
+    process / whole process, and its growth from the smallest size to the
+    largest (1.0 would be exactly linear)."""
+    sizes = sorted({size for _, size in per_layer})
+    if len(sizes) < 2:
+        return
+    print()
+    print("| kind | " + " | ".join(f"{size:,} layers" for size in sizes)
+          + " | growth, smallest to largest |")
+    print("| --- |" + " ---: |" * (len(sizes) + 1))
+    for kind in GENERATORS:
+        row = [per_layer.get((kind, size)) for size in sizes]
+        known = [cell for cell in row if cell is not None]
+        if len(known) < 2:
+            continue
+        cells = " | ".join("" if cell is None else f"{cell[0]:.2f} / {cell[1]:.2f}" for cell in row)
+        growth = f"{known[-1][0] / known[0][0]:.2f} / {known[-1][1] / known[0][1]:.2f}"
+        print(f"| {kind} | {cells} | {growth} |")
 
 
 if __name__ == "__main__":
