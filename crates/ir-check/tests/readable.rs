@@ -85,8 +85,11 @@ fn json_keeps_every_diagnostic() {
 /// that run's diagnostics, then its own verdict, last.
 #[test]
 fn a_run_that_fails_on_its_inputs_ends_with_a_verdict() {
-    let dir = std::env::temp_dir().join(format!("ir-check-readable-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let scratch = tempfile::Builder::new()
+        .prefix("ir-check-readable-")
+        .tempdir()
+        .expect("temp dir");
+    let dir = scratch.path();
     let dynamic = "<port id=\"0\" precision=\"FP32\"><dim>-1</dim></port>";
     let parameter = |id: usize, name: &str| {
         format!(

@@ -23,11 +23,13 @@ fn ir_check(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ir-check-run-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A fresh directory, removed with everything in it when the returned
+/// guard drops (also when the test fails).
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("ir-check-run-{name}-"))
+        .tempdir()
+        .expect("temp dir")
 }
 
 fn f32_tensor(shape: &[usize]) -> Tensor {
@@ -38,7 +40,8 @@ fn f32_tensor(shape: &[usize]) -> Tensor {
 
 #[test]
 fn a_reshape_writes_the_input_elements_under_the_result_name() {
-    let dir = temp_dir("reshape");
+    let scratch = temp_dir("reshape");
+    let dir = scratch.path();
     let input = dir.join("x.npy");
     let x = f32_tensor(&[2, 3, 8, 5]);
     executor::write_npy(&input, &x).expect("writes");
@@ -64,7 +67,8 @@ fn a_reshape_writes_the_input_elements_under_the_result_name() {
 
 #[test]
 fn a_missing_input_is_a_usage_error_before_anything_runs() {
-    let dir = temp_dir("missing");
+    let scratch = temp_dir("missing");
+    let dir = scratch.path();
     let (status, _, stderr) = ir_check(&[
         "ir-samples/dynamic_batch_reshape.xml",
         "--run",
@@ -74,7 +78,7 @@ fn a_missing_input_is_a_usage_error_before_anything_runs() {
     assert_eq!(status, 2);
     assert!(stderr.contains("x"), "{stderr}");
     assert_eq!(
-        std::fs::read_dir(&dir).expect("dir").count(),
+        std::fs::read_dir(dir).expect("dir").count(),
         0,
         "nothing was written"
     );
@@ -82,7 +86,8 @@ fn a_missing_input_is_a_usage_error_before_anything_runs() {
 
 #[test]
 fn a_wrong_dtype_or_a_contradicting_dim_is_a_usage_error() {
-    let dir = temp_dir("dtype");
+    let scratch = temp_dir("dtype");
+    let dir = scratch.path();
     let wrong_type = dir.join("i32.npy");
     let ints = Tensor::from_vec(vec![2, 3, 8, 5], vec![0i32; 240]).expect("a tensor");
     executor::write_npy(&wrong_type, &ints).expect("writes");
@@ -111,7 +116,8 @@ fn a_wrong_dtype_or_a_contradicting_dim_is_a_usage_error() {
 
 #[test]
 fn json_reports_what_the_run_wrote() {
-    let dir = temp_dir("json");
+    let scratch = temp_dir("json");
+    let dir = scratch.path();
     let input = dir.join("x.npy");
     executor::write_npy(&input, &f32_tensor(&[1, 3, 4, 4])).expect("writes");
     let (status, stdout, stderr) = ir_check(&[
@@ -157,7 +163,8 @@ fn dims(dims: &[u64]) -> String {
 #[test]
 fn a_size_written_in_the_file_is_refused_before_it_is_allocated() {
     // Broadcast of one f32 to [2^20, 2^20, 2^10]: 2^52 bytes, a valid model.
-    let dir = temp_dir("huge-broadcast");
+    let scratch = temp_dir("huge-broadcast");
+    let dir = scratch.path();
     let target: [u64; 3] = [1 << 20, 1 << 20, 1 << 10];
     let mut bin = 1.0f32.to_le_bytes().to_vec();
     for d in target {
@@ -194,7 +201,7 @@ fn a_size_written_in_the_file_is_refused_before_it_is_allocated() {
         three = dims(&[3]),
         big = dims(&target),
     );
-    let model = write_model(&dir, "huge", &xml, &bin);
+    let model = write_model(dir, "huge", &xml, &bin);
     let (status, _, stderr) = ir_check(&[&model]);
     assert_eq!(status, 0, "the model itself is valid: {stderr}");
     let out_dir = dir.join("out").display().to_string();
@@ -209,7 +216,8 @@ fn a_size_written_in_the_file_is_refused_before_it_is_allocated() {
 #[test]
 fn an_empty_input_with_a_vast_dim_runs_at_once() {
     // A SoftMax over [2^40, 0]: nothing to compute, and nothing walks 2^40 rows.
-    let dir = temp_dir("vast-empty");
+    let scratch = temp_dir("vast-empty");
+    let dir = scratch.path();
     let xml = r#"<?xml version="1.0"?>
 <net name="vast" version="11">
   <layers>
@@ -232,7 +240,7 @@ fn an_empty_input_with_a_vast_dim_runs_at_once() {
   </edges>
 </net>
 "#;
-    let model = write_model(&dir, "vast", xml, &[]);
+    let model = write_model(dir, "vast", xml, &[]);
     let input = dir.join("x.npy");
     let x = Tensor::from_vec(vec![1 << 40, 0], Vec::<f32>::new()).expect("empty");
     executor::write_npy(&input, &x).expect("writes");
@@ -252,7 +260,8 @@ fn an_empty_input_with_a_vast_dim_runs_at_once() {
 
 #[test]
 fn repeat_prints_one_latency_line_and_writes_the_outputs_once() {
-    let dir = temp_dir("repeat");
+    let scratch = temp_dir("repeat");
+    let dir = scratch.path();
     let input = dir.join("x.npy");
     executor::write_npy(&input, &f32_tensor(&[2, 3, 8, 5])).expect("writes");
     let out_dir = dir.join("out");
@@ -288,7 +297,8 @@ fn repeat_prints_one_latency_line_and_writes_the_outputs_once() {
 /// `ir-check --run` of dynamic_batch_reshape.xml with `extra` arguments and
 /// `OVIR_PROFILE` set to `env` (or removed): the status and stderr.
 fn run_profiled(name: &str, extra: &[&str], env: Option<&str>) -> (i32, String) {
-    let dir = temp_dir(name);
+    let scratch = temp_dir(name);
+    let dir = scratch.path();
     let input = dir.join("x.npy");
     executor::write_npy(&input, &f32_tensor(&[2, 3, 8, 5])).expect("writes");
     let input = format!("x={}", input.display());
@@ -370,7 +380,8 @@ fn repeat_threads_and_profile_need_run_and_threads_is_positive() {
 
 #[test]
 fn repeat_keeps_a_stateful_models_variables_and_says_so() {
-    let dir = temp_dir("state");
+    let scratch = temp_dir("state");
+    let dir = scratch.path();
     let x = dir.join("x.npy");
     let y = dir.join("y.npy");
     executor::write_npy(&x, &f32_tensor(&[2, 3])).expect("writes");
@@ -416,7 +427,8 @@ fn repeat_keeps_a_stateful_models_variables_and_says_so() {
 /// iteration of five reads past its end.)
 #[test]
 fn a_failure_inside_a_body_names_the_body_layer_its_line_and_the_iteration() {
-    let dir = temp_dir("in-body");
+    let scratch = temp_dir("in-body");
+    let dir = scratch.path();
     let trip = dir.join("trip.npy");
     let table = dir.join("table.npy");
     executor::write_npy(&trip, &Tensor::scalar(5i64)).expect("writes");
@@ -451,7 +463,8 @@ fn a_failure_inside_a_body_names_the_body_layer_its_line_and_the_iteration() {
 #[test]
 fn low_precision_inputs_and_outputs_travel_as_codes() {
     // x: f8e4m3 [5] -> Convert to i4 -> `q`; x -> Concat(x, x) -> `twice`.
-    let dir = temp_dir("low-precision");
+    let scratch = temp_dir("low-precision");
+    let dir = scratch.path();
     let five = dims(&[5]);
     let ten = dims(&[10]);
     let xml = format!(
@@ -489,7 +502,7 @@ fn low_precision_inputs_and_outputs_travel_as_codes() {
 </net>
 "#
     );
-    let model = write_model(&dir, "low", &xml, &[]);
+    let model = write_model(dir, "low", &xml, &[]);
     // f8e4m3 codes: 1.0, -2.0, 448, 7.5 (0x4F), -0.5; as `np.save` writes
     // `arr.view(np.uint8)` of an ml_dtypes.float8_e4m3fn array.
     let codes = vec![0x38u8, 0xC0, 0x7E, 0x4F, 0xB0];
@@ -551,7 +564,8 @@ fn precision_plugin_computes_f16_in_f32_and_exact_rounds_each_layer() {
         .map(|n| format!("{n}={}", case.join(format!("in_{n}.npy")).display()))
         .collect();
     let run = |precision: Option<&str>| {
-        let dir = temp_dir(&format!("precision-{}", precision.unwrap_or("default")));
+        let scratch = temp_dir(&format!("precision-{}", precision.unwrap_or("default")));
+        let dir = scratch.path();
         let out = dir.display().to_string();
         let mut args = vec![
             "ir-samples/scalar_and_types.xml",

@@ -49,21 +49,23 @@ fn file_name(result: &str) -> String {
 
 /// Runs `ir-check MODEL --run` from the workspace root with the inputs of
 /// the conformance case in `dir` (described by its `case.json`, `meta`),
-/// writing into a fresh directory named after `label`: that directory, or
-/// why the run failed.
+/// writing into a fresh temporary directory named after `label`: that
+/// directory (removed with its files when dropped), or why the run failed.
 fn run_with_case_inputs(
     model: &str,
     label: &str,
     dir: &Path,
     meta: &Value,
-) -> Result<PathBuf, String> {
-    let out_dir = std::env::temp_dir().join(format!("ir-check-run-{label}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out_dir);
+) -> Result<tempfile::TempDir, String> {
+    let out_dir = tempfile::Builder::new()
+        .prefix(&format!("ir-check-run-{label}-"))
+        .tempdir()
+        .map_err(|e| format!("no temporary directory: {e}"))?;
     let mut args = vec![
         model.to_owned(),
         "--run".to_owned(),
         "--output-dir".to_owned(),
-        out_dir.display().to_string(),
+        out_dir.path().display().to_string(),
     ];
     for (file, name) in meta["inputs"].as_object().into_iter().flatten() {
         let name = name.as_str().expect("an input name");
@@ -131,7 +133,7 @@ fn every_sample_runs_and_matches_its_expected_outputs() {
                 .or_else(|| result["result"].as_str())
                 .expect("a Result name");
             let written = file_name(result);
-            let ours = read_npy(&out_dir.join(&written));
+            let ours = read_npy(&out_dir.path().join(&written));
             let expected = read_npy(&dir.join(expected_file)).expect("the expected .npy");
             let difference = match ours {
                 Ok(ours) => first_difference(&ours, &expected, 1e-5),
@@ -149,7 +151,6 @@ fn every_sample_runs_and_matches_its_expected_outputs() {
                 (None, false) => {}
             }
         }
-        let _ = std::fs::remove_dir_all(&out_dir);
         compared += 1;
     }
     for (stem, file) in KNOWN_DIFFERENCES {
@@ -212,7 +213,7 @@ fn every_bodies_sample_runs_and_equals_openvino() {
                 .or_else(|| result["result"].as_str())
                 .expect("a Result name");
             let expected = read_npy(&dir.join(expected_file)).expect("the expected .npy");
-            let difference = match read_npy(&out_dir.join(file_name(result))) {
+            let difference = match read_npy(&out_dir.path().join(file_name(result))) {
                 Ok(ours) => first_difference(&ours, &expected, 1e-5),
                 Err(e) => Some(format!("not written: {e}")),
             };
@@ -221,7 +222,6 @@ fn every_bodies_sample_runs_and_equals_openvino() {
                 None => compared_outputs += 1,
             }
         }
-        let _ = std::fs::remove_dir_all(&out_dir);
         run_models.insert(model);
     }
     let samples: BTreeSet<String> = std::fs::read_dir(root.join("ir-samples/bodies"))
