@@ -61,9 +61,13 @@ fn fish_completions() {
 #[test]
 fn the_bash_script_is_valid_bash() {
     let (_, script, _) = ir_check(&["--completions", "bash"]);
-    let path = std::env::temp_dir().join(format!("ir-check-{}.bash", std::process::id()));
-    std::fs::write(&path, script).expect("written");
-    let Ok(output) = Command::new("bash").arg("-n").arg(&path).output() else {
+    let file = tempfile::Builder::new()
+        .prefix("ir-check-")
+        .suffix(".bash")
+        .tempfile()
+        .expect("a temporary file");
+    std::fs::write(file.path(), script).expect("written");
+    let Ok(output) = Command::new("bash").arg("-n").arg(file.path()).output() else {
         eprintln!("bash is not installed: skipped");
         return;
     };
