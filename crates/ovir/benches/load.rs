@@ -26,7 +26,7 @@ fn relu_chain(n: usize) -> String {
     for i in 1..=n {
         let _ = writeln!(
             xml,
-            r#"<layer id="{i}" name="relu_{i}" type="ReLU" version="opset1"><input>{}</input><output>{}</output></layer>"#,
+            r#"<layer id="{i}" name="relu{i}" type="ReLU" version="opset1"><input>{}</input><output>{}</output></layer>"#,
             port(0),
             port(1)
         );
