@@ -1390,7 +1390,9 @@ impl Builder<'_> {
         for child in port.children() {
             match child.name() {
                 "dim" => dims.push(self.declared_dim(&child.text(), child.start(), decl.id, head)),
-                "rt_info" if decl.rt_info.is_none() => decl.rt_info = Some(self.verbatim(child)),
+                "rt_info" if decl.rt_info().is_none() => {
+                    decl.set_rt_info(Some(self.verbatim(child)));
+                }
                 _ => self.ignored(child, "not understood in a `<port>`"),
             }
         }
@@ -1477,15 +1479,20 @@ impl Builder<'_> {
             );
             return None;
         };
-        Some(PortDecl {
+        let mut decl = PortDecl {
             id,
             element_type,
-            names,
             dims: Vec::new(),
-            attributes: Attributes::from(attributes),
-            rt_info: None,
             location,
-        })
+            ..PortDecl::default()
+        };
+        if !names.is_empty() {
+            decl.set_names(names);
+        }
+        if !attributes.is_empty() {
+            decl.set_attributes(Attributes::from(attributes));
+        }
+        Some(decl)
     }
 
     /// The dim a `<dim>` starting at byte `at` of port `port_id` declares

@@ -196,7 +196,7 @@ fn port_precision_unknown() {
     let (_, relu) = outcome.graph.nodes().nth(1).expect("relu");
     assert_eq!(relu.outputs[0].element_type, None);
     // Kept so that it is written back.
-    assert_eq!(relu.outputs[0].attributes.get("precision"), Some("FP33"));
+    assert_eq!(relu.outputs[0].attributes().get("precision"), Some("FP33"));
 }
 
 #[test]
