@@ -5,8 +5,8 @@
 //! `<layer>` of the model is read from the events straight into its node
 //! (the `layer` module), each `<edge>`, `<rt_info>` and body as a small
 //! subtree ([`crate::xml::Element`] of a reused [`crate::xml::Tree`]), and
-//! turned into IR right away. Edges are resolved
-//! once every layer is known. Only text that cannot be parsed as XML at all is a
+//! turned into IR right away. An edge is added as it is read when its
+//! layers came before it, else once every layer is known. Only text that cannot be parsed as XML at all is a
 //! [`ReadError`]; every problem with the model itself becomes a [`Diagnostic`]
 //! and reading goes on.
 
@@ -240,7 +240,9 @@ pub(crate) fn read_with(
     }
     builder.net_attributes(&root_attrs, at);
 
-    // Sized when `<edges>` starts (see `edge_estimate`).
+    // The edges left to add once every layer is known (see
+    // `Builder::edge_read`); the graph's edges are sized when `<edges>`
+    // starts (see `edge_estimate`).
     let mut edges = Vec::new();
     // The model's `<rt_info>` is kept until every layer is read; the tree
     // of the other elements of `<net>` is reused.
@@ -299,7 +301,7 @@ pub(crate) fn read_with(
         }
     }
 
-    // At most one graph edge per `<edge>`: the vector made at its size.
+    // At most one graph edge per pending `<edge>`.
     builder.graph.graph.reserve_edges(edges.len());
     for edge in &edges {
         builder.add_edge(edge);
@@ -350,7 +352,7 @@ fn layer_estimate(xml: &str) -> usize {
 /// own, the first ones with the shortest ids, so this is a little over the
 /// count, found without counting (a count of `<edge ` over the whole text
 /// was 2% of reading relu_1000: the search stops at every edge). For the
-/// list of edges, sized once (see [`layer_estimate`]); at most one slot
+/// graph's edges, sized once (see [`layer_estimate`]); at most one slot
 /// per 32 bytes, none for a text not searched.
 fn edge_estimate(xml: &str, from: usize) -> usize {
     if xml.len() > ESTIMATED_UP_TO {
@@ -737,8 +739,10 @@ impl Builder<'_> {
             if let Some(from) = plan.split_point(self.src, stream.position()) {
                 return self.read_layers_split(stream, edges, releaser, plan, from);
             }
-        } else if edges.is_empty() {
-            edges.reserve_exact(edge_estimate(self.src, stream.position()));
+        } else if self.graph.graph.edge_count() == 0 && edges.is_empty() {
+            // Most edges go straight into the graph (`edge_read`).
+            let estimate = edge_estimate(self.src, stream.position());
+            self.graph.graph.reserve_edges(estimate);
         }
         self.read_items(stream, list, edges, releaser, Half::Whole)
             .map(drop)
@@ -775,11 +779,11 @@ impl Builder<'_> {
             // Nearly every item of `<edges>`, without its event.
             if is_edges && position != stop {
                 if let Some(tag) = stream.keyed_item(b"edge", &EDGE_KEYS, false) {
-                    edges.push(PendingEdge::from_keyed(&tag));
+                    self.edge_read(edges, PendingEdge::from_keyed(&tag));
                     continue;
                 }
                 if let Some(at) = stream.plain_empty_item(b"edge", &mut edge_attrs) {
-                    edges.push(PendingEdge::from_attrs(&edge_attrs, at));
+                    self.edge_read(edges, PendingEdge::from_attrs(&edge_attrs, at));
                     continue;
                 }
             }
@@ -845,7 +849,7 @@ impl Builder<'_> {
                 at,
             } if list == "edges" && tag.name().as_ref() == b"edge" => {
                 let attrs = stream.tag_attrs(&tag, at, edge_attrs)?;
-                edges.push(PendingEdge::from_attrs(attrs, at));
+                self.edge_read(edges, PendingEdge::from_attrs(attrs, at));
             }
             Item::Start { tag, empty, at } => {
                 stream.read_element(tree, &tag, empty, at)?;
@@ -855,7 +859,7 @@ impl Builder<'_> {
                 } else if list == "layers" {
                     self.add_layer(element);
                 } else {
-                    edges.push(PendingEdge::read(element));
+                    self.edge_read(edges, PendingEdge::read(element));
                 }
             }
             Item::Text { .. } => {}
@@ -1779,26 +1783,52 @@ impl Builder<'_> {
     /// Adds the graph edge of `edge`, or reports why it is dropped.
     #[inline]
     fn add_edge(&mut self, edge: &PendingEdge<'_>) {
-        // Nearly every edge: both layers and ports found, nothing to
-        // report, added without the paths that explain a problem (their
-        // results, a `String` each, moved about most of a call).
-        if let Ok(ends) = &edge.ends {
-            let from = self.ids.get(&ends.from_layer);
-            let to = self.ids.get(&ends.to_layer);
-            if let (Some(from), Some(to)) = (from, to) {
-                let from_output = self.port_index(from, ends.from_port, EdgeEnd::Source);
-                let to_input = self.port_index(to, ends.to_port, EdgeEnd::Destination);
-                if let (Some(from_output), Some(to_input)) = (from_output, to_input) {
-                    let edge = Edge {
-                        from_output,
-                        to_input,
-                    };
-                    self.graph.graph.add_edge(from, to, edge);
-                    return;
-                }
-            }
+        if !self.add_found_edge(edge) {
+            self.add_or_report_edge(edge);
         }
-        self.add_or_report_edge(edge);
+    }
+
+    /// Adds the graph edge of `edge` when both its layers and ports are
+    /// found (nearly every edge: nothing to report, added without the paths
+    /// that explain a problem, whose results, a `String` each, moved about
+    /// most of a call); `false`, adding nothing, otherwise.
+    #[inline]
+    fn add_found_edge(&mut self, edge: &PendingEdge<'_>) -> bool {
+        let Ok(ends) = &edge.ends else {
+            return false;
+        };
+        let from = self.ids.get(&ends.from_layer);
+        let to = self.ids.get(&ends.to_layer);
+        let (Some(from), Some(to)) = (from, to) else {
+            return false;
+        };
+        let from_output = self.port_index(from, ends.from_port, EdgeEnd::Source);
+        let to_input = self.port_index(to, ends.to_port, EdgeEnd::Destination);
+        let (Some(from_output), Some(to_input)) = (from_output, to_input) else {
+            return false;
+        };
+        let edge = Edge {
+            from_output,
+            to_input,
+        };
+        self.graph.graph.add_edge(from, to, edge);
+        true
+    }
+
+    /// An `<edge>` of the model's `<edges>`, just read: added at once when
+    /// it is found (its layers came before it, the usual order) and no
+    /// edge before it was left pending, else left in `pending` for when
+    /// every layer is known. The outcome is the same as resolving every
+    /// edge at the end: a layer id, once known, names the same node to the
+    /// end (the first layer with it), a node's ports do not change, an edge
+    /// added at once has nothing to report, and the graph's edges keep the
+    /// file's order. The 100,000-layer chain's pending list was 6.9 MiB of
+    /// its read's peak.
+    #[inline]
+    fn edge_read<'x>(&mut self, pending: &mut Vec<PendingEdge<'x>>, edge: PendingEdge<'x>) {
+        if !pending.is_empty() || !self.add_found_edge(&edge) {
+            pending.push(edge);
+        }
     }
 
     /// [`Builder::add_edge`] of any edge, with a problem for each end not
