@@ -318,9 +318,10 @@ pub(crate) fn read_with(
     })
 }
 
-/// Texts up to this size are searched for how many layers they hold
-/// before reading (see [`layer_estimate`]). The 100,000-layer chains
-/// (30-45 MB) are: below 4 MiB only, their node and edge vectors grew by
+/// Texts up to this size are searched whole for how many layers they hold
+/// before reading, larger ones only at their start (see
+/// [`layer_estimate`]). The 100,000-layer chains (30-45 MB) are searched
+/// whole: below 4 MiB only, their node and edge vectors grew by
 /// doubling, and each growth left the old buffer resident until mimalloc's
 /// purge; searching first made relu_100000's read 81 -> 65 ms, its page
 /// faults -30% and its peak about 5 MiB lower (docs/performance.md, "Node
@@ -331,34 +332,60 @@ const ESTIMATED_UP_TO: usize = 64 << 20;
 /// of bodies too), so that the graph's node vector is made at its size once
 /// instead of grown by doubling: each growth copied the nodes so far into
 /// fresh pages, and in a fresh process every fresh page is a page fault (a
-/// 1,000-layer model's nodes are a quarter of a MiB). A text over
-/// [`ESTIMATED_UP_TO`] is not searched: the search would make all of a
+/// 1,000-layer model's nodes are a quarter of a MiB). Of a text over
+/// [`ESTIMATED_UP_TO`] only the first [`SAMPLED`] bytes are searched, and
+/// the count scaled to the whole text: a search of all would make all of a
 /// mapped text resident at once, which reading it a stretch at a time
-/// avoids (the million-layer chain's XML is 350 MB). An estimate only
-/// sizes vectors: a text made of `<layer ` (in comments, say) gets at most
-/// one slot per 32 bytes.
+/// avoids (the million-layer chain's XML is 350 MB), and without an
+/// estimate that chain's node vector grew by doubling to 256 MB. The scaled
+/// count is over (the edges at the end have no layer); slots never written
+/// are address space only. An estimate only sizes vectors: a text made of
+/// `<layer ` (in comments, say) gets at most one slot per 32 bytes, and
+/// never more than [`MAX_LAYER_ESTIMATE`].
 fn layer_estimate(xml: &str) -> usize {
-    if xml.len() > ESTIMATED_UP_TO {
-        return 0;
-    }
-    memchr::memmem::find_iter(xml.as_bytes(), "<layer ")
-        .count()
-        .min(xml.len() / 32)
+    let bytes = xml.as_bytes();
+    let searched = if bytes.len() > ESTIMATED_UP_TO {
+        bytes.get(..SAMPLED).unwrap_or(bytes)
+    } else {
+        bytes
+    };
+    let count = memchr::memmem::find_iter(searched, "<layer ").count();
+    let scaled = count.saturating_mul(bytes.len() / searched.len().max(1));
+    scaled.min(xml.len() / 32).min(MAX_LAYER_ESTIMATE)
 }
 
+/// The most slots [`layer_estimate`] asks for (the node vectors of the
+/// model and of a second part are each at most 1 GiB of address space,
+/// whatever a text of `<layer ` scaled from its start gives); a model with
+/// more layers grows its vector by doubling past them.
+const MAX_LAYER_ESTIMATE: usize = 1 << 22;
+
+/// How much of a text over [`ESTIMATED_UP_TO`] [`layer_estimate`] searches.
+const SAMPLED: usize = 4 << 20;
+
+/// Up to how many bytes from `<edges>` on [`edge_estimate`] counts the
+/// edges (about 15,000 of them; a count costs about 2 µs per 70 KB).
+const EDGES_COUNTED_UP_TO: usize = 1 << 20;
+
 /// About how many `<edge>`s the model's `<edges>`, whose content starts at
-/// byte `from`, holds: what is left of the text over the length of its
-/// first edge (up to the next `<`). Writers put every edge on a line of its
-/// own, the first ones with the shortest ids, so this is a little over the
-/// count, found without counting (a count of `<edge ` over the whole text
-/// was 2% of reading relu_1000: the search stops at every edge). For the
-/// graph's edges, sized once (see [`layer_estimate`]); at most one slot
-/// per 32 bytes, none for a text not searched.
+/// byte `from`, holds, for the graph's edges, sized once (see
+/// [`layer_estimate`]). When what is left of the text is at most
+/// [`EDGES_COUNTED_UP_TO`], its `<edge ` are counted: the graph keeps the
+/// vector, and an estimate over the count put relu_1000's 1,001 edges
+/// (32,032 bytes) in the allocator's next size class, whose page of its
+/// own pushed pages that inference allocates out of the first huge page
+/// (about 17 more page faults). Past that, what is left over the length of its
+/// first edge (up to the next `<`): writers put every edge on a line of
+/// its own, the first ones with the shortest ids, so this is a little over
+/// the count, found without reading the rest. At most one slot per 32
+/// bytes.
 fn edge_estimate(xml: &str, from: usize) -> usize {
-    if xml.len() > ESTIMATED_UP_TO {
-        return 0;
-    }
     let rest = xml.as_bytes().get(from..).unwrap_or_default();
+    if rest.len() <= EDGES_COUNTED_UP_TO {
+        return memchr::memmem::find_iter(rest, b"<edge ")
+            .count()
+            .min(rest.len() / 32);
+    }
     let Some(first) = memchr::memmem::find(rest, b"<edge ") else {
         return 0;
     };
@@ -2241,5 +2268,24 @@ mod tests {
         assert_eq!(parse_u64_list(""), Some(vec![]));
         assert_eq!(parse_u64_list("1,-1"), None);
         assert_eq!(format_u64_list(&[1, 1, 3]), "1, 1, 3");
+    }
+
+    #[test]
+    fn estimates_count_small_texts_and_scale_large_ones_within_bounds() {
+        let edge = "<edge from-layer=\"1\" from-port=\"1\" to-layer=\"2\" to-port=\"0\"/>\n";
+        // Counted: the first edges' shorter ids do not make it over.
+        let edges = format!("<edges>\n{}</edges>", edge.repeat(10));
+        assert_eq!(edge_estimate(&edges, 0), 10);
+        assert_eq!(edge_estimate(&edges, edges.len()), 0);
+        let layer = format!("<layer {}/>", " ".repeat(92));
+        assert_eq!(layer_estimate(&layer.repeat(3)), 3);
+        // Past `ESTIMATED_UP_TO`, the start's count scaled to the whole
+        // text, at most one slot per 32 bytes and `MAX_LAYER_ESTIMATE`.
+        let large = layer.repeat(ESTIMATED_UP_TO / layer.len() + 1);
+        let sampled = large[..SAMPLED].matches("<layer ").count();
+        assert_eq!(layer_estimate(&large), sampled * (large.len() / SAMPLED));
+        let dense = "<layer ".repeat(ESTIMATED_UP_TO / 7 + 1);
+        let bound = MAX_LAYER_ESTIMATE.min(dense.len() / 32);
+        assert_eq!(layer_estimate(&dense), bound);
     }
 }
