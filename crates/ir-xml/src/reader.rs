@@ -5,8 +5,8 @@
 //! `<layer>` of the model is read from the events straight into its node
 //! (the `layer` module), each `<edge>`, `<rt_info>` and body as a small
 //! subtree ([`crate::xml::Element`] of a reused [`crate::xml::Tree`]), and
-//! turned into IR right away. Edges are resolved
-//! once every layer is known. Only text that cannot be parsed as XML at all is a
+//! turned into IR right away. An edge is added as it is read when its
+//! layers came before it, else once every layer is known. Only text that cannot be parsed as XML at all is a
 //! [`ReadError`]; every problem with the model itself becomes a [`Diagnostic`]
 //! and reading goes on.
 
@@ -240,7 +240,9 @@ pub(crate) fn read_with(
     }
     builder.net_attributes(&root_attrs, at);
 
-    // Sized when `<edges>` starts (see `edge_estimate`).
+    // The edges left to add once every layer is known (see
+    // `Builder::edge_read`); the graph's edges are sized when `<edges>`
+    // starts (see `edge_estimate`).
     let mut edges = Vec::new();
     // The model's `<rt_info>` is kept until every layer is read; the tree
     // of the other elements of `<net>` is reused.
@@ -299,7 +301,7 @@ pub(crate) fn read_with(
         }
     }
 
-    // At most one graph edge per `<edge>`: the vector made at its size.
+    // At most one graph edge per pending `<edge>`.
     builder.graph.graph.reserve_edges(edges.len());
     for edge in &edges {
         builder.add_edge(edge);
@@ -316,9 +318,10 @@ pub(crate) fn read_with(
     })
 }
 
-/// Texts up to this size are searched for how many layers they hold
-/// before reading (see [`layer_estimate`]). The 100,000-layer chains
-/// (30-45 MB) are: below 4 MiB only, their node and edge vectors grew by
+/// Texts up to this size are searched whole for how many layers they hold
+/// before reading, larger ones only at their start (see
+/// [`layer_estimate`]). The 100,000-layer chains (30-45 MB) are searched
+/// whole: below 4 MiB only, their node and edge vectors grew by
 /// doubling, and each growth left the old buffer resident until mimalloc's
 /// purge; searching first made relu_100000's read 81 -> 65 ms, its page
 /// faults -30% and its peak about 5 MiB lower (docs/performance.md, "Node
@@ -329,34 +332,60 @@ const ESTIMATED_UP_TO: usize = 64 << 20;
 /// of bodies too), so that the graph's node vector is made at its size once
 /// instead of grown by doubling: each growth copied the nodes so far into
 /// fresh pages, and in a fresh process every fresh page is a page fault (a
-/// 1,000-layer model's nodes are a quarter of a MiB). A text over
-/// [`ESTIMATED_UP_TO`] is not searched: the search would make all of a
+/// 1,000-layer model's nodes are a quarter of a MiB). Of a text over
+/// [`ESTIMATED_UP_TO`] only the first [`SAMPLED`] bytes are searched, and
+/// the count scaled to the whole text: a search of all would make all of a
 /// mapped text resident at once, which reading it a stretch at a time
-/// avoids (the million-layer chain's XML is 350 MB). An estimate only
-/// sizes vectors: a text made of `<layer ` (in comments, say) gets at most
-/// one slot per 32 bytes.
+/// avoids (the million-layer chain's XML is 350 MB), and without an
+/// estimate that chain's node vector grew by doubling to 256 MB. The scaled
+/// count is over (the edges at the end have no layer); slots never written
+/// are address space only. An estimate only sizes vectors: a text made of
+/// `<layer ` (in comments, say) gets at most one slot per 32 bytes, and
+/// never more than [`MAX_LAYER_ESTIMATE`].
 fn layer_estimate(xml: &str) -> usize {
-    if xml.len() > ESTIMATED_UP_TO {
-        return 0;
-    }
-    memchr::memmem::find_iter(xml.as_bytes(), "<layer ")
-        .count()
-        .min(xml.len() / 32)
+    let bytes = xml.as_bytes();
+    let searched = if bytes.len() > ESTIMATED_UP_TO {
+        bytes.get(..SAMPLED).unwrap_or(bytes)
+    } else {
+        bytes
+    };
+    let count = memchr::memmem::find_iter(searched, "<layer ").count();
+    let scaled = count.saturating_mul(bytes.len() / searched.len().max(1));
+    scaled.min(xml.len() / 32).min(MAX_LAYER_ESTIMATE)
 }
 
+/// The most slots [`layer_estimate`] asks for (the node vectors of the
+/// model and of a second part are each at most 1 GiB of address space,
+/// whatever a text of `<layer ` scaled from its start gives); a model with
+/// more layers grows its vector by doubling past them.
+const MAX_LAYER_ESTIMATE: usize = 1 << 22;
+
+/// How much of a text over [`ESTIMATED_UP_TO`] [`layer_estimate`] searches.
+const SAMPLED: usize = 4 << 20;
+
+/// Up to how many bytes from `<edges>` on [`edge_estimate`] counts the
+/// edges (about 15,000 of them; a count costs about 2 µs per 70 KB).
+const EDGES_COUNTED_UP_TO: usize = 1 << 20;
+
 /// About how many `<edge>`s the model's `<edges>`, whose content starts at
-/// byte `from`, holds: what is left of the text over the length of its
-/// first edge (up to the next `<`). Writers put every edge on a line of its
-/// own, the first ones with the shortest ids, so this is a little over the
-/// count, found without counting (a count of `<edge ` over the whole text
-/// was 2% of reading relu_1000: the search stops at every edge). For the
-/// list of edges, sized once (see [`layer_estimate`]); at most one slot
-/// per 32 bytes, none for a text not searched.
+/// byte `from`, holds, for the graph's edges, sized once (see
+/// [`layer_estimate`]). When what is left of the text is at most
+/// [`EDGES_COUNTED_UP_TO`], its `<edge ` are counted: the graph keeps the
+/// vector, and an estimate over the count put relu_1000's 1,001 edges
+/// (32,032 bytes) in the allocator's next size class, whose page of its
+/// own pushed pages that inference allocates out of the first huge page
+/// (about 17 more page faults). Past that, what is left over the length of its
+/// first edge (up to the next `<`): writers put every edge on a line of
+/// its own, the first ones with the shortest ids, so this is a little over
+/// the count, found without reading the rest. At most one slot per 32
+/// bytes.
 fn edge_estimate(xml: &str, from: usize) -> usize {
-    if xml.len() > ESTIMATED_UP_TO {
-        return 0;
-    }
     let rest = xml.as_bytes().get(from..).unwrap_or_default();
+    if rest.len() <= EDGES_COUNTED_UP_TO {
+        return memchr::memmem::find_iter(rest, b"<edge ")
+            .count()
+            .min(rest.len() / 32);
+    }
     let Some(first) = memchr::memmem::find(rest, b"<edge ") else {
         return 0;
     };
@@ -737,8 +766,10 @@ impl Builder<'_> {
             if let Some(from) = plan.split_point(self.src, stream.position()) {
                 return self.read_layers_split(stream, edges, releaser, plan, from);
             }
-        } else if edges.is_empty() {
-            edges.reserve_exact(edge_estimate(self.src, stream.position()));
+        } else if self.graph.graph.edge_count() == 0 && edges.is_empty() {
+            // Most edges go straight into the graph (`edge_read`).
+            let estimate = edge_estimate(self.src, stream.position());
+            self.graph.graph.reserve_edges(estimate);
         }
         self.read_items(stream, list, edges, releaser, Half::Whole)
             .map(drop)
@@ -775,11 +806,11 @@ impl Builder<'_> {
             // Nearly every item of `<edges>`, without its event.
             if is_edges && position != stop {
                 if let Some(tag) = stream.keyed_item(b"edge", &EDGE_KEYS, false) {
-                    edges.push(PendingEdge::from_keyed(&tag));
+                    self.edge_read(edges, PendingEdge::from_keyed(&tag));
                     continue;
                 }
                 if let Some(at) = stream.plain_empty_item(b"edge", &mut edge_attrs) {
-                    edges.push(PendingEdge::from_attrs(&edge_attrs, at));
+                    self.edge_read(edges, PendingEdge::from_attrs(&edge_attrs, at));
                     continue;
                 }
             }
@@ -845,7 +876,7 @@ impl Builder<'_> {
                 at,
             } if list == "edges" && tag.name().as_ref() == b"edge" => {
                 let attrs = stream.tag_attrs(&tag, at, edge_attrs)?;
-                edges.push(PendingEdge::from_attrs(attrs, at));
+                self.edge_read(edges, PendingEdge::from_attrs(attrs, at));
             }
             Item::Start { tag, empty, at } => {
                 stream.read_element(tree, &tag, empty, at)?;
@@ -855,7 +886,7 @@ impl Builder<'_> {
                 } else if list == "layers" {
                     self.add_layer(element);
                 } else {
-                    edges.push(PendingEdge::read(element));
+                    self.edge_read(edges, PendingEdge::read(element));
                 }
             }
             Item::Text { .. } => {}
@@ -1390,7 +1421,9 @@ impl Builder<'_> {
         for child in port.children() {
             match child.name() {
                 "dim" => dims.push(self.declared_dim(&child.text(), child.start(), decl.id, head)),
-                "rt_info" if decl.rt_info.is_none() => decl.rt_info = Some(self.verbatim(child)),
+                "rt_info" if decl.rt_info().is_none() => {
+                    decl.set_rt_info(Some(self.verbatim(child)));
+                }
                 _ => self.ignored(child, "not understood in a `<port>`"),
             }
         }
@@ -1477,15 +1510,20 @@ impl Builder<'_> {
             );
             return None;
         };
-        Some(PortDecl {
+        let mut decl = PortDecl {
             id,
             element_type,
-            names,
             dims: Vec::new(),
-            attributes: Attributes::from(attributes),
-            rt_info: None,
             location,
-        })
+            ..PortDecl::default()
+        };
+        if !names.is_empty() {
+            decl.set_names(names);
+        }
+        if !attributes.is_empty() {
+            decl.set_attributes(Attributes::from(attributes));
+        }
+        Some(decl)
     }
 
     /// The dim a `<dim>` starting at byte `at` of port `port_id` declares
@@ -1772,26 +1810,52 @@ impl Builder<'_> {
     /// Adds the graph edge of `edge`, or reports why it is dropped.
     #[inline]
     fn add_edge(&mut self, edge: &PendingEdge<'_>) {
-        // Nearly every edge: both layers and ports found, nothing to
-        // report, added without the paths that explain a problem (their
-        // results, a `String` each, moved about most of a call).
-        if let Ok(ends) = &edge.ends {
-            let from = self.ids.get(&ends.from_layer);
-            let to = self.ids.get(&ends.to_layer);
-            if let (Some(from), Some(to)) = (from, to) {
-                let from_output = self.port_index(from, ends.from_port, EdgeEnd::Source);
-                let to_input = self.port_index(to, ends.to_port, EdgeEnd::Destination);
-                if let (Some(from_output), Some(to_input)) = (from_output, to_input) {
-                    let edge = Edge {
-                        from_output,
-                        to_input,
-                    };
-                    self.graph.graph.add_edge(from, to, edge);
-                    return;
-                }
-            }
+        if !self.add_found_edge(edge) {
+            self.add_or_report_edge(edge);
         }
-        self.add_or_report_edge(edge);
+    }
+
+    /// Adds the graph edge of `edge` when both its layers and ports are
+    /// found (nearly every edge: nothing to report, added without the paths
+    /// that explain a problem, whose results, a `String` each, moved about
+    /// most of a call); `false`, adding nothing, otherwise.
+    #[inline]
+    fn add_found_edge(&mut self, edge: &PendingEdge<'_>) -> bool {
+        let Ok(ends) = &edge.ends else {
+            return false;
+        };
+        let from = self.ids.get(&ends.from_layer);
+        let to = self.ids.get(&ends.to_layer);
+        let (Some(from), Some(to)) = (from, to) else {
+            return false;
+        };
+        let from_output = self.port_index(from, ends.from_port, EdgeEnd::Source);
+        let to_input = self.port_index(to, ends.to_port, EdgeEnd::Destination);
+        let (Some(from_output), Some(to_input)) = (from_output, to_input) else {
+            return false;
+        };
+        let edge = Edge {
+            from_output,
+            to_input,
+        };
+        self.graph.graph.add_edge(from, to, edge);
+        true
+    }
+
+    /// An `<edge>` of the model's `<edges>`, just read: added at once when
+    /// it is found (its layers came before it, the usual order) and no
+    /// edge before it was left pending, else left in `pending` for when
+    /// every layer is known. The outcome is the same as resolving every
+    /// edge at the end: a layer id, once known, names the same node to the
+    /// end (the first layer with it), a node's ports do not change, an edge
+    /// added at once has nothing to report, and the graph's edges keep the
+    /// file's order. The 100,000-layer chain's pending list was 6.9 MiB of
+    /// its read's peak.
+    #[inline]
+    fn edge_read<'x>(&mut self, pending: &mut Vec<PendingEdge<'x>>, edge: PendingEdge<'x>) {
+        if !pending.is_empty() || !self.add_found_edge(&edge) {
+            pending.push(edge);
+        }
     }
 
     /// [`Builder::add_edge`] of any edge, with a problem for each end not
@@ -2204,5 +2268,24 @@ mod tests {
         assert_eq!(parse_u64_list(""), Some(vec![]));
         assert_eq!(parse_u64_list("1,-1"), None);
         assert_eq!(format_u64_list(&[1, 1, 3]), "1, 1, 3");
+    }
+
+    #[test]
+    fn estimates_count_small_texts_and_scale_large_ones_within_bounds() {
+        let edge = "<edge from-layer=\"1\" from-port=\"1\" to-layer=\"2\" to-port=\"0\"/>\n";
+        // Counted: the first edges' shorter ids do not make it over.
+        let edges = format!("<edges>\n{}</edges>", edge.repeat(10));
+        assert_eq!(edge_estimate(&edges, 0), 10);
+        assert_eq!(edge_estimate(&edges, edges.len()), 0);
+        let layer = format!("<layer {}/>", " ".repeat(92));
+        assert_eq!(layer_estimate(&layer.repeat(3)), 3);
+        // Past `ESTIMATED_UP_TO`, the start's count scaled to the whole
+        // text, at most one slot per 32 bytes and `MAX_LAYER_ESTIMATE`.
+        let large = layer.repeat(ESTIMATED_UP_TO / layer.len() + 1);
+        let sampled = large[..SAMPLED].matches("<layer ").count();
+        assert_eq!(layer_estimate(&large), sampled * (large.len() / SAMPLED));
+        let dense = "<layer ".repeat(ESTIMATED_UP_TO / 7 + 1);
+        let bound = MAX_LAYER_ESTIMATE.min(dense.len() / 32);
+        assert_eq!(layer_estimate(&dense), bound);
     }
 }

@@ -377,13 +377,13 @@ fn port(out: &mut String, port: &PortDecl, level: usize) -> Result<(), WriteErro
     if let Some(element_type) = port.element_type {
         attr(out, "precision", element_type.precision())?;
     }
-    if !port.names.is_empty() {
-        attr(out, "names", &join_names(&port.names))?;
+    if !port.names().is_empty() {
+        attr(out, "names", &join_names(port.names()))?;
     }
-    for (key, value) in port.attributes.iter() {
+    for (key, value) in port.attributes().iter() {
         attr(out, key, value)?;
     }
-    if port.dims.is_empty() && port.rt_info.is_none() {
+    if port.dims.is_empty() && port.rt_info().is_none() {
         out.push_str(" />\n");
         return Ok(());
     }
@@ -397,7 +397,7 @@ fn port(out: &mut String, port: &PortDecl, level: usize) -> Result<(), WriteErro
             DeclaredDim::Dynamic => out.push_str("<dim>-1</dim>\n"),
         }
     }
-    if let Some(rt_info) = &port.rt_info {
+    if let Some(rt_info) = port.rt_info() {
         indent(out, level + 1);
         out.push_str(rt_info);
         out.push('\n');

@@ -97,6 +97,68 @@ fn edge_dangling_layer() {
     assert_eq!(outcome.graph.graph.edge_count(), 1);
 }
 
+/// The graph's edges as (source id, destination id), in their order.
+fn edge_ends(graph: &ir::Graph) -> Vec<(String, String)> {
+    graph
+        .graph
+        .raw_edges()
+        .iter()
+        .map(|edge| {
+            let id = |node| graph.node(node).id.clone();
+            (id(edge.source()), id(edge.target()))
+        })
+        .collect()
+}
+
+/// Edges are added as they are read when their layers came first, and
+/// left for the end otherwise (issue 18): the graph's edges keep the file's
+/// order and the problems come where they came when every edge was left
+/// for the end, after an element of `<net>` that follows `<edges>`.
+#[test]
+fn edges_keep_their_order_wherever_their_layers_are() {
+    let second = RELU.replace("id=\"1\" name=\"/act/Relu\"", "id=\"2\" name=\"r2\"");
+    let layers = format!("{PARAM}{RELU}{second}");
+    let edge = |from: &str, to: &str| {
+        format!(
+            "<edge from-layer=\"{from}\" from-port=\"{}\" to-layer=\"{to}\" to-port=\"0\" />\n",
+            if from == "0" { 0 } else { 1 }
+        )
+    };
+    let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    };
+    // A dangling edge between two found ones: the found ones in file
+    // order, the problem after the element that follows `<edges>`.
+    let edges = [edge("1", "2"), edge("9", "1"), edge("0", "1")].concat();
+    let xml = net(&layers, &edges).replace("</edges>\n", "</edges>\n<extra/>\n");
+    let outcome = read(&xml, None);
+    assert_eq!(
+        rules(&outcome.diagnostics),
+        ["element-ignored", "edge-dangling-layer"]
+    );
+    assert_eq!(edge_ends(&outcome.graph), pairs(&[("1", "2"), ("0", "1")]));
+
+    // `<edges>` before `<layers>`, and layers in two lists around it.
+    let edges = [edge("1", "2"), edge("0", "1")].concat();
+    let before = format!(
+        "<?xml version=\"1.0\"?>\n<net name=\"t\" version=\"11\">\n<edges>\n{edges}</edges>\n<layers>\n{layers}</layers>\n</net>\n"
+    );
+    let around = format!(
+        "<?xml version=\"1.0\"?>\n<net name=\"t\" version=\"11\">\n<layers>\n{PARAM}{RELU}</layers>\n<edges>\n{}{}</edges>\n<layers>\n{second}</layers>\n</net>\n",
+        edge("1", "2"),
+        edge("0", "1")
+    );
+    let outcome = read(&before, None);
+    assert!(outcome.diagnostics.is_empty(), "{:#?}", outcome.diagnostics);
+    assert_eq!(edge_ends(&outcome.graph), pairs(&[("1", "2"), ("0", "1")]));
+    // The first edge waits for its layer; the second, found, waits too.
+    let outcome = read(&around, None);
+    assert!(outcome.diagnostics.is_empty(), "{:#?}", outcome.diagnostics);
+    assert_eq!(edge_ends(&outcome.graph), pairs(&[("1", "2"), ("0", "1")]));
+}
+
 #[test]
 fn edge_dangling_port() {
     let edges = [
@@ -196,7 +258,7 @@ fn port_precision_unknown() {
     let (_, relu) = outcome.graph.nodes().nth(1).expect("relu");
     assert_eq!(relu.outputs[0].element_type, None);
     // Kept so that it is written back.
-    assert_eq!(relu.outputs[0].attributes.get("precision"), Some("FP33"));
+    assert_eq!(relu.outputs[0].attributes().get("precision"), Some("FP33"));
 }
 
 #[test]

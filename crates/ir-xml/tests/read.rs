@@ -114,7 +114,7 @@ fn reads_nodes_ports_edges_and_constants() {
     assert_eq!(x.op_type.name, "Parameter");
     assert_eq!(x.op_type.version, "opset1");
     assert_eq!(x.location, SourceLocation { line: 4, column: 3 });
-    assert_eq!(x.outputs[0].names, ["x", "x,alias"]);
+    assert_eq!(x.outputs[0].names(), ["x", "x,alias"]);
     assert_eq!(x.outputs[0].element_type, Some(ElementType::F32));
     assert_eq!(
         x.outputs[0].dims,
@@ -174,8 +174,7 @@ fn reads_nodes_ports_edges_and_constants() {
     assert_eq!(add.inputs.len(), 2);
     assert_eq!(add.outputs[0].id, 2);
     assert!(add.outputs[0]
-        .rt_info
-        .as_deref()
+        .rt_info()
         .is_some_and(|r| r.contains("layout=\"[N,?,C]\"")));
 
     let scale = nodes[3];

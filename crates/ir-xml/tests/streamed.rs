@@ -126,8 +126,8 @@ fn a_layer_read_from_the_stream_and_from_a_tree_are_the_same() {
         Some(r#"<rt_info><attribute name="x" version="0"/></rt_info>"#)
     );
     let port = &node.inputs[0];
-    assert_eq!(port.names, ["a,b", "c"]);
-    assert_eq!(port.rt_info.as_deref(), Some("<rt_info><z/></rt_info>"));
+    assert_eq!(port.names(), ["a,b", "c"]);
+    assert_eq!(port.rt_info(), Some("<rt_info><z/></rt_info>"));
     use ir::DeclaredDim::{Dynamic, Static};
     assert_eq!(
         port.dims,

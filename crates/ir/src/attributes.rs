@@ -31,8 +31,8 @@ pub struct Attributes {
 
 impl Attributes {
     /// An empty attribute list.
-    pub fn new() -> Self {
-        Self::default()
+    pub const fn new() -> Self {
+        Attributes { pairs: None }
     }
 
     /// Whether there are no attributes.

@@ -27,6 +27,7 @@ pub use diagnostic::{Diagnostic, LayerRef, ScopeRef, Severity, SourceLocation};
 pub use element::ElementType;
 pub use graph::{
     ir_type_name, Edge, Graph, InputFeeds, InputRef, Node, NodeId, Op, OpType, OutputRef, PortDecl,
+    PortExtras,
 };
 pub use shape::{DeclaredDim, Dim, Shape};
 pub use symdim::{self as dim, Interval, Provenance, SymbolId, SymbolTable};

@@ -24,8 +24,9 @@ fn a_node_and_its_graph_slot_stay_small() {
 
 #[test]
 fn a_port_declaration_stays_small() {
-    // Two per layer on most models.
-    assert_eq!(size_of::<ir::PortDecl>(), 96);
+    // Two per layer on most models; names, other attributes and
+    // `<rt_info>`, which few ports have, behind one pointer.
+    assert_eq!(size_of::<ir::PortDecl>(), 48);
 }
 
 #[test]

@@ -25,9 +25,11 @@ pub const OUTSIDE_DECLARED: &str = "shape-override-outside-declared";
 pub fn find_parameter(graph: &Graph, name: &str) -> Option<NodeId> {
     let by_layer = graph.parameters().find(|(_, n)| n.name == name);
     let by_tensor = || {
-        graph
-            .parameters()
-            .find(|(_, n)| n.outputs.iter().any(|p| p.names.iter().any(|t| t == name)))
+        graph.parameters().find(|(_, n)| {
+            n.outputs
+                .iter()
+                .any(|p| p.names().iter().any(|t| t == name))
+        })
     };
     by_layer.or_else(by_tensor).map(|(id, _)| id)
 }

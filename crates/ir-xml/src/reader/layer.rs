@@ -283,7 +283,7 @@ impl Builder<'_> {
                         "rt_info"
                             if scratch
                                 .port(is_input)
-                                .is_some_and(|port| port.rt_info.is_none()) =>
+                                .is_some_and(|port| port.rt_info().is_none()) =>
                         {
                             After::Skip(Verbatim::Port(is_input, child.at))
                         }
@@ -502,7 +502,7 @@ impl Builder<'_> {
             Verbatim::Layer(at) => draft.rt_info = text(at),
             Verbatim::Port(is_input, at) => {
                 if let Some(port) = scratch.port(is_input) {
-                    port.rt_info = text(at);
+                    port.set_rt_info(text(at));
                 }
             }
         }

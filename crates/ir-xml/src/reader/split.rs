@@ -461,7 +461,12 @@ fn read_part(
     let mut stream = XmlStream::starting_at(text, &lines, from, Tokenizer::Own);
     let mut releaser = Releaser::starting_at(plan.mapped, plan.base, from);
     let mut graph = Graph::default();
-    graph.graph.reserve_nodes(plan.layer_estimate / 2);
+    // Room for every layer of the text, not half: the guess puts more than
+    // half of the layers in this part (see `split_point`), and a vector of
+    // half grew by doubling, the old and the new buffer live at once: 12
+    // MiB over the peak of the 100,000-layer chain. Slots never written are
+    // address space only, no page of them is touched.
+    graph.graph.reserve_nodes(plan.layer_estimate);
     let deferred_ids = Some(Vec::new());
     let mut builder = Builder::new(text, &lines, graph, weights, weights_name, deferred_ids);
     let mut edges = Vec::new();
