@@ -53,6 +53,12 @@ pub struct InferContext<'n> {
     current: Option<&'n Node>,
     /// The symbols that stand for dims too large to track, by the dim.
     stand_ins: HashMap<Expr, SymbolId>,
+    /// The last compound dim measured small enough to track (a copy, which
+    /// keeps it alive, so that the same shared terms are the same dim): the
+    /// next node often hands it on unchanged (a Reshape or an elementwise
+    /// op after a Slice), and measuring it again walked the whole
+    /// expression (issue 18).
+    last_trackable: Option<Dim>,
     /// The bodies being inferred, outermost first: each owning layer and
     /// which of its bodies.
     scopes: Vec<(LayerRef, &'static str)>,
@@ -67,6 +73,7 @@ impl<'n> InferContext<'n> {
             warnings: Vec::new(),
             current: None,
             stand_ins: HashMap::new(),
+            last_trackable: None,
             scopes: Vec::new(),
         }
     }
@@ -245,8 +252,16 @@ impl<'n> InferContext<'n> {
     /// [`Self::track`] of a dim that is neither a constant nor a symbol.
     #[inline(never)]
     fn track_compound(&mut self, dim: &mut Dim) {
+        if self
+            .last_trackable
+            .as_ref()
+            .is_some_and(|last| last.is_same(dim))
+        {
+            return;
+        }
         let (size, nesting) = dim.size_and_nesting();
         if size <= TRACKED_SIZE && nesting <= TRACKED_NESTING {
+            self.last_trackable = Some(dim.clone());
             return;
         }
         let symbol = match self.stand_ins.get(dim) {

@@ -349,6 +349,13 @@ pub(crate) fn sliced_len_of(
     };
     let us = split(&upper, true);
     let ls = split(&lower, false);
+    if let ([u], [l], 1) = (&us[..], &ls[..], k) {
+        if let Some(l) = l.as_constant() {
+            // One pair, a whole step, a constant start: `max(u - l, 0)`
+            // (each Slice of a chain), built without `u - l` where it can.
+            return Ok(Some(ctx.symbols.max_of_difference(u, l)?));
+        }
+    }
     let mut best: Option<Expr> = None;
     for u in &us {
         for l in &ls {
