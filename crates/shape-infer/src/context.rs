@@ -16,6 +16,10 @@ pub const TRACKED_SIZE: usize = 256;
 /// fresh symbol before it flows on.
 pub const TRACKED_NESTING: usize = 16;
 
+/// How many compound dims measured small enough the context remembers
+/// ([`InferContext::keep_trackable`]).
+const TRACKABLE_KEPT: usize = 4;
+
 /// The warning of a Select whose `cond` widens the broadcast of `then` and
 /// `else` (the specification's step 2 broadcasts `cond` one way; OpenVINO's
 /// runtime broadcasts it both ways).
@@ -53,12 +57,15 @@ pub struct InferContext<'n> {
     current: Option<&'n Node>,
     /// The symbols that stand for dims too large to track, by the dim.
     stand_ins: HashMap<Expr, SymbolId>,
-    /// The last compound dim measured small enough to track (a copy, which
-    /// keeps it alive, so that the same shared terms are the same dim): the
-    /// next node often hands it on unchanged (a Reshape or an elementwise
-    /// op after a Slice), and measuring it again walked the whole
-    /// expression (issue 18).
-    last_trackable: Option<Dim>,
+    /// The last compound dims measured small enough to track (copies,
+    /// which keep them alive, so that the same shared terms are the same
+    /// dim), the oldest replaced first: the next node often hands them on
+    /// unchanged (a Reshape or an elementwise op after a Slice, a Clamp
+    /// after a convolution's `H` and `W`), and measuring them again walked
+    /// each whole expression (issue 18).
+    trackable: [Option<Dim>; TRACKABLE_KEPT],
+    /// Where the next measured dim goes in `trackable`.
+    next_trackable: usize,
     /// The bodies being inferred, outermost first: each owning layer and
     /// which of its bodies.
     scopes: Vec<(LayerRef, &'static str)>,
@@ -73,7 +80,8 @@ impl<'n> InferContext<'n> {
             warnings: Vec::new(),
             current: None,
             stand_ins: HashMap::new(),
-            last_trackable: None,
+            trackable: Default::default(),
+            next_trackable: 0,
             scopes: Vec::new(),
         }
     }
@@ -253,15 +261,17 @@ impl<'n> InferContext<'n> {
     #[inline(never)]
     fn track_compound(&mut self, dim: &mut Dim) {
         if self
-            .last_trackable
-            .as_ref()
-            .is_some_and(|last| last.is_same(dim))
+            .trackable
+            .iter()
+            .flatten()
+            .any(|kept| kept.is_same(dim))
         {
             return;
         }
         let (size, nesting) = dim.size_and_nesting();
         if size <= TRACKED_SIZE && nesting <= TRACKED_NESTING {
-            self.last_trackable = Some(dim.clone());
+            self.trackable[self.next_trackable % TRACKABLE_KEPT] = Some(dim.clone());
+            self.next_trackable = self.next_trackable.wrapping_add(1);
             return;
         }
         let symbol = match self.stand_ins.get(dim) {

@@ -413,6 +413,7 @@ impl SymbolTable {
     /// it). `None` for other atoms, where an argument's bounds do not fit
     /// in `i64` (the whole is bounded in `i128` then) or the two make an
     /// empty interval.
+    #[inline]
     fn min_max_bounds(&self, atom: &Atom) -> Option<Interval> {
         let (Atom::Min(x, y) | Atom::Max(x, y)) = atom else {
             return None;
