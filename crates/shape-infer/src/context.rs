@@ -16,6 +16,10 @@ pub const TRACKED_SIZE: usize = 256;
 /// fresh symbol before it flows on.
 pub const TRACKED_NESTING: usize = 16;
 
+/// How many compound dims measured small enough the context remembers
+/// ([`InferContext::keep_trackable`]).
+const TRACKABLE_KEPT: usize = 4;
+
 /// The warning of a Select whose `cond` widens the broadcast of `then` and
 /// `else` (the specification's step 2 broadcasts `cond` one way; OpenVINO's
 /// runtime broadcasts it both ways).
@@ -53,6 +57,15 @@ pub struct InferContext<'n> {
     current: Option<&'n Node>,
     /// The symbols that stand for dims too large to track, by the dim.
     stand_ins: HashMap<Expr, SymbolId>,
+    /// The last compound dims measured small enough to track (copies,
+    /// which keep them alive, so that the same shared terms are the same
+    /// dim), the oldest replaced first: the next node often hands them on
+    /// unchanged (a Reshape or an elementwise op after a Slice, a Clamp
+    /// after a convolution's `H` and `W`), and measuring them again walked
+    /// each whole expression (issue 18).
+    trackable: [Option<Dim>; TRACKABLE_KEPT],
+    /// Where the next measured dim goes in `trackable`.
+    next_trackable: usize,
     /// The bodies being inferred, outermost first: each owning layer and
     /// which of its bodies.
     scopes: Vec<(LayerRef, &'static str)>,
@@ -67,6 +80,8 @@ impl<'n> InferContext<'n> {
             warnings: Vec::new(),
             current: None,
             stand_ins: HashMap::new(),
+            trackable: Default::default(),
+            next_trackable: 0,
             scopes: Vec::new(),
         }
     }
@@ -245,8 +260,18 @@ impl<'n> InferContext<'n> {
     /// [`Self::track`] of a dim that is neither a constant nor a symbol.
     #[inline(never)]
     fn track_compound(&mut self, dim: &mut Dim) {
+        if self
+            .trackable
+            .iter()
+            .flatten()
+            .any(|kept| kept.is_same(dim))
+        {
+            return;
+        }
         let (size, nesting) = dim.size_and_nesting();
         if size <= TRACKED_SIZE && nesting <= TRACKED_NESTING {
+            self.trackable[self.next_trackable % TRACKABLE_KEPT] = Some(dim.clone());
+            self.next_trackable = self.next_trackable.wrapping_add(1);
             return;
         }
         let symbol = match self.stand_ins.get(dim) {

@@ -264,7 +264,9 @@ impl Walker<'_> {
             // The inputs, when every one is fed once by an inferred or
             // declared tensor: lent to the rule, not copied (their producers'
             // outcomes are not written until the node is inferred).
-            let mut lent: SmallVec<[&TensorInfo; 4]> = SmallVec::new();
+            // Room for a Slice's five inputs (a `Vec` beyond, allocated and
+            // freed at every such node).
+            let mut lent: SmallVec<[&TensorInfo; 6]> = SmallVec::new();
             let have_inputs = acyclic
                 && feeds.single(id).is_some_and(|sources| {
                     sources.iter().all(|source| {

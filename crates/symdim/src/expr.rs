@@ -589,6 +589,15 @@ impl Expr {
         }
     }
 
+    /// Whether `o` is a copy of this very expression (the same shared
+    /// terms): `true` implies `self == o`, `false` says nothing. For caches
+    /// keyed by a dim handed on unchanged (a Reshape's output dim is its
+    /// input's), without walking the terms.
+    #[inline]
+    pub fn is_same(&self, o: &Expr) -> bool {
+        Arc::ptr_eq(&self.terms, &o.terms)
+    }
+
     /// Whether the expression is a constant.
     #[inline]
     pub fn is_constant(&self) -> bool {

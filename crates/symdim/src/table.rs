@@ -7,7 +7,7 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Mutex;
 
 use crate::expr::{Atom, Monomial};
-use crate::{DimError, Expr, Interval, SymbolId};
+use crate::{DimError, Expr, Interval, SymbolId, MAX_NESTING, MAX_SIZE};
 
 /// Who created a symbol: the layer and source line of the IR element, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -413,6 +413,7 @@ impl SymbolTable {
     /// it). `None` for other atoms, where an argument's bounds do not fit
     /// in `i64` (the whole is bounded in `i128` then) or the two make an
     /// empty interval.
+    #[inline]
     fn min_max_bounds(&self, atom: &Atom) -> Option<Interval> {
         let (Atom::Min(x, y) | Atom::Max(x, y)) = atom else {
             return None;
@@ -703,6 +704,66 @@ impl SymbolTable {
             }
         }
         a.max(b)
+    }
+
+    /// `max(u - l, 0)` for a constant `l`: exactly what
+    /// `self.max(&u.sub(&Expr::constant(l))?, &Expr::zero())` gives
+    /// (a sliced length, `max(D - k, 0)`), without building `u - l` when
+    /// `u` is a `max` of an expression and a constant, plus a constant: a
+    /// Slice of a chain's `max(D - k, 0)` then gives `max(D - k - 1, 0)`
+    /// directly. That path follows [`SymbolTable::max`] and [`Expr::max`]
+    /// step by step on `t = u - l` (the bounds of `t` are those of the
+    /// atom shifted, as [`SymbolTable::bounds`] finds them; `max(max(x,
+    /// k1) + c, 0) = max(x + c, max(k1 + c, 0))`); anything else, overflow
+    /// and the algebra's limits included, goes the general way.
+    pub fn max_of_difference(&self, u: &Expr, l: i64) -> Result<Expr, DimError> {
+        let general = || self.max(&u.sub(&Expr::constant(l))?, &Expr::zero());
+        let Some((atom @ Atom::Max(p, q), c0)) = u.atom_plus_constant() else {
+            return general();
+        };
+        let (inner, k1) = match (p.as_constant(), q.as_constant()) {
+            (Some(k1), None) => (q, k1),
+            (None, Some(k1)) => (p, k1),
+            _ => return general(),
+        };
+        // `u - l` is `u + c`; its constant term `tc`. With no constant term
+        // in `u`, the sum is checked against the algebra's limits.
+        let Some(c) = (if l == 0 { Some(0) } else { l.checked_neg() }) else {
+            return general();
+        };
+        let Some(tc) = c0.checked_add(c) else {
+            return general();
+        };
+        if c0 == 0 && c != 0 {
+            let (size, nesting) = u.size_and_nesting();
+            if size >= MAX_SIZE || nesting > MAX_NESTING {
+                return general();
+            }
+        }
+        let Some(atom_bounds) = self.min_max_bounds(atom) else {
+            return general();
+        };
+        // `SymbolTable::max(t, 0)`: decided by the bounds of `t - 0`.
+        if let Ok(d) = shift_interval(atom_bounds, tc) {
+            if d.as_point() == Some(0) {
+                return Ok(Expr::zero());
+            }
+            if d.lo.is_some_and(|lo| lo >= 0) {
+                return u.add_const(c);
+            }
+            if d.hi.is_some_and(|hi| hi <= 0) {
+                return Ok(Expr::zero());
+            }
+        }
+        // `Expr::max(t, 0)`: `t` is not constant and has no exact division
+        // at its top; absorbed when `t` is the atom itself and `k1` is 0;
+        // else the constant bound merges into the atom's.
+        if tc == 0 && k1 == 0 {
+            return u.add_const(c);
+        }
+        tc.checked_neg().ok_or(DimError::Overflow)?;
+        let k1 = k1.checked_add(tc).ok_or(DimError::Overflow)?;
+        Expr::max(&inner.add_const(tc)?, &Expr::constant(k1.max(0)))
     }
 
     /// `bcast(a, b)` using ranges: an argument whose range is exactly `[1, 1]`

@@ -431,6 +431,95 @@ fn bounds_shortcuts_agree_with_whole_arithmetic() {
     assert!(shortcut_forms > 100, "{shortcut_forms} shortcut forms");
 }
 
+/// `max_of_difference(u, l)` is `max(u - l, 0)` as `SymbolTable::max`
+/// gives it, its shortcut for `max(x, k) + c` included: every shape of the
+/// answer (`u - l` itself, `0`, the merged `max(x + c, k')`), overflow and
+/// the size limit.
+#[test]
+fn max_of_difference_is_the_max_of_the_difference() {
+    let mut x = Ctx::new();
+    let leaves = vec![
+        x.sym("D", 2, Some(10)),
+        x.sym("N", 0, None),
+        Expr::symbol(x.t.fresh(Interval::new(Some(-3), Some(2)), None)),
+        Expr::symbol(x.t.fresh(Interval::new(None, Some(5)), None)),
+        Expr::symbol(x.t.fresh(Interval::new(Some(0), Some(i64::MAX)), None)),
+        Expr::symbol(x.t.fresh(Interval::new(Some(i64::MIN), Some(0)), None)),
+        c(0),
+        c(4),
+    ];
+    let constants = [
+        0,
+        1,
+        -1,
+        2,
+        7,
+        -9,
+        1 << 40,
+        i64::MAX,
+        i64::MIN,
+        i64::MIN + 1,
+    ];
+    let mut inners = leaves.clone();
+    for a in &leaves {
+        for &k in &constants {
+            inners.extend(a.add_const(k));
+        }
+        inners.extend(a.floor_div(3));
+        inners.extend(a.mul(&leaves[1]));
+    }
+    let mut us = inners.clone();
+    for inner in &inners {
+        for &k in &constants {
+            // Structural maxima (kept whatever the ranges say) and the
+            // range-aware ones, each shifted.
+            for m in [inner.max_with(&c(k)), x.t.max(inner, &c(k))]
+                .into_iter()
+                .flatten()
+            {
+                for &shift in &constants {
+                    us.extend(m.add_const(shift));
+                }
+                us.push(m);
+            }
+        }
+        us.extend(inner.min_with(&leaves[0]));
+    }
+    // At the algebra's size limit, and one node below it: bounded, so
+    // that `max(u - l, 0)` is decided for a large `l` (`u - l` is too
+    // large to build at the limit).
+    let small: Vec<Expr> = (0..2047)
+        .map(|_| Expr::symbol(x.t.fresh(Interval::new(Some(0), Some(3)), None)))
+        .collect();
+    for n in [2046, 2047] {
+        let sum = small[..n]
+            .iter()
+            .try_fold(Expr::zero(), |acc, s| acc.add(s));
+        let m = sum.and_then(|sum| sum.max_with(&Expr::zero())).unwrap();
+        assert_eq!(m.size(), 2 * n + 2);
+        us.push(m);
+    }
+    let (mut shortcut, mut merged, mut too_complex) = (0, 0, 0);
+    for u in &us {
+        if matches!(u.atom_plus_constant(), Some((Atom::Max(_, k), _)) if k.is_constant()) {
+            shortcut += 1;
+        }
+        for &l in &constants {
+            let general = u.sub(&c(l)).and_then(|t| x.t.max(&t, &Expr::zero()));
+            let got = x.t.max_of_difference(u, l);
+            assert_eq!(got, general, "max({} - {l}, 0)", x.show(u));
+            match &got {
+                Ok(e) if matches!(e.as_atom(), Some(Atom::Max(..))) => merged += 1,
+                Err(DimError::TooComplex) => too_complex += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(shortcut > 500, "{shortcut} maxima plus a constant");
+    assert!(merged > 500, "{merged} merged maxima");
+    assert!(too_complex > 0);
+}
+
 #[test]
 fn compare_and_decide() {
     let mut x = Ctx::new();

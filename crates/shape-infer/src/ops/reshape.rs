@@ -7,7 +7,9 @@
 //! `[N, 15*D]`). A quotient that is not exact symbolically is an assumed exact
 //! division (`4*N*S/3`) whose divisibility is recorded as a constraint.
 
+use ir::shape::Dims;
 use ir::{Dim, Shape};
+use smallvec::SmallVec;
 use symdim::{Expr, Interval, Predicate};
 
 use super::support::{self, element_count, expect_integer_input};
@@ -88,7 +90,8 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
         return Ok(vec![TensorInfo::new(out_type, shape)]);
     };
 
-    let mut targets = Vec::with_capacity(values.len());
+    // Inline, as the shapes are: most targets have at most six values.
+    let mut targets: SmallVec<[Target; 6]> = SmallVec::with_capacity(values.len());
     let mut minus_one = None;
     for (i, v) in values.iter().enumerate() {
         let t = match v.as_constant() {
@@ -147,7 +150,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
 
     // Products as OpenVINO forms them: input dims copied by a special zero and
     // the -1 itself are left out of both sides.
-    let mut out: Vec<Option<Dim>> = Vec::with_capacity(targets.len());
+    let mut out: SmallVec<[Option<Dim>; 6]> = SmallVec::with_capacity(targets.len());
     let mut in_product = Expr::one();
     let mut out_product = Expr::one();
     for (i, t) in targets.iter().enumerate() {
@@ -179,15 +182,27 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             in_product = in_product.mul(d)?;
         }
     }
-    let in_count = element_count(in_dims)?;
-    let counts_text = |ctx: &InferContext, out_count: &Expr| {
-        format!(
+    // The input's element count: multiplied out here where that may fail
+    // (its error comes first, as it always did), else only where it is
+    // used. A Reshape that keeps the dims (every one of a chain) compares
+    // it with itself and never uses it.
+    let known_count = if count_cannot_fail(in_dims) {
+        None
+    } else {
+        Some(element_count(in_dims)?)
+    };
+    let in_count = || match &known_count {
+        Some(count) => Ok(count.clone()),
+        None => element_count(in_dims),
+    };
+    let counts_text = |ctx: &InferContext, out_count: &Expr| -> Result<String, ShapeError> {
+        Ok(format!(
             "input {} has {} elements, target {} has {}",
             data.shape.display(&ctx.symbols),
-            ctx.symbols.display(&in_count),
+            ctx.symbols.display(&in_count()?),
             target_text(ctx),
             ctx.symbols.display(out_count)
-        )
+        ))
     };
 
     if let Some(idx) = minus_one {
@@ -202,7 +217,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
                     format!(
                         "cannot infer -1 with a zero-size target dim unless the input is \
                          provably empty: {}",
-                        counts_text(ctx, &Expr::zero())
+                        counts_text(ctx, &Expr::zero())?
                     ),
                 ));
             }
@@ -216,7 +231,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
                     format!(
                         "input {} has {} elements, target {}: {} is not a multiple of {k}",
                         data.shape.display(&ctx.symbols),
-                        ctx.symbols.display(&in_count),
+                        ctx.symbols.display(&in_count()?),
                         target_text(ctx),
                         n
                     ),
@@ -249,7 +264,7 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
             *slot = Some(quotient);
         }
     }
-    let dims: Vec<Dim> = out
+    let dims: Dims = out
         .into_iter()
         .map(|d| d.unwrap_or_else(Expr::one))
         .collect();
@@ -257,27 +272,48 @@ fn infer(ctx: &mut InferContext, call: &OpCall<'_>) -> Result<Vec<TensorInfo>, S
     // The element counts must agree (OpenVINO skips this check when a special
     // zero or a -1 is present; any difference there is still an error).
     // Most Reshapes of a chain keep the dims: the same product then.
-    let out_count = if dims[..] == in_dims[..] {
-        in_count.clone()
-    } else {
-        element_count(&dims)?
-    };
-    match ctx.symbols.compare(&in_count, &out_count) {
-        Some(std::cmp::Ordering::Equal) => {}
-        Some(_) => {
-            return Err(ShapeError::rule(
-                "reshape-element-count",
-                counts_text(ctx, &out_count),
-            ));
+    if dims[..] != in_dims[..] {
+        let out_count = element_count(&dims)?;
+        let in_count = in_count()?;
+        match ctx.symbols.compare(&in_count, &out_count) {
+            Some(std::cmp::Ordering::Equal) => {}
+            Some(_) => {
+                return Err(ShapeError::rule(
+                    "reshape-element-count",
+                    counts_text(ctx, &out_count)?,
+                ));
+            }
+            None => ctx.assume(Predicate::Eq(in_count, out_count))?,
         }
-        None => ctx.assume(Predicate::Eq(in_count.clone(), out_count.clone()))?,
     }
 
-    let mut tensor = TensorInfo::new(out_type, Shape::ranked(dims));
+    let mut tensor = TensorInfo::new(out_type, Shape::Ranked(dims));
     if let Some(v) = &data.value {
         tensor = tensor.with_value(v.clone());
     }
     Ok(vec![tensor])
+}
+
+/// Whether [`element_count`] of `dims` certainly succeeds, seen without
+/// multiplying: lone symbols and at most one other lone atom (a Slice's
+/// `max(D - k, 0)`). Their product has the coefficient 1, its symbols'
+/// exponents at most the rank, the atom's exponent 1 (it is no symbol, so
+/// no symbol merges into it), the atom's nesting, and at most one node
+/// per symbol more than the atom's expression: so it neither overflows
+/// nor leaves the algebra's limits when those sizes stay within them.
+fn count_cannot_fail(dims: &[Dim]) -> bool {
+    let mut atom = None;
+    for d in dims {
+        if d.as_symbol().is_some() {
+            continue;
+        }
+        match d.as_atom() {
+            Some(_) if atom.is_none() => atom = Some(d),
+            _ => return false,
+        }
+    }
+    let (size, nesting) = atom.map_or((1, 0), Expr::size_and_nesting);
+    size.saturating_add(dims.len()) <= symdim::MAX_SIZE && nesting <= symdim::MAX_NESTING
 }
 
 /// A computed (symbolic) target value stands for the dim it equals only
@@ -343,4 +379,61 @@ pub(crate) fn fresh_bounded(
     };
     let s = ctx.symbols.fresh_bounded(upper, Some(provenance))?;
     Ok(Expr::symbol(s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use symdim::SymbolTable;
+
+    /// A count [`count_cannot_fail`] vouches for multiplies out, at the
+    /// algebra's size limit too; dims it cannot vouch for are left to the
+    /// product.
+    #[test]
+    fn a_count_said_not_to_fail_multiplies_out() {
+        let mut table = SymbolTable::new();
+        let symbols: Vec<Dim> = (0..2100)
+            .map(|_| Expr::symbol(table.fresh(Interval::nonnegative(), None)))
+            .collect();
+        let (n, s) = (&symbols[0], &symbols[1]);
+        let atom_of = |terms: usize| {
+            let sum = symbols[2..2 + terms]
+                .iter()
+                .try_fold(Expr::zero(), |acc, d| acc.add(d))
+                .and_then(|sum| sum.max_with(&Expr::zero()))
+                .expect("within the limits");
+            assert_eq!(sum.size(), 2 * terms + 2);
+            sum
+        };
+        let chain = s.add_const(-3).and_then(|d| d.max_with(&Expr::zero()));
+        let chain = chain.expect("a small max");
+        assert!(count_cannot_fail(&[n.clone(), chain.clone()]));
+        assert!(count_cannot_fail(&[n.clone(), s.clone(), n.clone()]));
+        assert!(!count_cannot_fail(&[n.clone(), Expr::constant(3)]));
+        assert!(!count_cannot_fail(&[chain.clone(), chain.clone()]));
+        let mut vouched = 0;
+        for terms in [1, 100, 2045, 2046, 2047] {
+            let atom = atom_of(terms);
+            for dims in [
+                vec![atom.clone()],
+                vec![n.clone(), atom.clone()],
+                vec![atom.clone(), n.clone(), s.clone()],
+                vec![n.clone(), atom.clone(), n.clone()],
+            ] {
+                if count_cannot_fail(&dims) {
+                    vouched += 1;
+                    assert!(
+                        element_count(&dims).is_ok(),
+                        "{terms} terms, rank {}",
+                        dims.len()
+                    );
+                }
+            }
+        }
+        assert!(vouched >= 8, "{vouched}");
+        // At the limit the product itself fails: never vouched for.
+        let full = atom_of(2047);
+        assert!(element_count(&[n.clone(), s.clone(), full.clone()]).is_err());
+        assert!(!count_cannot_fail(&[n.clone(), s.clone(), full]));
+    }
 }

@@ -142,7 +142,7 @@ pub(super) fn infer(
                 &format!("dim {axis} of a Slice whose axes are unknown"),
             )?;
         }
-        return Ok(vec![TensorInfo::new(out_type, Shape::ranked(out))]);
+        return Ok(vec![TensorInfo::new(out_type, Shape::Ranked(out))]);
     };
     let mut axes: SmallVec<[usize; 4]> = SmallVec::with_capacity(axes_raw.len());
     for &a in &axes_raw {
@@ -199,7 +199,7 @@ pub(super) fn infer(
         };
     }
 
-    let mut tensor = TensorInfo::new(out_type, Shape::ranked(out));
+    let mut tensor = TensorInfo::new(out_type, Shape::Ranked(out));
     // Values of a 1-D tensor (a shape) are sliced too.
     if let (Some(values), [_], Some(starts), Some(stops), Some(steps)) =
         (&data.value, in_dims, &starts, &stops, &steps)
@@ -282,9 +282,10 @@ pub(crate) fn sliced_len(
             .map(Expr::constant)
             .ok_or(ShapeError::Dim(symdim::DimError::Overflow));
     }
-    let (start, stop) = (Expr::constant(start), Expr::constant(stop));
-    sliced_len_of(ctx, dim, &start, &stop, step)?
-        .ok_or_else(|| ShapeError::rule("slice", "internal: constant bounds left unplaced"))
+    // Placed as `sliced_len_of` places constants, without making them
+    // expressions first (a stop of `i64::MAX` was an allocation).
+    let (start, stop) = (extreme(ctx, dim, start)?, extreme(ctx, dim, stop)?);
+    len_between(ctx, dim, start, stop, step)
 }
 
 /// The length of `dim[start:stop:step]` for start and stop that may be
@@ -315,19 +316,36 @@ pub(crate) fn sliced_len_of(
     let (Some(start), Some(stop)) = (place(ctx, dim, start)?, place(ctx, dim, stop)?) else {
         return Ok(None);
     };
+    len_between(ctx, dim, start, stop, step).map(Some)
+}
+
+/// The length of `dim[start:stop:step]` between placed bounds (see
+/// [`sliced_len_of`]). `step != 0`.
+fn len_between(
+    ctx: &mut InferContext,
+    dim: &Dim,
+    start: Bound,
+    stop: Bound,
+    step: i64,
+) -> Result<Dim, ShapeError> {
     // len = max(0, ceil((U - L)/k)) with U a min and L a max of candidates;
     // U - L = min over the pairs.
     let zero = Expr::zero();
     let (upper, lower, k) = if step > 0 {
         let u = match stop {
-            Bound::NegInf => return Ok(Some(zero)),
+            Bound::NegInf => return Ok(zero),
             Bound::PosInf => dim.clone(),
             Bound::At(p) => ctx.symbols.min(&p, dim)?,
         };
         let l = match start {
-            Bound::PosInf => return Ok(Some(zero)),
+            Bound::PosInf => return Ok(zero),
             Bound::NegInf => zero.clone(),
-            Bound::At(p) => ctx.symbols.max(&p, &zero)?,
+            // A constant start: the larger of it and 0, as `max` answers
+            // for two constants (without bounding their difference).
+            Bound::At(p) => match p.as_constant() {
+                Some(v) => Expr::constant(v.max(0)),
+                None => ctx.symbols.max(&p, &zero)?,
+            },
         };
         (u, l, step)
     } else {
@@ -341,7 +359,7 @@ pub(crate) fn sliced_len_of(
             }
         };
         let l = match stop {
-            Bound::PosInf => return Ok(Some(zero)),
+            Bound::PosInf => return Ok(zero),
             Bound::NegInf => Expr::constant(-1),
             Bound::At(p) => ctx.symbols.max(&p, &Expr::constant(-1))?,
         };
@@ -349,6 +367,13 @@ pub(crate) fn sliced_len_of(
     };
     let us = split(&upper, true);
     let ls = split(&lower, false);
+    if let ([u], [l], 1) = (&us[..], &ls[..], k) {
+        if let Some(l) = l.as_constant() {
+            // One pair, a whole step, a constant start: `max(u - l, 0)`
+            // (each Slice of a chain), built without `u - l` where it can.
+            return Ok(ctx.symbols.max_of_difference(u, l)?);
+        }
+    }
     let mut best: Option<Expr> = None;
     for u in &us {
         for l in &ls {
@@ -360,7 +385,7 @@ pub(crate) fn sliced_len_of(
         }
     }
     let best = best.unwrap_or_else(Expr::zero);
-    Ok(Some(ctx.symbols.max(&best, &Expr::zero())?))
+    Ok(ctx.symbols.max(&best, &Expr::zero())?)
 }
 
 /// The length of `dim[start:stop:step]` when it has no exact expression: a
@@ -581,12 +606,10 @@ fn place(ctx: &mut InferContext, dim: &Dim, raw: &Dim) -> Result<Option<Bound>, 
 }
 
 /// The arguments of a `min` (or `max`) atom, else the expression itself.
-fn split(e: &Expr, min: bool) -> SmallVec<[Expr; 2]> {
+fn split(e: &Expr, min: bool) -> SmallVec<[&Expr; 2]> {
     match (e.as_atom(), min) {
-        (Some(Atom::Min(a, b)), true) | (Some(Atom::Max(a, b)), false) => {
-            smallvec![a.clone(), b.clone()]
-        }
-        _ => smallvec![e.clone()],
+        (Some(Atom::Min(a, b)), true) | (Some(Atom::Max(a, b)), false) => smallvec![a, b],
+        _ => smallvec![e],
     }
 }
 
