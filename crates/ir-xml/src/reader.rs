@@ -1517,12 +1517,8 @@ impl Builder<'_> {
             location,
             ..PortDecl::default()
         };
-        if !names.is_empty() {
-            decl.set_names(names);
-        }
-        if !attributes.is_empty() {
-            decl.set_attributes(Attributes::from(attributes));
-        }
+        decl.set_names(names);
+        decl.set_attributes(Attributes::from(attributes));
         Some(decl)
     }
 

@@ -149,12 +149,24 @@ impl PortDecl {
         self.change_extras(|extras| extras.rt_info = rt_info);
     }
 
-    /// Applies `change` to the extras, boxed only while one is not empty.
+    /// Applies `change` to the extras, boxed only while one is not empty: a
+    /// port with none that is given none (an empty list of names, say)
+    /// allocates nothing.
     fn change_extras(&mut self, change: impl FnOnce(&mut PortExtras)) {
-        let mut extras = self.extras.take().unwrap_or_default();
-        change(&mut extras);
-        if !extras.is_empty() {
-            self.extras = Some(extras);
+        match &mut self.extras {
+            Some(extras) => {
+                change(extras);
+                if extras.is_empty() {
+                    self.extras = None;
+                }
+            }
+            None => {
+                let mut extras = PortExtras::default();
+                change(&mut extras);
+                if !extras.is_empty() {
+                    self.extras = Some(Box::new(extras));
+                }
+            }
         }
     }
 }

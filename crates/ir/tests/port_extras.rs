@@ -43,4 +43,11 @@ fn ports_compare_by_what_they_declare() {
     named.set_attributes(Attributes::new());
     assert!(named.extras.is_none());
     assert_eq!(named, plain);
+
+    // Given nothing, a port without extras gets no box.
+    let mut given_none = PortDecl::default();
+    given_none.set_names(Vec::new());
+    given_none.set_attributes(Attributes::new());
+    given_none.set_rt_info(None);
+    assert!(given_none.extras.is_none());
 }
