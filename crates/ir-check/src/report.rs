@@ -725,22 +725,33 @@ struct Tail<'a> {
     declared: bool,
 }
 
-impl Tail<'_> {
-    /// Whether both tails are written as the same bytes.
+/// What one output's object in a row's tail is written from: its port's
+/// id, its element type, its shape and whether that was declared.
+#[derive(PartialEq)]
+struct TailOutput<'a> {
+    port: u32,
+    element_type: ElementType,
+    shape: &'a Shape,
+    declared: bool,
+}
+
+impl<'a> Tail<'a> {
+    /// The outputs as [`write_tail`] writes them.
+    fn outputs(&self) -> impl Iterator<Item = TailOutput<'a>> {
+        let declared = self.declared;
+        outputs_of(self.node, self.tensors).map(move |(tensor, port)| TailOutput {
+            port: port.id,
+            element_type: tensor.element_type,
+            shape: &tensor.shape,
+            declared: declared || tensor.origin == ShapeOrigin::Declared,
+        })
+    }
+
+    /// Whether both tails are written as the same bytes: [`write_tail`]
+    /// writes the type, the version and [`outputs`](Self::outputs), nothing
+    /// else.
     fn same_as(&self, other: &Tail<'_>) -> bool {
-        // What an output's object is written from.
-        fn outputs<'t>(
-            tail: &Tail<'t>,
-        ) -> impl Iterator<Item = (u32, ElementType, bool, &'t Shape)> {
-            let declared = tail.declared;
-            outputs_of(tail.node, tail.tensors).map(move |(tensor, port)| {
-                let declared = declared || tensor.origin == ShapeOrigin::Declared;
-                (port.id, tensor.element_type, declared, &tensor.shape)
-            })
-        }
-        self.node.op_type == other.node.op_type
-            && matches!(self.node.op, ir::Op::Result) == matches!(other.node.op, ir::Op::Result)
-            && outputs(self).eq(outputs(other))
+        self.node.op_type == other.node.op_type && self.outputs().eq(other.outputs())
     }
 }
 
@@ -937,19 +948,19 @@ fn write_tail<W: Write>(
     json.string_contents(&node.op_type.version);
     json.raw(&pieces.outputs);
     let mut first = true;
-    for (tensor, port) in outputs_of(node, tail.tensors) {
+    for output in tail.outputs() {
         json.raw(if first {
             &pieces.first_port
         } else {
             &pieces.next_port
         });
         first = false;
-        json.unsigned(u64::from(port.id));
+        json.unsigned(u64::from(output.port));
         json.raw(&pieces.element_type);
         // An element type's name is a word: nothing to escape.
-        json.raw(tensor.element_type.name().as_bytes());
+        json.raw(output.element_type.name().as_bytes());
         json.raw(&pieces.shape);
-        match tensor.shape.dims() {
+        match output.shape.dims() {
             None => {
                 json.raw(b"null");
                 json.key(depth + 2, false, "bounds");
@@ -974,7 +985,7 @@ fn write_tail<W: Write>(
                 }
             }
         }
-        if tail.declared || tensor.origin == ShapeOrigin::Declared {
+        if output.declared {
             json.raw(&pieces.declared);
         }
         json.raw(&pieces.end_output);
