@@ -369,6 +369,16 @@ mod tests {
         }
     }
 
+    /// `--version` and `--help` get no huge page; a run that names a
+    /// model does.
+    #[test]
+    fn only_arguments_that_name_a_model_ask_for_the_huge_page() {
+        assert!(!super::names_a_model([b"--version".as_slice()].into_iter()));
+        assert!(super::names_a_model(
+            [b"--format".as_slice(), b"json", b"m.xml"].into_iter()
+        ));
+    }
+
     #[cfg(target_os = "linux")]
     #[test]
     fn huge_pages_by_the_size_of_the_xml() {
@@ -377,10 +387,6 @@ mod tests {
         assert_eq!(huge_pages_for(80_413), None);
         // relu_1000: the first 2 MiB only; wide_1000 and slice_1000: also
         // 2-4 MiB.
-        assert!(!super::names_a_model([b"--version".as_slice()].into_iter()));
-        assert!(super::names_a_model(
-            [b"--format".as_slice(), b"json", b"m.xml"].into_iter()
-        ));
         assert_eq!(huge_pages_for(293_064), None);
         assert_eq!(huge_pages_for(422_032), Some(2 << 20..4 << 20));
         assert_eq!(huge_pages_for(591_203), Some(2 << 20..4 << 20));
