@@ -135,23 +135,35 @@ impl PortDecl {
     }
 
     /// Sets the tensor names.
+    #[inline]
     pub fn set_names(&mut self, names: Vec<String>) {
+        if names.is_empty() && self.extras.is_none() {
+            return;
+        }
         self.change_extras(|extras| extras.names = names);
     }
 
     /// Sets the other attributes.
+    #[inline]
     pub fn set_attributes(&mut self, attributes: Attributes) {
+        if attributes.is_empty() && self.extras.is_none() {
+            return;
+        }
         self.change_extras(|extras| extras.attributes = attributes);
     }
 
     /// Sets the `<rt_info>`.
+    #[inline]
     pub fn set_rt_info(&mut self, rt_info: Option<String>) {
+        if rt_info.is_none() && self.extras.is_none() {
+            return;
+        }
         self.change_extras(|extras| extras.rt_info = rt_info);
     }
 
-    /// Applies `change` to the extras, boxed only while one is not empty: a
-    /// port with none that is given none (an empty list of names, say)
-    /// allocates nothing.
+    /// Applies `change` to the extras, boxed only while one is not empty (a
+    /// port with none that is given none, nearly every port, returns before
+    /// this in the setters: the reader calls them for every port).
     fn change_extras(&mut self, change: impl FnOnce(&mut PortExtras)) {
         match &mut self.extras {
             Some(extras) => {
